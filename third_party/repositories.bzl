@@ -1,0 +1,181 @@
+"""External repositories of Backplane, all taken from this machine (Debian packages, CUDA toolkit).
+
+Nothing here downloads. Each rule fails with a message naming the Debian package to install
+(`tools/setup` installs all of them) when what it needs is missing.
+"""
+
+_SETUP_HINT = "run tools/setup (it installs the Debian packages the build needs)"
+
+# ---------------------------------------------------------------------------------------------
+# rules_cc from Debian's bazel-rules-cc.
+#
+# Debian ships rules_cc 0.0.4, which is newer than Bazel 4.2.3: two of its .bzl files load
+# `use_cpp_toolchain` from @bazel_tools, which 4.2.3 does not have. We copy the tree and define
+# that function locally in those two files.
+# ---------------------------------------------------------------------------------------------
+
+_USE_CPP_TOOLCHAIN_LOAD = 'load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain", "use_cpp_toolchain")'
+_USE_CPP_TOOLCHAIN_COMPAT = """load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain")
+load("//cc/private/rules_impl:bazel4_compat.bzl", "use_cpp_toolchain")"""
+_BAZEL4_COMPAT_BZL = """# Written by Backplane's third_party/repositories.bzl: Bazel 4.2.3 lacks this helper.
+def use_cpp_toolchain(mandatory = True):
+    return ["@bazel_tools//tools/cpp:toolchain_type"]
+"""
+_FILES_NEEDING_COMPAT = [
+    "cc/private/rules_impl/cc_flags_supplier.bzl",
+    "cc/private/rules_impl/compiler_flag.bzl",
+]
+
+def _debian_rules_cc_impl(rctx):
+    src = rctx.attr.path
+    if not rctx.path(src + "/cc/defs.bzl").exists:
+        fail("rules_cc not found at %s: %s" % (src, _SETUP_HINT))
+    result = rctx.execute(["cp", "-R", src + "/.", "."])
+    if result.return_code != 0:
+        fail("copying rules_cc from %s failed: %s" % (src, result.stderr))
+    rctx.file("cc/private/rules_impl/bazel4_compat.bzl", _BAZEL4_COMPAT_BZL, executable = False)
+    for f in _FILES_NEEDING_COMPAT:
+        text = rctx.read(f)
+        if _USE_CPP_TOOLCHAIN_LOAD not in text:
+            continue  # A newer Debian copy that no longer needs the patch.
+        rctx.file(f, text.replace(_USE_CPP_TOOLCHAIN_LOAD, _USE_CPP_TOOLCHAIN_COMPAT), executable = False)
+
+debian_rules_cc = repository_rule(
+    implementation = _debian_rules_cc_impl,
+    attrs = {"path": attr.string(default = "/usr/share/bazel/rules/cc")},
+    local = True,
+)
+
+# ---------------------------------------------------------------------------------------------
+# C/C++ libraries from Debian's -dev packages, described by pkg-config.
+#
+# `libraries` maps a target name to the pkg-config modules it stands for. Headers live in
+# /usr/include, which the toolchain already searches as a system directory, so the generated
+# targets carry only defines and link flags.
+# ---------------------------------------------------------------------------------------------
+
+def _pkg_config(rctx, modules, what):
+    result = rctx.execute(["pkg-config", what] + modules)
+    if result.return_code != 0:
+        fail("pkg-config %s %s failed (%s): %s" % (
+            what,
+            " ".join(modules),
+            result.stderr.strip(),
+            _SETUP_HINT,
+        ))
+    return [flag for flag in result.stdout.strip().split(" ") if flag]
+
+def _pkg_config_repository_impl(rctx):
+    lines = ['package(default_visibility = ["//visibility:public"])', ""]
+    for name, spec in rctx.attr.libraries.items():
+        modules = spec.split(" ")
+        cflags = _pkg_config(rctx, modules, "--cflags")
+        defines = [f[2:] for f in cflags if f.startswith("-D")]
+        linkopts = _pkg_config(rctx, modules, "--libs")
+        lines.append("cc_library(")
+        lines.append('    name = "%s",' % name)
+        lines.append("    defines = %s," % repr(defines))
+        lines.append("    linkopts = %s," % repr([f for f in rctx.attr.extra_linkopts.get(name, "").split(" ") if f] + linkopts))
+        lines.append(")")
+        lines.append("")
+    rctx.file("WORKSPACE", 'workspace(name = "%s")\n' % rctx.name)
+    rctx.file("BUILD.bazel", "\n".join(lines))
+
+pkg_config_repository = repository_rule(
+    implementation = _pkg_config_repository_impl,
+    attrs = {
+        "libraries": attr.string_dict(mandatory = True),
+        "extra_linkopts": attr.string_dict(),
+    },
+    local = True,
+)
+
+# ---------------------------------------------------------------------------------------------
+# CUDA toolkit headers (cuda.h, nvrtc.h). Nothing links libcuda or libnvrtc: both are dlopened at
+# run time, so binaries start on machines without CUDA. Only the top-level include folder is
+# exposed: the toolkit's lib64 -> lib links make recursive globs over its root loop.
+# ---------------------------------------------------------------------------------------------
+
+def _cuda_toolkit_impl(rctx):
+    root = rctx.os.environ.get("CUDA_HOME", rctx.attr.path)
+    include = rctx.path(root + "/include")
+    rctx.file("WORKSPACE", 'workspace(name = "%s")\n' % rctx.name)
+    if not rctx.path(root + "/include/nvrtc.h").exists:
+        # Keep the build working without a toolkit; targets that need it say why.
+        rctx.file("BUILD.bazel", """package(default_visibility = ["//visibility:public"])
+cc_library(name = "headers", srcs = ["missing.cc"])
+""")
+        rctx.file("missing.cc", '#error "CUDA toolkit not found at %s (set CUDA_HOME)"\n' % root)
+        return
+    rctx.symlink(include, "include")
+    rctx.file("BUILD.bazel", """package(default_visibility = ["//visibility:public"])
+
+# Headers only: libcuda and libnvrtc are loaded with dlopen at run time.
+cc_library(
+    name = "headers",
+    hdrs = glob(["include/*.h"]),
+    includes = ["include"],
+)
+""")
+
+cuda_toolkit = repository_rule(
+    implementation = _cuda_toolkit_impl,
+    attrs = {"path": attr.string(default = "/usr/local/cuda")},
+    environ = ["CUDA_HOME"],
+    local = True,
+)
+
+def backplane_dependencies():
+    """Declares every external repository Backplane uses."""
+    debian_rules_cc(name = "rules_cc")
+
+    # Bazel's analysis needs rules_java even for C++-only builds; Debian ships it.
+    native.local_repository(name = "rules_java", path = "/usr/share/bazel/rules/java")
+
+    # `bazel test` needs this repository; see its BUILD file.
+    native.local_repository(
+        name = "remote_coverage_tools",
+        path = "third_party/remote_coverage_tools",
+    )
+
+    pkg_config_repository(
+        name = "com_google_absl",
+        libraries = {
+            "base": "absl_base",
+            "strings": "absl_strings",
+            "str_format": "absl_str_format",
+            "status": "absl_status absl_statusor",
+            "inlined_vector": "absl_inlined_vector",
+            "flat_hash_map": "absl_flat_hash_map",
+            "flat_hash_set": "absl_flat_hash_set",
+            "synchronization": "absl_synchronization",
+            "flags": "absl_flags absl_flags_parse",
+        },
+    )
+    pkg_config_repository(
+        name = "com_google_googletest",
+        libraries = {
+            "gtest": "gtest",
+            "gtest_main": "gtest_main",
+            "gmock": "gmock",
+        },
+    )
+    pkg_config_repository(
+        name = "com_github_google_benchmark",
+        libraries = {"benchmark": "benchmark", "benchmark_main": "benchmark"},
+        # Debian ships libbenchmark_main.a without a pkg-config file.
+        extra_linkopts = {"benchmark_main": "-lbenchmark_main -lpthread"},
+    )
+    pkg_config_repository(
+        name = "com_github_nlohmann_json",
+        libraries = {"json": "nlohmann_json"},
+    )
+    pkg_config_repository(
+        name = "com_github_jbeder_yaml_cpp",
+        libraries = {"yaml_cpp": "yaml-cpp"},
+    )
+    pkg_config_repository(
+        name = "com_github_google_highway",
+        libraries = {"hwy": "libhwy"},
+    )
+    cuda_toolkit(name = "cuda")
