@@ -101,7 +101,10 @@ TEST_F(NvrtcSmoke, CompilesAKernelToCubinForSm80AndSm90) {
     ASSERT_GT(size, 4u);
     std::vector<char> cubin(size);
     ASSERT_EQ(nvrtc_.cubin(program, cubin.data()), NVRTC_SUCCESS);
-    EXPECT_EQ(std::string(cubin.data(), 4), "\x7f" "ELF") << arch;
+    EXPECT_EQ(std::string(cubin.data(), 4),
+              "\x7f"
+              "ELF")
+        << arch;
     nvrtc_.destroy(&program);
   }
 }

@@ -33,8 +33,7 @@ namespace detail {
 
 void throw_error(ErrorCode code, std::string message) { throw Error(code, std::move(message)); }
 
-void throw_internal_error(const char* file, int line, const char* condition,
-                          std::string message) {
+void throw_internal_error(const char* file, int line, const char* condition, std::string message) {
   std::string text = str_cat("internal error at ", file, ":", line, ": ", condition, " failed");
   if (!message.empty()) text.append(": ").append(message);
   text.append(" (this is a bug in Backplane; please report it)");

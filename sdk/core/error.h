@@ -82,17 +82,18 @@ std::string str_cat(const Args&... args) {
 #define BP_LIKELY(x) (__builtin_expect(static_cast<bool>(x), 1))
 #define BP_UNLIKELY(x) (__builtin_expect(static_cast<bool>(x), 0))
 
-#define BP_CHECK_WITH_CODE(code, cond, ...)                                 \
-  do {                                                                      \
-    if (BP_UNLIKELY(!(cond))) {                                             \
+#define BP_CHECK_WITH_CODE(code, cond, ...)                                  \
+  do {                                                                       \
+    if (BP_UNLIKELY(!(cond))) {                                              \
       ::bp::detail::throw_error((code), ::bp::detail::str_cat(__VA_ARGS__)); \
-    }                                                                       \
+    }                                                                        \
   } while (false)
 
 // A caller mistake: throws bp::Error(kInvalidArgument) with the concatenated message.
 #define BP_CHECK(cond, ...) BP_CHECK_WITH_CODE(::bp::ErrorCode::kInvalidArgument, cond, __VA_ARGS__)
 // An out-of-range dimension or index.
-#define BP_CHECK_INDEX(cond, ...) BP_CHECK_WITH_CODE(::bp::ErrorCode::kIndexError, cond, __VA_ARGS__)
+#define BP_CHECK_INDEX(cond, ...) \
+  BP_CHECK_WITH_CODE(::bp::ErrorCode::kIndexError, cond, __VA_ARGS__)
 // A wrong dtype or argument type.
 #define BP_CHECK_TYPE(cond, ...) BP_CHECK_WITH_CODE(::bp::ErrorCode::kTypeError, cond, __VA_ARGS__)
 // A combination Backplane does not implement (yet).
@@ -100,12 +101,12 @@ std::string str_cat(const Args&... args) {
   BP_CHECK_WITH_CODE(::bp::ErrorCode::kNotImplemented, cond, __VA_ARGS__)
 
 // An invariant of Backplane itself. Always on (also in optimised builds): the cost is a branch.
-#define BP_INTERNAL_ASSERT(cond, ...)                                                      \
-  do {                                                                                    \
-    if (BP_UNLIKELY(!(cond))) {                                                           \
-      ::bp::detail::throw_internal_error(__FILE__, __LINE__, #cond,                       \
-                                         ::bp::detail::str_cat(__VA_ARGS__));             \
-    }                                                                                     \
+#define BP_INTERNAL_ASSERT(cond, ...)                                         \
+  do {                                                                        \
+    if (BP_UNLIKELY(!(cond))) {                                               \
+      ::bp::detail::throw_internal_error(__FILE__, __LINE__, #cond,           \
+                                         ::bp::detail::str_cat(__VA_ARGS__)); \
+    }                                                                         \
   } while (false)
 
 #endif  // BACKPLANE_SDK_CORE_ERROR_H_
