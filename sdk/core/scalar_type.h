@@ -9,9 +9,9 @@
 //   });
 //
 // This header is the single definition of the dtype list: the C ABI's enum, the codegen and the
-// docs take their codes from `kScalarTypeInfos`. Codes are stable and dense (0..11) so tables can be
-// indexed by them; each dtype also records its DLPack (type code, bits) pair, which is what crosses
-// the C ABI.
+// docs take their codes from `kScalarTypeInfos`. Codes are stable and dense (0..11) so tables can
+// be indexed by them; each dtype also records its DLPack (type code, bits) pair, which is what
+// crosses the C ABI.
 //
 // Thread safety: everything here is immutable.
 #ifndef BACKPLANE_SDK_CORE_SCALAR_TYPE_H_
@@ -53,7 +53,14 @@ inline constexpr int kNumScalarTypes = 12;
 enum class ScalarCategory : int8_t { kBool = 0, kIntegral = 1, kFloating = 2, kComplex = 3 };
 
 // DLPack's DLDataTypeCode values.
-enum class DLPackTypeCode : uint8_t { kInt = 0, kUInt = 1, kFloat = 2, kBfloat = 4, kComplex = 5, kBool = 6 };
+enum class DLPackTypeCode : uint8_t {
+  kInt = 0,
+  kUInt = 1,
+  kFloat = 2,
+  kBfloat = 4,
+  kComplex = 5,
+  kBool = 6
+};
 
 struct ScalarTypeInfo {
   ScalarType type;
@@ -75,12 +82,16 @@ inline constexpr std::array<ScalarTypeInfo, kNumScalarTypes> kScalarTypeInfos = 
     {ScalarType::kBFloat16, "bfloat16", 2, ScalarCategory::kFloating, DLPackTypeCode::kBfloat, 16},
     {ScalarType::kFloat32, "float32", 4, ScalarCategory::kFloating, DLPackTypeCode::kFloat, 32},
     {ScalarType::kFloat64, "float64", 8, ScalarCategory::kFloating, DLPackTypeCode::kFloat, 64},
-    {ScalarType::kComplex64, "complex64", 8, ScalarCategory::kComplex, DLPackTypeCode::kComplex, 64},
-    {ScalarType::kComplex128, "complex128", 16, ScalarCategory::kComplex, DLPackTypeCode::kComplex, 128},
+    {ScalarType::kComplex64, "complex64", 8, ScalarCategory::kComplex, DLPackTypeCode::kComplex,
+     64},
+    {ScalarType::kComplex128, "complex128", 16, ScalarCategory::kComplex, DLPackTypeCode::kComplex,
+     128},
 }};
 
 constexpr int index_of(ScalarType t) { return static_cast<int>(t); }
-constexpr const ScalarTypeInfo& scalar_type_info(ScalarType t) { return kScalarTypeInfos[index_of(t)]; }
+constexpr const ScalarTypeInfo& scalar_type_info(ScalarType t) {
+  return kScalarTypeInfos[index_of(t)];
+}
 constexpr size_t element_size(ScalarType t) { return scalar_type_info(t).itemsize; }
 constexpr std::string_view scalar_type_name(ScalarType t) { return scalar_type_info(t).name; }
 constexpr ScalarCategory category(ScalarType t) { return scalar_type_info(t).category; }
@@ -115,18 +126,54 @@ struct TypeTag {
 namespace detail {
 template <ScalarType t>
 struct CppTypeOf;
-template <> struct CppTypeOf<ScalarType::kBool> { using type = bool; };
-template <> struct CppTypeOf<ScalarType::kUInt8> { using type = uint8_t; };
-template <> struct CppTypeOf<ScalarType::kInt8> { using type = int8_t; };
-template <> struct CppTypeOf<ScalarType::kInt16> { using type = int16_t; };
-template <> struct CppTypeOf<ScalarType::kInt32> { using type = int32_t; };
-template <> struct CppTypeOf<ScalarType::kInt64> { using type = int64_t; };
-template <> struct CppTypeOf<ScalarType::kFloat16> { using type = Half; };
-template <> struct CppTypeOf<ScalarType::kBFloat16> { using type = BFloat16; };
-template <> struct CppTypeOf<ScalarType::kFloat32> { using type = float; };
-template <> struct CppTypeOf<ScalarType::kFloat64> { using type = double; };
-template <> struct CppTypeOf<ScalarType::kComplex64> { using type = complex<float>; };
-template <> struct CppTypeOf<ScalarType::kComplex128> { using type = complex<double>; };
+template <>
+struct CppTypeOf<ScalarType::kBool> {
+  using type = bool;
+};
+template <>
+struct CppTypeOf<ScalarType::kUInt8> {
+  using type = uint8_t;
+};
+template <>
+struct CppTypeOf<ScalarType::kInt8> {
+  using type = int8_t;
+};
+template <>
+struct CppTypeOf<ScalarType::kInt16> {
+  using type = int16_t;
+};
+template <>
+struct CppTypeOf<ScalarType::kInt32> {
+  using type = int32_t;
+};
+template <>
+struct CppTypeOf<ScalarType::kInt64> {
+  using type = int64_t;
+};
+template <>
+struct CppTypeOf<ScalarType::kFloat16> {
+  using type = Half;
+};
+template <>
+struct CppTypeOf<ScalarType::kBFloat16> {
+  using type = BFloat16;
+};
+template <>
+struct CppTypeOf<ScalarType::kFloat32> {
+  using type = float;
+};
+template <>
+struct CppTypeOf<ScalarType::kFloat64> {
+  using type = double;
+};
+template <>
+struct CppTypeOf<ScalarType::kComplex64> {
+  using type = complex<float>;
+};
+template <>
+struct CppTypeOf<ScalarType::kComplex128> {
+  using type = complex<double>;
+};
 }  // namespace detail
 
 // The C++ element type of a dtype, e.g. cpp_type_t<ScalarType::kFloat16> is bp::Half.
@@ -139,9 +186,12 @@ template <typename T>
 inline constexpr ScalarType scalar_type_of = [] {
   constexpr int code = []<size_t... I>(std::index_sequence<I...>) {
     int found = -1;
-    ((found = std::is_same_v<T, cpp_type_t<static_cast<ScalarType>(I)>> ? static_cast<int>(I) : found), ...);
+    ((found =
+          std::is_same_v<T, cpp_type_t<static_cast<ScalarType>(I)>> ? static_cast<int>(I) : found),
+     ...);
     return found;
-  }(std::make_index_sequence<kNumScalarTypes>{});
+  }
+  (std::make_index_sequence<kNumScalarTypes>{});
   static_assert(code >= 0, "not a Backplane element type");
   return static_cast<ScalarType>(code);
 }();
@@ -151,18 +201,30 @@ inline constexpr ScalarType scalar_type_of = [] {
 template <typename F>
 decltype(auto) visit_dtype(ScalarType t, F&& f) {
   switch (t) {
-    case ScalarType::kBool: return f(TypeTag<bool>{});
-    case ScalarType::kUInt8: return f(TypeTag<uint8_t>{});
-    case ScalarType::kInt8: return f(TypeTag<int8_t>{});
-    case ScalarType::kInt16: return f(TypeTag<int16_t>{});
-    case ScalarType::kInt32: return f(TypeTag<int32_t>{});
-    case ScalarType::kInt64: return f(TypeTag<int64_t>{});
-    case ScalarType::kFloat16: return f(TypeTag<Half>{});
-    case ScalarType::kBFloat16: return f(TypeTag<BFloat16>{});
-    case ScalarType::kFloat32: return f(TypeTag<float>{});
-    case ScalarType::kFloat64: return f(TypeTag<double>{});
-    case ScalarType::kComplex64: return f(TypeTag<complex<float>>{});
-    case ScalarType::kComplex128: return f(TypeTag<complex<double>>{});
+    case ScalarType::kBool:
+      return f(TypeTag<bool>{});
+    case ScalarType::kUInt8:
+      return f(TypeTag<uint8_t>{});
+    case ScalarType::kInt8:
+      return f(TypeTag<int8_t>{});
+    case ScalarType::kInt16:
+      return f(TypeTag<int16_t>{});
+    case ScalarType::kInt32:
+      return f(TypeTag<int32_t>{});
+    case ScalarType::kInt64:
+      return f(TypeTag<int64_t>{});
+    case ScalarType::kFloat16:
+      return f(TypeTag<Half>{});
+    case ScalarType::kBFloat16:
+      return f(TypeTag<BFloat16>{});
+    case ScalarType::kFloat32:
+      return f(TypeTag<float>{});
+    case ScalarType::kFloat64:
+      return f(TypeTag<double>{});
+    case ScalarType::kComplex64:
+      return f(TypeTag<complex<float>>{});
+    case ScalarType::kComplex128:
+      return f(TypeTag<complex<double>>{});
   }
   BP_INTERNAL_ASSERT(false, "invalid ScalarType code ", static_cast<int>(t));
 }

@@ -1,0 +1,50 @@
+// Memory layouts of dense tensors, the strides each one gives, and the contiguity tests.
+//
+//   contiguous_strides({2, 3, 4, 5}, MemoryFormat::kContiguous);    // [60, 20, 5, 1]
+//   contiguous_strides({2, 3, 4, 5}, MemoryFormat::kChannelsLast);  // [60, 1, 15, 3]
+//   is_contiguous_strides({2, 3}, {1, 2}, MemoryFormat::kContiguous);  // false
+//   is_non_overlapping_and_dense_strides({2, 3}, {1, 2});              // true (a transpose)
+//
+// The rules are PyTorch's (c10 TensorImpl::compute_contiguous and friends): dims of size 1 may
+// have any stride; a tensor with no elements is contiguous (row-major) whatever its strides.
+//
+// Thread safety: pure functions.
+#ifndef BACKPLANE_SDK_CORE_MEMORY_FORMAT_H_
+#define BACKPLANE_SDK_CORE_MEMORY_FORMAT_H_
+
+#include <cstdint>
+#include <ostream>
+
+#include "sdk/core/int_array_ref.h"
+
+namespace bp {
+
+enum class MemoryFormat : int8_t {
+  kContiguous = 0,      // Row-major: the last dim is densest.
+  kChannelsLast = 1,    // NHWC order for 4-d tensors.
+  kChannelsLast3d = 2,  // NDHWC order for 5-d tensors.
+  kPreserve = 3,        // "Keep the input's layout": only meaningful for ops that copy a tensor.
+};
+
+// "torch.contiguous_format", "torch.channels_last", "torch.channels_last_3d",
+// "torch.preserve_format", as PyTorch prints them.
+std::ostream& operator<<(std::ostream& out, MemoryFormat format);
+
+// The strides of a dense tensor of `sizes` laid out in `format` (size-0 dims count as 1 for
+// row-major, as PyTorch does). Errors (kInvalidArgument): "required rank 4 tensor to use
+// channels_last format", "required rank 5 tensor to use channels_last_3d format", and
+// kPreserve ("unsupported memory format torch.preserve_format").
+DimVector contiguous_strides(IntArrayRef sizes, MemoryFormat format = MemoryFormat::kContiguous);
+
+// Whether `strides` are those of a dense layout in `format` (ignoring dims of size 1; any
+// strides for an empty tensor in kContiguous). Channels-last formats need rank 4 / 5, else false.
+// kPreserve: always false.
+bool is_contiguous_strides(IntArrayRef sizes, IntArrayRef strides, MemoryFormat format);
+
+// Whether the elements cover a dense block of memory without overlap, in some dim order
+// (PyTorch's compute_non_overlapping_and_dense).
+bool is_non_overlapping_and_dense_strides(IntArrayRef sizes, IntArrayRef strides);
+
+}  // namespace bp
+
+#endif  // BACKPLANE_SDK_CORE_MEMORY_FORMAT_H_

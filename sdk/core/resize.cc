@@ -1,0 +1,32 @@
+#include "sdk/core/resize.h"
+
+#include "sdk/core/empty.h"
+#include "sdk/core/error.h"
+
+namespace bp {
+
+void resize_tensor(TensorImpl& self, IntArrayRef sizes, std::optional<IntArrayRef> strides,
+                   MemoryFormat format) {
+  for (int64_t size : sizes) {
+    BP_CHECK(size >= 0, "Trying to create tensor with negative dimension ", size, ": ",
+             int_list_string(sizes));
+  }
+  DimVector new_strides;
+  if (strides.has_value()) {
+    BP_CHECK(strides->size() == sizes.size(), "dimensionality of sizes (", sizes.size(),
+             ") must match dimensionality of strides (", strides->size(), ")");
+    new_strides.assign(strides->begin(), strides->end());
+  } else {
+    new_strides = contiguous_strides(sizes, format);
+  }
+  const size_t needed =
+      compute_storage_nbytes(sizes, new_strides, self.itemsize(), self.storage_offset());
+  if (needed > self.storage().nbytes()) {
+    // Storage is a handle: resizing the shared StorageImpl is visible to every view, as in PyTorch.
+    Storage storage = self.storage();
+    storage.resize(needed);
+  }
+  self.set_sizes_and_strides(sizes, new_strides);
+}
+
+}  // namespace bp

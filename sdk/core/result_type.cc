@@ -1,0 +1,25 @@
+#include "sdk/core/result_type.h"
+
+namespace bp {
+
+void update_result_type_state(ResultTypeState& state, const Tensor& tensor) {
+  if (!tensor.defined()) return;
+  update_result_type_state(state, tensor.dtype(),
+                           tensor.dim() == 0 ? OperandKind::kZeroDimTensor : OperandKind::kTensor);
+}
+
+ScalarType result_type(absl::Span<const Tensor> tensors, absl::Span<const Scalar> scalars) {
+  ResultTypeState state;
+  for (const Tensor& tensor : tensors) update_result_type_state(state, tensor);
+  for (const Scalar& scalar : scalars)
+    update_result_type_state(state, scalar.type(), OperandKind::kWrappedScalar);
+  return result_type(state);
+}
+
+ScalarType result_type(const Tensor& a, const Tensor& b) { return result_type({a, b}); }
+
+ScalarType result_type(const Tensor& tensor, const Scalar& scalar) {
+  return result_type(absl::Span<const Tensor>(&tensor, 1), absl::Span<const Scalar>(&scalar, 1));
+}
+
+}  // namespace bp

@@ -1,0 +1,75 @@
+#include "sdk/core/tensor_impl.h"
+
+#include "sdk/core/error.h"
+
+namespace bp {
+namespace {
+
+void check_offset(int64_t storage_offset) {
+  BP_CHECK(storage_offset >= 0, "Tensor: invalid storage offset ", storage_offset);
+}
+
+void check_lengths(IntArrayRef sizes, IntArrayRef strides) {
+  BP_CHECK(sizes.size() == strides.size(), "dimensionality of sizes (", sizes.size(),
+           ") must match dimensionality of strides (", strides.size(), ")");
+}
+
+}  // namespace
+
+TensorImpl::TensorImpl(Storage storage, ScalarType dtype, IntArrayRef sizes, IntArrayRef strides,
+                       int64_t storage_offset, IntrusivePtr<VersionCounter> version)
+    : storage_(std::move(storage)),
+      sizes_(sizes.begin(), sizes.end()),
+      strides_(strides.begin(), strides.end()),
+      storage_offset_(storage_offset),
+      version_(version ? std::move(version) : IntrusivePtr<VersionCounter>::make()),
+      dtype_(dtype) {
+  BP_INTERNAL_ASSERT(storage_.defined());
+  check_lengths(sizes, strides);
+  check_offset(storage_offset);
+  refresh_metadata();
+}
+
+bool TensorImpl::is_contiguous(MemoryFormat format) const {
+  switch (format) {
+    case MemoryFormat::kChannelsLast:
+      return is_channels_last_contiguous_;
+    case MemoryFormat::kChannelsLast3d:
+      return is_channels_last_3d_contiguous_;
+    case MemoryFormat::kContiguous:
+    case MemoryFormat::kPreserve:  // PyTorch answers row-major contiguity here too.
+      return is_contiguous_;
+  }
+  return is_contiguous_;
+}
+
+void* TensorImpl::data() const {
+  char* base = static_cast<char*>(storage_.data());
+  return base == nullptr ? nullptr : base + storage_offset_ * static_cast<int64_t>(itemsize());
+}
+
+void TensorImpl::set_sizes_and_strides(IntArrayRef sizes, IntArrayRef strides) {
+  check_lengths(sizes, strides);
+  sizes_.assign(sizes.begin(), sizes.end());
+  strides_.assign(strides.begin(), strides.end());
+  refresh_metadata();
+}
+
+void TensorImpl::set_storage_offset(int64_t storage_offset) {
+  check_offset(storage_offset);
+  storage_offset_ = storage_offset;
+}
+
+void TensorImpl::refresh_metadata() {
+  numel_ = multiply_integers(sizes_);
+  is_contiguous_ = is_contiguous_strides(sizes_, strides_, MemoryFormat::kContiguous);
+  is_channels_last_contiguous_ =
+      is_contiguous_strides(sizes_, strides_, MemoryFormat::kChannelsLast);
+  is_channels_last_3d_contiguous_ =
+      is_contiguous_strides(sizes_, strides_, MemoryFormat::kChannelsLast3d);
+  is_non_overlapping_and_dense_ = is_contiguous_ || is_channels_last_contiguous_ ||
+                                  is_channels_last_3d_contiguous_ ||
+                                  is_non_overlapping_and_dense_strides(sizes_, strides_);
+}
+
+}  // namespace bp
