@@ -1,0 +1,98 @@
+#include "sdk/dispatch/backend_registry.h"
+
+#include <mutex>
+
+#include "sdk/core/error.h"
+
+namespace bp {
+namespace {
+
+static_assert(static_cast<int>(DeviceType::kCPU) == 1 && static_cast<int>(DeviceType::kCUDA) == 2 &&
+                  static_cast<int>(DeviceType::kMeta) == 64,
+              "builtin_device_keys assumes these device type codes");
+
+struct Registry {
+  std::mutex mutex;
+  std::array<std::optional<Backend>, kNumPluginKeys> slots;  // slot i holds plugin_key(i)
+};
+
+Registry& registry() {
+  static Registry* r = new Registry();  // never destroyed: plugins may unload during exit
+  return *r;
+}
+
+std::optional<Backend>* find_slot(Registry& r, std::string_view name) {
+  for (auto& slot : r.slots) {
+    if (slot && slot->name == name) return &slot;
+  }
+  return nullptr;
+}
+
+void set_device_keys(DeviceType type, DispatchKeySet keys) {
+  auto code = static_cast<uint16_t>(type);
+  BP_CHECK(code < detail::kDeviceKeyTableSize, "device type code ", code,
+           " is too large for the dispatcher (at most ", detail::kDeviceKeyTableSize - 1, ")");
+  detail::device_key_table.entries[code].store(keys.raw(), std::memory_order_relaxed);
+}
+
+}  // namespace
+
+Backend register_backend(std::string_view name) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  if (auto* existing = find_slot(r, name)) {
+    detail::throw_error(ErrorCode::kInvalidArgument,
+                        detail::str_cat("backend '", name, "' is already registered (dispatch key ",
+                                        (*existing)->key, ")"));
+  }
+  for (int i = 0; i < kNumPluginKeys; ++i) {
+    if (r.slots[i]) continue;
+    DeviceType type = register_device_type(name);
+    Backend b{std::string(name), type, plugin_key(i)};
+    set_device_keys(type, DispatchKeySet(b.key).add(DispatchKey::kCommon));
+    r.slots[i] = b;
+    return b;
+  }
+  std::string holders;
+  for (const auto& slot : r.slots) holders += (holders.empty() ? "" : ", ") + slot->name;
+  detail::throw_error(ErrorCode::kInvalidArgument,
+                      detail::str_cat("cannot register backend '", name, "': all ", kNumPluginKeys,
+                                      " plugin dispatch keys are in use (by ", holders,
+                                      "); unregister a backend first"));
+}
+
+void unregister_backend(std::string_view name) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  auto* slot = find_slot(r, name);
+  BP_CHECK(slot != nullptr, "no backend named '", name, "' is registered");
+  set_device_keys((*slot)->device_type, DispatchKeySet());
+  unregister_device_type((*slot)->device_type);
+  slot->reset();
+}
+
+std::optional<Backend> find_backend(std::string_view name) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  auto* slot = find_slot(r, name);
+  return slot ? *slot : std::nullopt;
+}
+
+std::optional<Backend> backend_for_key(DispatchKey key) {
+  if (!is_plugin_key(key)) return std::nullopt;
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  return r.slots[static_cast<int>(key) - static_cast<int>(DispatchKey::kPlugin0)];
+}
+
+std::vector<Backend> list_backends() {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  std::vector<Backend> out;
+  for (const auto& slot : r.slots) {
+    if (slot) out.push_back(*slot);
+  }
+  return out;
+}
+
+}  // namespace bp

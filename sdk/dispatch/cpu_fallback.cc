@@ -1,0 +1,110 @@
+#include "sdk/dispatch/cpu_fallback.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sdk/core/allocator.h"
+#include "sdk/core/tensor_impl.h"
+
+namespace bp {
+namespace {
+
+// A tensor with the same sizes/strides/offset as `t` over a copy of its whole storage, placed on
+// `device` by `allocator`.
+Tensor copy_with_storage(const Tensor& t, Allocator* allocator) {
+  const Storage& src = t.storage();
+  Storage dst = Storage::allocate(src.nbytes(), allocator);
+  copy_bytes(dst.data(), dst.device(), src.data(), src.device(), src.nbytes());
+  return Tensor(IntrusivePtr<TensorImpl>::make(std::move(dst), t.dtype(), t.sizes(), t.strides(),
+                                               t.storage_offset()));
+}
+
+struct Written {
+  Tensor original;
+  Tensor on_cpu;
+};
+
+class FallbackCall {
+ public:
+  // Replaces a device tensor by its CPU copy; remembers written ones.
+  Tensor to_cpu(const Tensor& t, bool written, const std::optional<AliasInfo>& alias) {
+    if (!t.defined() || t.device().is_cpu()) return t;
+    if (!first_device_) first_device_ = t.device();
+    Tensor cpu = copy_with_storage(t, cpu_allocator());
+    if (written) {
+      written_.push_back({t, cpu});
+      if (alias) by_alias_.emplace(alias->set, t);
+    }
+    return cpu;
+  }
+
+  // A CPU result moved to the first device (or the written argument it aliases).
+  Tensor from_cpu(const Tensor& t, const std::optional<AliasInfo>& alias) {
+    if (alias) {
+      auto it = by_alias_.find(alias->set);
+      if (it != by_alias_.end()) return it->second;
+    }
+    if (!t.defined() || !first_device_ || !t.device().is_cpu()) return t;
+    return copy_with_storage(t, get_allocator(first_device_->type));
+  }
+
+  void copy_back() {
+    for (const Written& w : written_) {
+      const Storage& dst = w.original.storage();
+      const Storage& src = w.on_cpu.storage();
+      copy_bytes(dst.data(), dst.device(), src.data(), src.device(), src.nbytes());
+    }
+  }
+
+ private:
+  std::optional<Device> first_device_;
+  std::vector<Written> written_;
+  std::map<std::string, Tensor> by_alias_;
+};
+
+template <typename F>
+void map_tensors(Value& v, F&& f) {
+  switch (v.tag()) {
+    case Value::Tag::kTensor:
+      v.ref<Tensor>() = f(v.ref<Tensor>());
+      break;
+    case Value::Tag::kTensorList:
+      for (Tensor& t : v.ref<std::vector<Tensor>>()) t = f(t);
+      break;
+    case Value::Tag::kOptionalTensorList:
+      for (auto& t : v.ref<std::vector<std::optional<Tensor>>>()) {
+        if (t) *t = f(*t);
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+}  // namespace
+
+void cpu_fallback(void*, const OperatorHandle& op, DispatchKeySet, Stack* stack) {
+  const FunctionSchema& schema = op.schema();
+  size_t n = schema.arguments.size();
+  BP_CHECK(stack->size() >= n, "cpu_fallback: expected ", n, " arguments on the stack");
+  size_t base = stack->size() - n;
+  FallbackCall call;
+  for (size_t i = 0; i < n; ++i) {
+    const Argument& arg = schema.arguments[i];
+    bool written = arg.alias && arg.alias->is_write;
+    map_tensors((*stack)[base + i],
+                [&](const Tensor& t) { return call.to_cpu(t, written, arg.alias); });
+  }
+  op.redispatch_boxed(DispatchKeySet(DispatchKey::kCPU), stack);
+  call.copy_back();
+  for (size_t j = base; j < stack->size(); ++j) {
+    size_t r = j - base;
+    std::optional<AliasInfo> alias =
+        r < schema.returns.size() ? schema.returns[r].alias : std::nullopt;
+    map_tensors((*stack)[j], [&](const Tensor& t) { return call.from_cpu(t, alias); });
+  }
+}
+
+}  // namespace bp
