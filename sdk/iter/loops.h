@@ -1,0 +1,279 @@
+// CPU element-wise loops over a TensorIterator: what kernel authors write against (the semantics
+// of ATen's native/cpu/Loops.h).
+//
+//   TensorIterator iter;
+//   iter.build_borrowing_binary_op(out, a, b);
+//   cpu_kernel_vec(
+//       iter, [](float x, float y) -> float { return x + y; },
+//       [](Vectorized<float> x, Vectorized<float> y) { return x + y; });
+//
+// The callable's argument and result types are deduced (function_traits: it must not be
+// generic); operand 0 is the output, operands 1..n the inputs, in the callable's argument order.
+// Each 2-D tile row takes the fastest path that fits:
+//   - contiguous: every operand has stride == element size: a tight loop (with cpu_kernel_vec,
+//     2 Vectorized steps per iteration, the tail through the scalar callable);
+//   - scalar operand: one input has stride 0 and the others are contiguous: that input is loaded
+//     once per row (and broadcast into a vector once);
+//   - strided: any byte strides;
+//   - dynamic casting: when an operand's dtype is not the callable's type (e.g. an int32 input to
+//     a float kernel, or a bool output), chunks of each input are converted to the callable's
+//     types, computed, and the results converted to the output's dtype (convert_elements, PyTorch's
+//     conversion rules). cpu_kernel_vec uses the scalar callable then.
+// Tiles run on several threads when the iterator has at least `grain_size` elements
+// (TensorIteratorBase::for_each); the vectorised loops are compiled for the best ISA of the CPU
+// and picked at run time (dispatch_cpu).
+//
+// Errors (BP_CHECK): the callable's arity differs from the iterator's inputs, or the iterator has
+// more than one output. Callables must not throw.
+//
+// Thread safety: the callables run concurrently on disjoint elements; they must be thread-safe.
+#ifndef BACKPLANE_SDK_ITER_LOOPS_H_
+#define BACKPLANE_SDK_ITER_LOOPS_H_
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <tuple>
+#include <utility>
+
+#include "sdk/core/error.h"
+#include "sdk/core/scalar_type.h"
+#include "sdk/iter/function_traits.h"
+#include "sdk/iter/strided_convert.h"
+#include "sdk/iter/tensor_iterator.h"
+#include "sdk/iter/vec/cpu_capability.h"
+#include "sdk/iter/vec/vectorized.h"
+
+namespace bp {
+namespace loops_detail {
+
+// ---- Element access: one kind per operand layout ---------------------------------------------
+// Loads and stores go through memcpy: any dtype may sit at any byte offset.
+
+template <typename T>
+struct Contiguous {
+  char* ptr;
+  [[gnu::always_inline]] T load(int64_t i) const {
+    T v;
+    std::memcpy(&v, ptr + i * static_cast<int64_t>(sizeof(T)), sizeof(T));
+    return v;
+  }
+  [[gnu::always_inline]] void store(int64_t i, const T& v) const {
+    std::memcpy(ptr + i * static_cast<int64_t>(sizeof(T)), &v, sizeof(T));
+  }
+  [[gnu::always_inline]] Vectorized<T> load_vec(int64_t i) const {
+    return Vectorized<T>::loadu(ptr + i * static_cast<int64_t>(sizeof(T)));
+  }
+};
+
+template <typename T>
+struct Strided {
+  char* ptr;
+  int64_t stride;
+  [[gnu::always_inline]] T load(int64_t i) const {
+    T v;
+    std::memcpy(&v, ptr + i * stride, sizeof(T));
+    return v;
+  }
+  [[gnu::always_inline]] void store(int64_t i, const T& v) const {
+    std::memcpy(ptr + i * stride, &v, sizeof(T));
+  }
+};
+
+// A stride-0 input: read once.
+template <typename T>
+struct Broadcast {
+  T value;
+  [[gnu::always_inline]] T load(int64_t) const { return value; }
+  [[gnu::always_inline]] Vectorized<T> load_vec(int64_t) const { return Vectorized<T>(value); }
+};
+
+// out[i] = op(in[i]...) for i in [begin, end).
+template <typename Op, typename Out, typename... In>
+[[gnu::always_inline]] inline void apply_row(const Op& op, const Out& out, int64_t begin,
+                                             int64_t end, const In&... in) {
+  for (int64_t i = begin; i < end; ++i) out.store(i, op(in.load(i)...));
+}
+
+// The same with 2 vectors per step; the tail goes through the scalar op.
+template <typename Op, typename VecOp, typename T, typename... In>
+[[gnu::always_inline]] inline void apply_row_vec(const Op& op, const VecOp& vop,
+                                                 const Contiguous<T>& out, int64_t n,
+                                                 const In&... in) {
+  constexpr int64_t kW = Vectorized<T>::size();
+  int64_t i = 0;
+  for (; i + 2 * kW <= n; i += 2 * kW) {
+    const Vectorized<T> r0 = vop(in.load_vec(i)...);
+    const Vectorized<T> r1 = vop(in.load_vec(i + kW)...);
+    r0.store(out.ptr + i * static_cast<int64_t>(sizeof(T)));
+    r1.store(out.ptr + (i + kW) * static_cast<int64_t>(sizeof(T)));
+  }
+  apply_row(op, out, i, n, in...);
+}
+
+// ---- Row kinds ------------------------------------------------------------------------------
+
+template <typename Op>
+using traits_of = function_traits<Op>;
+template <typename Op, size_t I>
+using arg_of = typename traits_of<Op>::template arg_t<I>;
+template <typename Op>
+using result_of = typename traits_of<Op>::result_type;
+
+// Input I as an accessor: Broadcast when I is the scalar input kScalar, else Contiguous.
+template <typename Op, size_t I, int kScalar>
+[[gnu::always_inline]] inline auto contiguous_arg(char* const* data) {
+  using T = arg_of<Op, I>;
+  if constexpr (static_cast<int>(I) == kScalar) {
+    return Broadcast<T>{Contiguous<T>{data[I + 1]}.load(0)};
+  } else {
+    return Contiguous<T>{data[I + 1]};
+  }
+}
+
+// Inputs are contiguous except kScalar (-1: none), which has stride 0. With a VecOp, vectorised.
+template <int kScalar, typename Op, typename VecOp, size_t... I>
+[[gnu::always_inline]] inline void contiguous_row(const Op& op, const VecOp* vop, char* const* data,
+                                                  int64_t n, std::index_sequence<I...>) {
+  const Contiguous<result_of<Op>> out{data[0]};
+  if constexpr (std::is_same_v<VecOp, std::nullptr_t>) {
+    apply_row(op, out, 0, n, contiguous_arg<Op, I, kScalar>(data)...);
+  } else {
+    apply_row_vec(op, *vop, out, n, contiguous_arg<Op, I, kScalar>(data)...);
+  }
+}
+
+template <typename Op, size_t... I>
+[[gnu::always_inline]] inline void strided_row(const Op& op, char* const* data,
+                                               const int64_t* strides, int64_t n,
+                                               std::index_sequence<I...>) {
+  apply_row(op, Strided<result_of<Op>>{data[0], strides[0]}, 0, n,
+            Strided<arg_of<Op, I>>{data[I + 1], strides[I + 1]}...);
+}
+
+// Picks the row kind from the strides: contiguous, one scalar input, or strided.
+template <typename Op, typename VecOp, size_t... I>
+[[gnu::always_inline]] inline void typed_row(const Op& op, const VecOp* vop, char* const* data,
+                                             const int64_t* strides, int64_t n,
+                                             std::index_sequence<I...> seq) {
+  constexpr std::array<int64_t, sizeof...(I) + 1> kSizes = {sizeof(result_of<Op>),
+                                                            sizeof(arg_of<Op, I>)...};
+  int num_scalars = 0, scalar = -1;
+  bool contiguous = strides[0] == kSizes[0];
+  for (size_t k = 1; k < kSizes.size(); ++k) {
+    if (strides[k] == 0 && n > 1) {
+      ++num_scalars;
+      scalar = static_cast<int>(k) - 1;
+    } else {
+      contiguous &= strides[k] == kSizes[k];
+    }
+  }
+  if (contiguous && num_scalars == 0) return contiguous_row<-1>(op, vop, data, n, seq);
+  if (contiguous && num_scalars == 1) {
+    // Instantiate the scalar-input row for each input position; run the one that matches.
+    const bool done = ((static_cast<int>(I) == scalar
+                            ? (contiguous_row<static_cast<int>(I)>(op, vop, data, n, seq), true)
+                            : false) ||
+                       ...);
+    if (done) return;
+  }
+  strided_row(op, data, strides, n, seq);
+}
+
+// Dynamic casting: converts chunks of every operand through buffers of the callable's types.
+template <typename Op, size_t... I>
+void casting_row(const Op& op, const ScalarType* dtypes, char* const* data, const int64_t* strides,
+                 int64_t n, std::index_sequence<I...>) {
+  constexpr int64_t kChunk = 256;
+  using R = result_of<Op>;
+  std::tuple<std::array<arg_of<Op, I>, kChunk>...> in_bufs;
+  std::array<R, kChunk> out_buf;
+  for (int64_t begin = 0; begin < n; begin += kChunk) {
+    const int64_t m = std::min(kChunk, n - begin);
+    (load_converted(std::get<I>(in_bufs).data(), dtypes[I + 1],
+                    data[I + 1] + begin * strides[I + 1], strides[I + 1], m),
+     ...);
+    apply_row(op, Contiguous<R>{reinterpret_cast<char*>(out_buf.data())}, 0, m,
+              Contiguous<arg_of<Op, I>>{reinterpret_cast<char*>(std::get<I>(in_bufs).data())}...);
+    store_converted(dtypes[0], data[0] + begin * strides[0], strides[0], out_buf.data(), m);
+  }
+}
+
+// Whether every operand's dtype is the callable's type for it.
+template <typename Op, size_t... I>
+bool needs_dynamic_casting(const TensorIteratorBase& iter, std::index_sequence<I...>) {
+  return iter.dtype(0) != scalar_type_of<result_of<Op>> ||
+         ((iter.dtype(static_cast<int>(I) + 1) != scalar_type_of<arg_of<Op, I>>) || ...);
+}
+
+inline void check_kernel_arity(const TensorIteratorBase& iter, int arity) {
+  BP_CHECK(iter.noutputs() == 1, "cpu_kernel: expected an iterator with one output, got ",
+           iter.noutputs());
+  BP_CHECK(iter.ninputs() == arity, "cpu_kernel: the kernel takes ", arity,
+           " arguments but the iterator has ", iter.ninputs(), " inputs");
+}
+
+// The Loop2d for `op` (and `vop`, or nullptr_t for none) on `iter`, and whether it casts.
+template <typename Op, typename VecOp>
+auto make_loop2d(const TensorIteratorBase& iter, const Op& op, const VecOp* vop) {
+  constexpr int kArity = traits_of<Op>::arity;
+  check_kernel_arity(iter, kArity);
+  using Seq = std::make_index_sequence<kArity>;
+  std::array<ScalarType, kArity + 1> dtypes;
+  for (int k = 0; k <= kArity; ++k) dtypes[k] = iter.dtype(k);
+  const bool cast = needs_dynamic_casting<Op>(iter, Seq{});
+  return
+      [&op, vop, dtypes, cast](char** data, const int64_t* strides, int64_t size0, int64_t size1) {
+        constexpr int kN = kArity + 1;
+        std::array<char*, kN> ptrs;
+        for (int k = 0; k < kN; ++k) ptrs[k] = data[k];
+        auto rows = [&]() __attribute__((always_inline)) {
+          for (int64_t j = 0; j < size1; ++j) {
+            if (cast) {
+              casting_row(op, dtypes.data(), ptrs.data(), strides, size0, Seq{});
+            } else {
+              typed_row(op, vop, ptrs.data(), strides, size0, Seq{});
+            }
+            for (int k = 0; k < kN; ++k) ptrs[k] += strides[kN + k];
+          }
+        };
+        dispatch_cpu(rows);
+      };
+}
+
+}  // namespace loops_detail
+
+// Runs `op` on every element of `iter` (one output), multithreaded for iterators of at least
+// `grain_size` elements. See the file comment.
+template <typename Op>
+void cpu_kernel(const TensorIteratorBase& iter, const Op& op, int64_t grain_size = kGrainSize) {
+  iter.for_each(loops_detail::make_loop2d(iter, op, static_cast<const std::nullptr_t*>(nullptr)),
+                grain_size);
+}
+
+// cpu_kernel with a vectorised inner loop: `vop` takes and returns Vectorized<T>, where T is the
+// scalar op's (single) element type for every argument and the result.
+template <typename Op, typename VecOp>
+void cpu_kernel_vec(const TensorIteratorBase& iter, const Op& op, const VecOp& vop,
+                    int64_t grain_size = kGrainSize) {
+  using traits = function_traits<Op>;
+  using T = typename traits::result_type;
+  static_assert(
+      std::is_same_v<typename traits::args_tuple,
+                     decltype(std::tuple_cat(std::declval<std::array<T, traits::arity>>()))>,
+      "cpu_kernel_vec: every argument must have the result's type");
+  iter.for_each(loops_detail::make_loop2d(iter, op, &vop), grain_size);
+}
+
+// cpu_kernel on the calling thread only.
+template <typename Op>
+void cpu_serial_kernel(const TensorIteratorBase& iter, const Op& op) {
+  iter.serial_for_each(
+      loops_detail::make_loop2d(iter, op, static_cast<const std::nullptr_t*>(nullptr)),
+      {0, iter.numel()});
+}
+
+}  // namespace bp
+
+#endif  // BACKPLANE_SDK_ITER_LOOPS_H_

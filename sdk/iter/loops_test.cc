@@ -1,0 +1,239 @@
+#include "sdk/iter/loops.h"
+
+#include <cmath>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "sdk/core/element_cast.h"
+#include "sdk/core/empty.h"
+#include "sdk/core/views.h"
+#include "sdk/iter/cast_copy.h"
+#include "sdk/iter/parallel.h"
+
+namespace bp {
+namespace {
+
+const Device kCpu(DeviceType::kCPU);
+
+// A CPU tensor whose element at logical (C-order) position i is (i % 97) * scale - 20.
+Tensor ramp(IntArrayRef sizes, ScalarType dtype = ScalarType::kFloat32, double scale = 0.5) {
+  Tensor t = empty(sizes, dtype, kCpu);
+  visit_dtype(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* p = static_cast<T*>(t.data_ptr());
+    for (int64_t i = 0; i < t.numel(); ++i) p[i] = element_cast<T>((i % 97) * scale - 20);
+  });
+  return t;
+}
+
+// The elements of `t` (any strides, any real dtype) in logical order, as doubles: the naive loop.
+std::vector<double> values(const Tensor& t) {
+  std::vector<double> out;
+  const int64_t n = t.numel();
+  std::vector<int64_t> index(t.dim(), 0);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t offset = 0;
+    for (int64_t d = 0; d < t.dim(); ++d) offset += index[d] * t.stride(d);
+    visit_dtype(t.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      out.push_back(element_cast<double>(static_cast<const T*>(t.data_ptr())[offset]));
+    });
+    for (int64_t d = t.dim() - 1; d >= 0; --d) {
+      if (++index[d] < t.size(d)) break;
+      index[d] = 0;
+    }
+  }
+  return out;
+}
+
+// The broadcast of `t`'s values to `sizes` (the naive reference for broadcasting operands).
+std::vector<double> broadcast_values(const Tensor& t, IntArrayRef sizes) {
+  return values(expand(t, sizes));
+}
+
+float add_mul(float a, float b) { return a + 2 * b; }
+
+// out = a + 2 b through cpu_kernel (a plain function) and cpu_kernel_vec; both must agree with
+// the naive loop over the logical elements.
+void expect_add_mul_matches_naive(const Tensor& a, const Tensor& b) {
+  for (int vectorised = 0; vectorised < 2; ++vectorised) {
+    Tensor out;
+    TensorIterator iter;
+    iter.build_borrowing_binary_op(out, a, b);
+    if (vectorised) {
+      cpu_kernel_vec(iter, add_mul, [](Vectorized<float> x, Vectorized<float> y) {
+        return x + Vectorized<float>(2) * y;
+      });
+    } else {
+      cpu_kernel(iter, add_mul);
+    }
+    const Tensor& result = iter.output();
+    const std::vector<double> va = broadcast_values(a, result.sizes());
+    const std::vector<double> vb = broadcast_values(b, result.sizes());
+    const std::vector<double> got = values(result);
+    ASSERT_EQ(got.size(), va.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+      ASSERT_EQ(got[i], static_cast<float>(va[i] + 2 * static_cast<float>(vb[i])))
+          << "element " << i << " vectorised " << vectorised;
+    }
+  }
+}
+
+TEST(CpuKernel, ContiguousOperandsMatchNaiveLoop) {
+  expect_add_mul_matches_naive(ramp({7, 33}), ramp({7, 33}, ScalarType::kFloat32, 0.25));
+}
+
+TEST(CpuKernel, TransposedOperandsMatchNaiveLoop) {
+  expect_add_mul_matches_naive(t(ramp({33, 7})), ramp({7, 33}));
+  expect_add_mul_matches_naive(t(ramp({33, 7})), t(ramp({33, 7}, ScalarType::kFloat32, 3)));
+}
+
+TEST(CpuKernel, BroadcastOperandsMatchNaiveLoop) {
+  expect_add_mul_matches_naive(ramp({5, 1, 40}), ramp({3, 1}));
+  expect_add_mul_matches_naive(ramp({40}), ramp({6, 40}));
+}
+
+TEST(CpuKernel, ExpandedAndZeroDimOperandsAreScalarsInTheLoop) {
+  expect_add_mul_matches_naive(ramp({9, 70}), expand(ramp({1}), {9, 70}));
+  expect_add_mul_matches_naive(expand(ramp({}), {70}), ramp({70}));
+  expect_add_mul_matches_naive(ramp({}), ramp({}));
+}
+
+TEST(CpuKernel, SlicedWithStepOperandsMatchNaiveLoop) {
+  expect_add_mul_matches_naive(slice(ramp({6, 80}), 1, 3, 77, 2),
+                               slice(ramp({12, 37}), 0, 0, 12, 2));
+}
+
+TEST(CpuKernel, ZeroSizeOperandsRunNothing) {
+  Tensor a = ramp({0, 5}), out;
+  TensorIterator iter;
+  iter.build_borrowing_binary_op(out, a, a);
+  int calls = 0;
+  cpu_kernel(iter, [&calls](float x, float y) -> float {
+    ++calls;
+    return x + y;
+  });
+  EXPECT_EQ(calls, 0);
+  EXPECT_EQ(iter.output().sizes(), IntArrayRef({0, 5}));
+}
+
+TEST(CpuKernel, VectorisedTailsAroundTheVectorWidthAreExact) {
+  for (int64_t n = 1; n <= 2 * Vectorized<float>::size() + 1; ++n) {
+    expect_add_mul_matches_naive(ramp({n}), ramp({n}, ScalarType::kFloat32, 1.5));
+    expect_add_mul_matches_naive(ramp({n}), ramp({1}));
+  }
+}
+
+TEST(CpuKernel, EveryInstructionSetGivesTheSameValues) {
+  const CpuCapability detected = detected_cpu_capability();
+  for (CpuCapability c : {CpuCapability::kDefault, CpuCapability::kAvx2, CpuCapability::kAvx512}) {
+    if (c > detected) continue;
+    set_cpu_capability(c);
+    expect_add_mul_matches_naive(ramp({3, 67}), ramp({67}));
+  }
+  set_cpu_capability(detected);
+}
+
+TEST(CpuKernel, DynamicCastingConvertsInputsAndOutputs) {
+  // int32 and float inputs into a float kernel with a double output: converted on the fly.
+  Tensor a = ramp({4, 50}, ScalarType::kInt32, 3), b = t(ramp({50, 4}));
+  Tensor out = empty({4, 50}, ScalarType::kFloat64, kCpu);
+  TensorIteratorConfig config;
+  config.check_all_same_dtype(false).add_output(out).add_input(a).add_input(b);
+  TensorIterator iter = config.build();
+  cpu_kernel_vec(iter, add_mul, [](Vectorized<float> x, Vectorized<float> y) { return x + y; });
+  const std::vector<double> va = values(a), vb = values(b), got = values(out);
+  for (size_t i = 0; i < got.size(); ++i) {
+    ASSERT_EQ(got[i],
+              static_cast<float>(static_cast<float>(va[i]) + 2 * static_cast<float>(vb[i])));
+  }
+}
+
+TEST(CpuKernel, DynamicCastingWritesBoolOutputs) {
+  Tensor a = ramp({300}), b = ramp({1});
+  Tensor out = empty({300}, ScalarType::kBool, kCpu);
+  TensorIteratorConfig config;
+  config.check_all_same_dtype(false).add_output(out).add_input(a).add_input(b);
+  TensorIterator iter = config.build();
+  cpu_kernel(iter, [](float x, float y) -> bool { return x < y; });
+  const std::vector<double> va = values(a), got = values(out);
+  const double threshold = values(b)[0];
+  for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], va[i] < threshold ? 1.0 : 0.0);
+}
+
+TEST(CpuKernel, IntegerKernelsUseIntegerVectors) {
+  Tensor a = ramp({100}, ScalarType::kInt64, 7), b = ramp({100}, ScalarType::kInt64, 3), out;
+  TensorIterator iter;
+  iter.build_borrowing_binary_op(out, a, b);
+  cpu_kernel_vec(
+      iter, [](int64_t x, int64_t y) -> int64_t { return std::max(x, y) * 3; },
+      [](Vectorized<int64_t> x, Vectorized<int64_t> y) {
+        return maximum(x, y) * Vectorized<int64_t>(3);
+      });
+  const std::vector<double> va = values(a), vb = values(b), got = values(iter.output());
+  for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], std::max(va[i], vb[i]) * 3);
+}
+
+TEST(CpuKernel, LargeIteratorsRunOnSeveralThreadsWithTheSameResult) {
+  const int before = get_num_threads();
+  set_num_threads(2);
+  expect_add_mul_matches_naive(ramp({300, 1000}), t(ramp({1000, 300})));
+  expect_add_mul_matches_naive(ramp({200000}), ramp({1}));
+  set_num_threads(before);
+}
+
+TEST(CpuKernel, UnaryAndTernaryKernels) {
+  Tensor a = ramp({10, 10}), out;
+  TensorIterator iter;
+  iter.build_borrowing_unary_op(out, a);
+  cpu_kernel_vec(
+      iter, [](float x) -> float { return std::exp(x / 8); },
+      [](Vectorized<float> x) { return (x / Vectorized<float>(8)).exp(); });
+  const std::vector<double> va = values(a), got = values(iter.output());
+  for (size_t i = 0; i < got.size(); ++i) ASSERT_NEAR(got[i], std::exp(va[i] / 8), 2e-7 * got[i]);
+
+  Tensor c = ramp({10, 1}), out3;
+  TensorIterator iter3;
+  iter3.build_ternary_op(out3, a, c, a);
+  cpu_serial_kernel(iter3, [](float x, float y, float z) -> float { return x < y ? z : -z; });
+  const std::vector<double> vc = broadcast_values(c, {10, 10}), got3 = values(iter3.output());
+  for (size_t i = 0; i < got3.size(); ++i) ASSERT_EQ(got3[i], va[i] < vc[i] ? va[i] : -va[i]);
+}
+
+TEST(CpuKernel, RejectsAKernelOfTheWrongArity) {
+  Tensor a = ramp({4}), out;
+  TensorIterator iter;
+  iter.build_borrowing_binary_op(out, a, a);
+  try {
+    cpu_kernel(iter, [](float x) -> float { return x; });
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(
+        std::string(e.what()).find("the kernel takes 1 arguments but the iterator has 2 inputs"),
+        std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(CastCopy, TransposedCopiesMatchNaiveLoopForEveryBlockRemainder) {
+  const int before = get_num_threads();
+  set_num_threads(2);
+  for (ScalarType dtype : {ScalarType::kFloat32, ScalarType::kInt16, ScalarType::kFloat64}) {
+    for (int64_t rows : {1, 33, 70, 300}) {
+      Tensor src = ramp({rows, 45 + rows}, ScalarType::kFloat32, 0.75);
+      Tensor dst = empty({45 + rows, rows}, dtype, kCpu);
+      cast_copy(dst, t(src));
+      const std::vector<double> want = values(t(src)), got = values(dst);
+      for (size_t i = 0; i < got.size(); ++i) {
+        ASSERT_EQ(got[i], dtype == ScalarType::kInt16
+                              ? static_cast<double>(static_cast<int16_t>(want[i]))
+                              : want[i])
+            << "element " << i << " rows " << rows;
+      }
+    }
+  }
+  set_num_threads(before);
+}
+
+}  // namespace
+}  // namespace bp

@@ -1,0 +1,78 @@
+#include "sdk/iter/parallel.h"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+
+#include "sdk/core/error.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace bp {
+namespace {
+
+int default_num_threads() {
+#ifdef _OPENMP
+  return std::max(1, omp_get_max_threads());
+#else
+  return 1;
+#endif
+}
+
+std::atomic<int>& num_threads() {
+  static std::atomic<int> n{default_num_threads()};
+  return n;
+}
+
+thread_local bool tls_in_parallel_region = false;
+
+}  // namespace
+
+int get_num_threads() { return num_threads().load(std::memory_order_relaxed); }
+
+void set_num_threads(int n) {
+  BP_CHECK(n >= 1, "set_num_threads: expected a positive number of threads, got ", n);
+#ifdef _OPENMP
+  num_threads().store(n, std::memory_order_relaxed);
+#endif
+}
+
+bool in_parallel_region() { return tls_in_parallel_region; }
+
+namespace detail {
+
+void parallel_run(int64_t begin, int64_t end, int64_t grain_size,
+                  absl::FunctionRef<void(int64_t, int64_t)> f) {
+#ifdef _OPENMP
+  const int64_t range = end - begin;
+  const int64_t max_tasks =
+      (range + std::max<int64_t>(grain_size, 1) - 1) / std::max<int64_t>(grain_size, 1);
+  const int threads = static_cast<int>(std::min<int64_t>(get_num_threads(), max_tasks));
+  std::exception_ptr error;
+  std::atomic_flag failed = ATOMIC_FLAG_INIT;
+#pragma omp parallel num_threads(threads)
+  {
+    const int64_t team = omp_get_num_threads();
+    const int64_t chunk = (range + team - 1) / team;
+    const int64_t local_begin = begin + omp_get_thread_num() * chunk;
+    if (local_begin < end) {
+      tls_in_parallel_region = true;
+      try {
+        f(local_begin, std::min(end, local_begin + chunk));
+      } catch (...) {
+        if (!failed.test_and_set()) error = std::current_exception();
+      }
+      tls_in_parallel_region = false;
+    }
+  }
+  if (error) std::rethrow_exception(error);
+#else
+  (void)grain_size;
+  f(begin, end);
+#endif
+}
+
+}  // namespace detail
+}  // namespace bp

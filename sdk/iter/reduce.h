@@ -1,0 +1,334 @@
+// Reductions on TensorIterator (ATen's make_reduction, binary_kernel_reduce and
+// binary_kernel_reduce_vec, our code).
+//
+//   Tensor result;                                   // allocated: [4] for a [4, 6] input
+//   TensorIterator iter = make_reduction("sum", result, self, {1}, /*keepdim=*/false,
+//                                        ScalarType::kFloat32, ScalarType::kFloat32);
+//   binary_kernel_reduce_vec(
+//       iter, [](float a, float b) -> float { return a + b; },
+//       [](Vectorized<float> a, Vectorized<float> b) { return a + b; }, /*ident=*/0.0f);
+//
+// A reduction iterator has outputs with stride 0 along the reduced dimensions (is_reduction).
+// The kernels split its dimensions into kept (one output element each) and reduced ones, and:
+//   - vectorise along the input's contiguous dimension: when it is reduced, each output sums runs
+//     with vector accumulators and combines the lanes at the end ("inner" reduction); when it is
+//     kept, blocks of outputs accumulate whole input rows with vector operations ("outer");
+//   - run on several threads over the outputs, or, when there are fewer outputs than threads,
+//     over the reduced elements with one partial result per chunk and a combine step (in chunk
+//     order, so results do not depend on timing).
+// Inputs of another dtype than the accumulator's are converted chunk by chunk (convert_elements);
+// results are converted to each output's dtype.
+//
+// Thread safety: the ops run concurrently on disjoint parts; they must be thread-safe.
+#ifndef BACKPLANE_SDK_ITER_REDUCE_H_
+#define BACKPLANE_SDK_ITER_REDUCE_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "sdk/core/int_array_ref.h"
+#include "sdk/core/scalar_type.h"
+#include "sdk/core/tensor.h"
+#include "sdk/iter/function_traits.h"
+#include "sdk/iter/parallel.h"
+#include "sdk/iter/strided_convert.h"
+#include "sdk/iter/tensor_iterator.h"
+#include "sdk/iter/vec/cpu_capability.h"
+#include "sdk/iter/vec/vectorized.h"
+
+namespace bp {
+
+// Builds the iterator of a reduction of `self` over `dims` (empty: all dims), as ATen's
+// make_reduction. `result` (undefined: allocated; defined: resized) gets the reduced shape (reduced
+// dims kept as 1 with keepdim, removed otherwise) and dtype `out_dtype`; the iterator sees it with
+// stride 0 along the reduced dims. `self` is converted to `in_dtype` first when it differs.
+// Errors (PyTorch's texts): "Dimension out of range (expected to be in range of [-2, 1], but got
+// 2)"; "dim 1 appears multiple times in the list of dims"; "<name>: provided dtype must match
+// dtype of result. Got int32 and float32." (dtypes spelled as everywhere in Backplane).
+TensorIterator make_reduction(std::string_view name, Tensor& result, const Tensor& self,
+                              IntArrayRef dims, bool keepdim, ScalarType in_dtype,
+                              ScalarType out_dtype);
+// The same with two results (value and index, e.g. max.dim), both of the reduced shape.
+TensorIterator make_reduction(std::string_view name, Tensor& result1, Tensor& result2,
+                              const Tensor& self, IntArrayRef dims, bool keepdim, ScalarType dtype1,
+                              ScalarType dtype2);
+
+// The split of a reduction iterator's dims (used by the kernels below).
+struct ReduceDims {
+  DimVector sizes;       // fastest first
+  StrideVector strides;  // strides[d * ntensors + operand], bytes
+  int ntensors = 0;
+
+  int64_t numel() const;
+  int64_t size0() const { return sizes.empty() ? 1 : sizes[0]; }
+  int64_t stride0(int operand) const { return sizes.empty() ? 0 : strides[operand]; }
+  // Byte offsets of element `index` (in this dims' order) for every operand.
+  void offsets(int64_t index, int64_t* out) const;
+};
+struct ReductionGeometry {
+  ReduceDims kept;     // output stride != 0
+  ReduceDims reduced;  // output stride 0
+};
+// With `contiguous_first`, the dim where operand `input`'s stride is its element size goes first
+// in its group (the vectorised direction); otherwise iteration order is kept.
+ReductionGeometry reduction_geometry(const TensorIteratorBase& iter, int input,
+                                     bool contiguous_first);
+
+namespace reduce_detail {
+
+inline constexpr int64_t kBlock = 1024;  // outputs accumulated together (outer reductions)
+inline constexpr int64_t kChunk = 256;   // elements converted at a time
+
+// Calls fn(values, index_offset, count) over `len` elements of dtype `dtype` at (ptr, stride),
+// where `values` points at `count` contiguous T: the input itself when it already is, else a
+// converted copy.
+template <typename T, typename Fn>
+[[gnu::always_inline]] inline void contiguous_chunks(ScalarType dtype, const char* ptr,
+                                                     int64_t stride, int64_t len, const Fn& fn) {
+  if (dtype == scalar_type_of<T> && stride == static_cast<int64_t>(sizeof(T))) {
+    fn(ptr, int64_t{0}, len);
+    return;
+  }
+  T buf[kChunk];
+  for (int64_t begin = 0; begin < len; begin += kChunk) {
+    const int64_t count = std::min(kChunk, len - begin);
+    load_converted(buf, dtype, ptr + begin * stride, stride, count);
+    fn(reinterpret_cast<const char*>(buf), begin, count);
+  }
+}
+
+template <typename T>
+[[gnu::always_inline]] inline T load(const char* values, int64_t i) {
+  T v;
+  std::memcpy(&v, values + i * static_cast<int64_t>(sizeof(T)), sizeof(T));
+  return v;
+}
+
+// Drives a reduction: `red` provides acc_t, init(), inner(acc&, ptr, stride, len, idx0),
+// outer(acc*, ptr, stride, len, idx), combine(acc, acc) and store(out_ptrs, acc).
+template <typename Reducer>
+void run_reduction(const TensorIteratorBase& iter, const Reducer& red, bool contiguous_first) {
+  using acc_t = typename Reducer::acc_t;
+  const int nout = iter.noutputs(), in = nout, nt = iter.ntensors();
+  const ReductionGeometry g = reduction_geometry(iter, in, contiguous_first);
+  const int64_t num_kept = g.kept.numel(), num_reduced = g.reduced.numel();
+  if (num_kept == 0) return;
+  const PtrVector base = iter.get_base_ptrs();
+  const int64_t in_size = static_cast<int64_t>(element_size(iter.dtype(in)));
+  // Outer when the input is contiguous along a kept dim and not along a reduced one.
+  const bool outer =
+      !g.kept.sizes.empty() && g.kept.stride0(in) == in_size && g.reduced.stride0(in) != in_size;
+
+  // acc[k - kb] accumulates reduced elements [rb, re) of kept elements [kb, ke).
+  auto accumulate = [&](int64_t kb, int64_t ke, int64_t rb, int64_t re, acc_t* acc) {
+    StrideVector koff(nt), roff(nt);
+    auto body = [&]() __attribute__((always_inline)) {
+      if (outer) {
+        for (int64_t k = kb; k < ke;) {
+          const int64_t len = std::min(g.kept.size0() - k % g.kept.size0(), ke - k);
+          g.kept.offsets(k, koff.data());
+          for (int64_t r = rb; r < re; ++r) {
+            g.reduced.offsets(r, roff.data());
+            red.outer(acc + (k - kb), base[in] + koff[in] + roff[in], g.kept.stride0(in), len, r);
+          }
+          k += len;
+        }
+        return;
+      }
+      for (int64_t k = kb; k < ke; ++k) {
+        g.kept.offsets(k, koff.data());
+        for (int64_t r = rb; r < re;) {
+          const int64_t len = std::min(g.reduced.size0() - r % g.reduced.size0(), re - r);
+          g.reduced.offsets(r, roff.data());
+          red.inner(acc[k - kb], base[in] + koff[in] + roff[in], g.reduced.stride0(in), len, r);
+          r += len;
+        }
+      }
+    };
+    dispatch_cpu(body);
+  };
+  auto finish = [&](int64_t kb, int64_t ke, const acc_t* acc) {
+    StrideVector koff(nt);
+    PtrVector out(nout);
+    for (int64_t k = kb; k < ke; ++k) {
+      g.kept.offsets(k, koff.data());
+      for (int o = 0; o < nout; ++o) out[o] = base[o] + koff[o];
+      red.store(out.data(), acc[k - kb]);
+    }
+  };
+
+  const int threads = in_parallel_region() ? 1 : get_num_threads();
+  const bool parallel = threads > 1 && num_kept * num_reduced >= kGrainSize;
+  if (!parallel || num_kept >= threads) {
+    const int64_t grain =
+        parallel ? std::max<int64_t>(1, kGrainSize / std::max<int64_t>(num_reduced, 1)) : num_kept;
+    parallel_for(0, num_kept, grain, [&](int64_t begin, int64_t end) {
+      std::vector<acc_t> acc(static_cast<size_t>(std::min(kBlock, end - begin)));
+      for (int64_t kb = begin; kb < end; kb += kBlock) {
+        const int64_t ke = std::min(end, kb + kBlock);
+        std::fill(acc.begin(), acc.end(), red.init());
+        accumulate(kb, ke, 0, num_reduced, acc.data());
+        finish(kb, ke, acc.data());
+      }
+    });
+    return;
+  }
+  // Few outputs: split the reduced elements into one chunk per thread, then combine in order.
+  const int64_t chunks = std::min<int64_t>(threads, std::max<int64_t>(1, num_reduced));
+  std::vector<acc_t> partial(static_cast<size_t>(chunks * num_kept), red.init());
+  parallel_for(0, chunks, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t c = begin; c < end; ++c) {
+      accumulate(0, num_kept, num_reduced * c / chunks, num_reduced * (c + 1) / chunks,
+                 partial.data() + c * num_kept);
+    }
+  });
+  for (int64_t c = 1; c < chunks; ++c) {
+    for (int64_t k = 0; k < num_kept; ++k) {
+      partial[k] = red.combine(partial[k], partial[c * num_kept + k]);
+    }
+  }
+  finish(0, num_kept, partial.data());
+}
+
+// Writes `value` (converted) to output `o`, or a pair / tuple's elements to outputs 0, 1, ...
+template <typename T>
+void store_result(char** out, const TensorIteratorBase& iter, int o, const T& value) {
+  store_converted(iter.dtype(o), out[o], 0, &value, 1);
+}
+template <typename... T>
+void store_result(char** out, const TensorIteratorBase& iter, int, const std::tuple<T...>& value) {
+  std::apply(
+      [&](const auto&... v) {
+        int o = 0;
+        (store_result(out, iter, o++, v), ...);
+      },
+      value);
+}
+template <typename A, typename B>
+void store_result(char** out, const TensorIteratorBase& iter, int, const std::pair<A, B>& value) {
+  store_result(out, iter, 0, value.first);
+  store_result(out, iter, 1, value.second);
+}
+
+// Any ops, one element at a time (binary_kernel_reduce).
+template <typename Ops, typename AccT>
+struct GenericReducer {
+  using acc_t = AccT;
+  using in_t = std::decay_t<typename function_traits<decltype(&Ops::reduce)>::template arg_t<1>>;
+  const Ops& ops;
+  AccT initial;
+  const TensorIteratorBase& iter;
+  ScalarType dtype;
+
+  acc_t init() const { return initial; }
+  acc_t combine(const acc_t& a, const acc_t& b) const { return ops.combine(a, b); }
+  [[gnu::always_inline]] void inner(acc_t& acc, const char* p, int64_t stride, int64_t len,
+                                    int64_t idx0) const {
+    contiguous_chunks<in_t>(dtype, p, stride, len, [&](const char* v, int64_t off, int64_t n) {
+      for (int64_t i = 0; i < n; ++i) acc = ops.reduce(acc, load<in_t>(v, i), idx0 + off + i);
+    });
+  }
+  [[gnu::always_inline]] void outer(acc_t* acc, const char* p, int64_t stride, int64_t len,
+                                    int64_t idx) const {
+    contiguous_chunks<in_t>(dtype, p, stride, len, [&](const char* v, int64_t off, int64_t n) {
+      for (int64_t i = 0; i < n; ++i)
+        acc[off + i] = ops.reduce(acc[off + i], load<in_t>(v, i), idx);
+    });
+  }
+  void store(char** out, const acc_t& acc) const { store_result(out, iter, 0, ops.project(acc)); }
+};
+
+// An associative op with its vector form; accumulates in T (binary_kernel_reduce_vec).
+template <typename Op, typename VecOp, typename Project>
+struct VecReducer {
+  using acc_t = typename function_traits<Op>::result_type;
+  using Vec = Vectorized<acc_t>;
+  const Op& op;
+  const VecOp& vop;
+  const Project& project;
+  acc_t ident;
+  const TensorIteratorBase& iter;
+  ScalarType dtype;
+
+  acc_t init() const { return ident; }
+  acc_t combine(acc_t a, acc_t b) const { return op(a, b); }
+  [[gnu::always_inline]] void inner(acc_t& acc, const char* p, int64_t stride, int64_t len,
+                                    int64_t) const {
+    contiguous_chunks<acc_t>(dtype, p, stride, len, [&](const char* v, int64_t, int64_t n) {
+      constexpr int64_t kW = Vec::size();
+      // Four independent accumulators hide the latency of the vector op.
+      Vec a0(ident), a1(ident), a2(ident), a3(ident);
+      int64_t i = 0;
+      for (; i + 4 * kW <= n; i += 4 * kW) {
+        const char* q = v + i * static_cast<int64_t>(sizeof(acc_t));
+        a0 = vop(a0, Vec::loadu(q));
+        a1 = vop(a1, Vec::loadu(q + sizeof(Vec)));
+        a2 = vop(a2, Vec::loadu(q + 2 * sizeof(Vec)));
+        a3 = vop(a3, Vec::loadu(q + 3 * sizeof(Vec)));
+      }
+      const Vec all = vop(vop(a0, a1), vop(a2, a3));
+      acc_t s = all[0];
+      for (int lane = 1; lane < kW; ++lane) s = op(s, all[lane]);
+      for (; i < n; ++i) s = op(s, load<acc_t>(v, i));
+      acc = op(acc, s);
+    });
+  }
+  [[gnu::always_inline]] void outer(acc_t* acc, const char* p, int64_t stride, int64_t len,
+                                    int64_t) const {
+    contiguous_chunks<acc_t>(dtype, p, stride, len, [&](const char* v, int64_t off, int64_t n) {
+      constexpr int64_t kW = Vec::size();
+      char* a = reinterpret_cast<char*>(acc + off);
+      int64_t i = 0;
+      for (; i + kW <= n; i += kW) {
+        const int64_t b = i * static_cast<int64_t>(sizeof(acc_t));
+        vop(Vec::loadu(a + b), Vec::loadu(v + b)).store(a + b);
+      }
+      for (; i < n; ++i) acc[off + i] = op(acc[off + i], load<acc_t>(v, i));
+    });
+  }
+  void store(char** out, acc_t acc) const { store_result(out, iter, 0, project(acc)); }
+};
+
+struct Identity {
+  template <typename T>
+  T operator()(T v) const {
+    return v;
+  }
+};
+
+}  // namespace reduce_detail
+
+// Reduces with `ops` (ATen's reduction ops): reduce(acc, x, idx) -> acc, where idx is x's
+// position among the reduced elements (for one reduced dim: its index along it);
+// combine(acc, acc) -> acc (merges partial results in order: the first argument holds earlier
+// elements); project(acc) -> the output value, or a std::pair / std::tuple of values for several
+// outputs (e.g. max and argmax). `init` is the initial accumulator. One element at a time.
+template <typename Ops, typename AccT>
+void binary_kernel_reduce(const TensorIteratorBase& iter, const Ops& ops, AccT init) {
+  reduce_detail::GenericReducer<Ops, AccT> red{ops, init, iter, iter.input_dtype()};
+  reduce_detail::run_reduction(iter, red, /*contiguous_first=*/false);
+}
+
+// Reduces with an associative `op(acc, acc) -> acc` (and its Vectorized form `vop`) whose
+// identity is `ident`, e.g. sum, prod, max. Accumulates in op's type (float for half inputs,
+// double if asked); `project` (optional) maps the final accumulator, e.g. divides for mean.
+template <typename Op, typename VecOp, typename Project = reduce_detail::Identity>
+void binary_kernel_reduce_vec(const TensorIteratorBase& iter, const Op& op, const VecOp& vop,
+                              typename function_traits<Op>::result_type ident,
+                              const Project& project = Project()) {
+  BP_CHECK(iter.noutputs() == 1 && iter.ninputs() == 1,
+           "binary_kernel_reduce_vec: expected one output and one input");
+  reduce_detail::VecReducer<Op, VecOp, Project> red{op,    vop,  project,
+                                                    ident, iter, iter.input_dtype()};
+  reduce_detail::run_reduction(iter, red, /*contiguous_first=*/true);
+}
+
+}  // namespace bp
+
+#endif  // BACKPLANE_SDK_ITER_REDUCE_H_

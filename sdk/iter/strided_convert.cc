@@ -1,0 +1,70 @@
+#include "sdk/iter/strided_convert.h"
+
+#include <cstring>
+#include <type_traits>
+
+#include "sdk/core/element_cast.h"
+
+namespace bp {
+namespace {
+
+// Element copies go through memcpy: operands of any dtype may sit at any byte offset.
+template <typename To, typename From>
+void convert_loop(char* dst, int64_t dst_stride, const char* src, int64_t src_stride, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    From value;
+    std::memcpy(&value, src + i * src_stride, sizeof(From));
+    To converted;
+    if constexpr (std::is_same_v<To, From>) {
+      converted = value;
+    } else {
+      converted = element_cast<To>(value);
+    }
+    std::memcpy(dst + i * dst_stride, &converted, sizeof(To));
+  }
+}
+
+template <int kBytes>
+struct Bytes {
+  char b[kBytes];
+};
+
+void copy_bytes(size_t size, char* dst, int64_t dst_stride, const char* src, int64_t src_stride,
+                int64_t n) {
+  if (dst_stride == static_cast<int64_t>(size) && src_stride == static_cast<int64_t>(size)) {
+    std::memcpy(dst, src, static_cast<size_t>(n) * size);
+    return;
+  }
+  switch (size) {
+    case 1:
+      return convert_loop<Bytes<1>, Bytes<1>>(dst, dst_stride, src, src_stride, n);
+    case 2:
+      return convert_loop<Bytes<2>, Bytes<2>>(dst, dst_stride, src, src_stride, n);
+    case 4:
+      return convert_loop<Bytes<4>, Bytes<4>>(dst, dst_stride, src, src_stride, n);
+    case 8:
+      return convert_loop<Bytes<8>, Bytes<8>>(dst, dst_stride, src, src_stride, n);
+    default:
+      return convert_loop<Bytes<16>, Bytes<16>>(dst, dst_stride, src, src_stride, n);
+  }
+}
+
+}  // namespace
+
+void convert_elements(ScalarType dst_type, char* dst, int64_t dst_stride, ScalarType src_type,
+                      const char* src, int64_t src_stride, int64_t n) {
+  if (n <= 0) return;
+  if (dst_type == src_type) {
+    copy_bytes(element_size(dst_type), dst, dst_stride, src, src_stride, n);
+    return;
+  }
+  visit_dtype(dst_type, [&](auto dst_tag) {
+    using To = typename decltype(dst_tag)::type;
+    visit_dtype(src_type, [&](auto src_tag) {
+      using From = typename decltype(src_tag)::type;
+      convert_loop<To, From>(dst, dst_stride, src, src_stride, n);
+    });
+  });
+}
+
+}  // namespace bp

@@ -1,0 +1,228 @@
+// Vectorized<T>: a fixed 64-byte SIMD value for kernel authors (ATen's Vectorized, our code).
+//
+//   // Inside a loop that dispatch_cpu runs (see cpu_capability.h):
+//   using Vec = Vectorized<float>;
+//   for (int64_t i = 0; i + Vec::size() <= n; i += Vec::size()) {
+//     Vec a = Vec::loadu(x + i), b = Vec::loadu(y + i);
+//     blendv(a * b, Vec(0), a < Vec(0)).store(out + i);   // a < 0 ? 0 : a * b
+//   }
+//
+// Built on GCC's generic vector extensions, so one definition serves every ISA: the compiler lowers
+// a 64-byte vector to 4 SSE2 registers, 2 AVX2 registers or 1 AVX-512 register depending on the
+// target of the function the code is inlined into. cpu_kernel_vec and the reductions inline their
+// vector loops into per-ISA functions chosen at run time (dispatch_cpu); code compiled outside
+// them gets the baseline ISA (SSE2 on x86-64). Every member is always_inline for that reason.
+//
+// Element types: float, double, and the integer types (int8..int64, uint8). Operations follow
+// ATen's Vectorized: arithmetic, maximum/minimum (NaN-propagating for floating types), comparisons
+// returning all-bits-set masks (operator<) or 1/0 values (lt()), blendv (select), exp (float:
+// Cephes polynomial, <= 2 ulp on [-87, 88]; double: per lane std::exp), horizontal sums.
+//
+// Thread safety: a plain value.
+#ifndef BACKPLANE_SDK_ITER_VEC_VECTORIZED_H_
+#define BACKPLANE_SDK_ITER_VEC_VECTORIZED_H_
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+// Raw 64-byte vectors cross inline helpers by value; they are always inlined, so the ABI note
+// GCC gives for them (AVX-512 registers vs memory) does not apply.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+namespace bp {
+
+inline constexpr int kVectorBytes = 64;
+
+template <typename T>
+class Vectorized {
+  static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>,
+                "Vectorized<T> supports float, double and integer element types");
+
+ public:
+  using value_type = T;
+  // The element-aligned raw vector (loads and stores need no particular alignment).
+  typedef T Raw __attribute__((vector_size(kVectorBytes), aligned(alignof(T))));
+  // The signed integer vector that comparisons of Raw produce.
+  using Mask = decltype(Raw{} < Raw{});
+
+  static constexpr int size() { return kVectorBytes / static_cast<int>(sizeof(T)); }
+
+  Vectorized() = default;
+  // Every lane set to `value`.
+  [[gnu::always_inline]] Vectorized(T value) : v_(Raw{} + value) {}  // NOLINT: like ATen
+  // Wraps a raw vector (a named function: a constructor from Raw would clash with the one from T).
+  [[gnu::always_inline]] static Vectorized from_raw(Raw raw) {
+    Vectorized r;
+    r.v_ = raw;
+    return r;
+  }
+
+  // Loads size() elements from `ptr` (any alignment).
+  [[gnu::always_inline]] static Vectorized loadu(const void* ptr) {
+    Vectorized r;
+    std::memcpy(&r.v_, ptr, sizeof(Raw));
+    return r;
+  }
+  // Loads the first `count` (< size()) elements; the other lanes are 0.
+  [[gnu::always_inline]] static Vectorized loadu(const void* ptr, int64_t count) {
+    Vectorized r(T(0));
+    std::memcpy(&r.v_, ptr, static_cast<size_t>(count) * sizeof(T));
+    return r;
+  }
+  [[gnu::always_inline]] void store(void* ptr) const { std::memcpy(ptr, &v_, sizeof(Raw)); }
+  // Stores the first `count` (< size()) lanes.
+  [[gnu::always_inline]] void store(void* ptr, int64_t count) const {
+    std::memcpy(ptr, &v_, static_cast<size_t>(count) * sizeof(T));
+  }
+
+  [[gnu::always_inline]] T operator[](int lane) const { return v_[lane]; }
+
+  [[gnu::always_inline]] friend Vectorized operator+(Vectorized a, Vectorized b) {
+    return from_raw(a.v_ + b.v_);
+  }
+  [[gnu::always_inline]] friend Vectorized operator-(Vectorized a, Vectorized b) {
+    return from_raw(a.v_ - b.v_);
+  }
+  [[gnu::always_inline]] friend Vectorized operator*(Vectorized a, Vectorized b) {
+    return from_raw(a.v_ * b.v_);
+  }
+  // Integer division by zero is undefined, as for scalars.
+  [[gnu::always_inline]] friend Vectorized operator/(Vectorized a, Vectorized b) {
+    return from_raw(a.v_ / b.v_);
+  }
+  [[gnu::always_inline]] friend Vectorized operator-(Vectorized a) { return from_raw(-a.v_); }
+  [[gnu::always_inline]] Vectorized& operator+=(Vectorized b) {
+    v_ += b.v_;
+    return *this;
+  }
+  [[gnu::always_inline]] Vectorized& operator*=(Vectorized b) {
+    v_ *= b.v_;
+    return *this;
+  }
+
+  // Masks: every bit of a lane set where the comparison holds, as ATen's operators do.
+  [[gnu::always_inline]] friend Vectorized operator==(Vectorized a, Vectorized b) {
+    return from_mask(a.v_ == b.v_);
+  }
+  [[gnu::always_inline]] friend Vectorized operator!=(Vectorized a, Vectorized b) {
+    return from_mask(a.v_ != b.v_);
+  }
+  [[gnu::always_inline]] friend Vectorized operator<(Vectorized a, Vectorized b) {
+    return from_mask(a.v_ < b.v_);
+  }
+  [[gnu::always_inline]] friend Vectorized operator<=(Vectorized a, Vectorized b) {
+    return from_mask(a.v_ <= b.v_);
+  }
+  [[gnu::always_inline]] friend Vectorized operator>(Vectorized a, Vectorized b) {
+    return from_mask(a.v_ > b.v_);
+  }
+  [[gnu::always_inline]] friend Vectorized operator>=(Vectorized a, Vectorized b) {
+    return from_mask(a.v_ >= b.v_);
+  }
+
+  // 1 where the comparison holds, else 0 (ATen's eq/ne/lt/le/gt/ge).
+  [[gnu::always_inline]] Vectorized eq(Vectorized b) const { return to_ones(v_ == b.v_); }
+  [[gnu::always_inline]] Vectorized ne(Vectorized b) const { return to_ones(v_ != b.v_); }
+  [[gnu::always_inline]] Vectorized lt(Vectorized b) const { return to_ones(v_ < b.v_); }
+  [[gnu::always_inline]] Vectorized le(Vectorized b) const { return to_ones(v_ <= b.v_); }
+  [[gnu::always_inline]] Vectorized gt(Vectorized b) const { return to_ones(v_ > b.v_); }
+  [[gnu::always_inline]] Vectorized ge(Vectorized b) const { return to_ones(v_ >= b.v_); }
+
+  // Lanes of `b` where `mask` (a comparison result) is set, of `a` elsewhere.
+  [[gnu::always_inline]] friend Vectorized blendv(Vectorized a, Vectorized b, Vectorized mask) {
+    Mask m;
+    std::memcpy(&m, &mask.v_, sizeof(Raw));
+    return from_raw(m != 0 ? b.v_ : a.v_);
+  }
+
+  // The larger (smaller) of each pair of lanes; NaN if either is NaN, as torch.maximum.
+  [[gnu::always_inline]] friend Vectorized maximum(Vectorized a, Vectorized b) {
+    return propagate_nan(a, b, from_raw(a.v_ > b.v_ ? a.v_ : b.v_));
+  }
+  [[gnu::always_inline]] friend Vectorized minimum(Vectorized a, Vectorized b) {
+    return propagate_nan(a, b, from_raw(a.v_ < b.v_ ? a.v_ : b.v_));
+  }
+
+  // e^x per lane. float: Cephes' polynomial (ATen's and Eigen's choice), with inf / 0 / NaN
+  // outside the finite range; other types: std::exp per lane.
+  [[gnu::always_inline]] Vectorized exp() const {
+    if constexpr (std::is_same_v<T, float>) {
+      using IntRaw = typename Vectorized<int32_t>::Raw;
+      // Beyond these, exp overflows to inf or underflows to 0.
+      constexpr float kHi = 88.72283935546875f, kLo = -103.97208f;
+      const Raw x0 = v_;
+      Raw x = x0 > kHi ? Raw{} + kHi : x0;
+      x = x < kLo ? Raw{} + kLo : x;
+      // n = floor(x / ln2 + 1/2); x -= n ln2 in two steps (Cody-Waite) for precision.
+      const Raw fx = x * 1.44269504088896341f + 0.5f;
+      Raw n = __builtin_convertvector(__builtin_convertvector(fx, IntRaw), Raw);
+      n = n > fx ? n - 1.0f : n;
+      x = x - n * 0.693359375f;
+      x = x + n * 2.12194440e-4f;
+      Raw y = Raw{} + 1.9875691500E-4f;
+      y = y * x + 1.3981999507E-3f;
+      y = y * x + 8.3334519073E-3f;
+      y = y * x + 4.1665795894E-2f;
+      y = y * x + 1.6666665459E-1f;
+      y = y * x + 5.0000001201E-1f;
+      y = y * x * x + x + 1.0f;
+      // Multiply by 2^n as 2^(n/2) * 2^(n - n/2): each factor stays a normal float for n in
+      // [-150, 128], so results near overflow and in the subnormal range come out right.
+      const IntRaw ni = __builtin_convertvector(n, IntRaw);
+      const IntRaw n1 = ni >> 1;
+      const IntRaw bits1 = (n1 + 127) << 23, bits2 = (ni - n1 + 127) << 23;
+      Raw scale1, scale2;
+      std::memcpy(&scale1, &bits1, sizeof(Raw));
+      std::memcpy(&scale2, &bits2, sizeof(Raw));
+      y = y * scale1 * scale2;
+      y = x0 > kHi ? Raw{} + std::numeric_limits<float>::infinity() : y;
+      y = x0 < kLo ? Raw{} : y;
+      return from_raw(x0 != x0 ? x0 : y);
+    } else {
+      Vectorized r;
+      for (int i = 0; i < size(); ++i)
+        r.v_[i] = static_cast<T>(std::exp(static_cast<double>(v_[i])));
+      return r;
+    }
+  }
+
+  // The sum of the lanes (in lane order, pairwise for floating types).
+  [[gnu::always_inline]] friend T reduce_add(Vectorized a) {
+    Raw v = a.v_;
+    T lanes[size()];
+    std::memcpy(lanes, &v, sizeof(Raw));
+    for (int width = size() / 2; width >= 1; width /= 2) {
+      for (int i = 0; i < width; ++i) lanes[i] = static_cast<T>(lanes[i] + lanes[i + width]);
+    }
+    return lanes[0];
+  }
+
+ private:
+  // Reinterprets comparison results as lanes of T (and back), bit for bit.
+  [[gnu::always_inline]] static Vectorized from_mask(Mask m) {
+    Vectorized r;
+    std::memcpy(&r.v_, &m, sizeof(Raw));
+    return r;
+  }
+  [[gnu::always_inline]] static Vectorized to_ones(Mask m) {
+    return from_raw(m ? Raw{} + T(1) : Raw{});
+  }
+  [[gnu::always_inline]] static Vectorized propagate_nan(Vectorized a, Vectorized b, Vectorized r) {
+    if constexpr (std::is_floating_point_v<T>) {
+      return from_raw((a.v_ != a.v_) | (b.v_ != b.v_) ? a.v_ + b.v_ : r.v_);
+    }
+    return r;
+  }
+
+  Raw v_;
+};
+
+}  // namespace bp
+
+#pragma GCC diagnostic pop
+
+#endif  // BACKPLANE_SDK_ITER_VEC_VECTORIZED_H_
