@@ -5,25 +5,27 @@
 namespace bp {
 namespace {
 
-constexpr std::array<std::string_view, kNumDispatchKeys> kKeyNames = {
-    "Undefined", "CPU",      "CUDA",     "Meta",     "Plugin0", "Plugin1", "Plugin2",  "Plugin3",
-    "Plugin4",   "Plugin5",  "Plugin6",  "Plugin7",  "Plugin8", "Plugin9", "Plugin10", "Plugin11",
-    "Plugin12",  "Plugin13", "Plugin14", "Plugin15", "Common",  "Tracing",
+constexpr std::array<std::string_view, kNumRegistrationKeys> kKeyNames = {
+    "Undefined", "CPU",      "CUDA",     "Meta",     "Plugin0",           "Plugin1",
+    "Plugin2",   "Plugin3",  "Plugin4",  "Plugin5",  "Plugin6",           "Plugin7",
+    "Plugin8",   "Plugin9",  "Plugin10", "Plugin11", "Plugin12",          "Plugin13",
+    "Plugin14",  "Plugin15", "Common",   "Tracing",  "CompositeExplicit", "CompositeImplicit",
 };
 static_assert(static_cast<int>(DispatchKey::kPlugin15) - static_cast<int>(DispatchKey::kPlugin0) +
                   1 ==
               kNumPluginKeys);
 static_assert(static_cast<int>(DispatchKey::kTracing) + 1 == kNumDispatchKeys);
+static_assert(static_cast<int>(DispatchKey::kCompositeImplicit) + 1 == kNumRegistrationKeys);
 
 }  // namespace
 
 std::string_view dispatch_key_name(DispatchKey k) {
   int i = static_cast<int>(k);
-  return i < kNumDispatchKeys ? kKeyNames[i] : std::string_view("Unknown");
+  return i < kNumRegistrationKeys ? kKeyNames[i] : std::string_view("Unknown");
 }
 
 std::optional<DispatchKey> dispatch_key_from_name(std::string_view name) {
-  for (int i = 0; i < kNumDispatchKeys; ++i) {
+  for (int i = 0; i < kNumRegistrationKeys; ++i) {
     if (kKeyNames[i] == name) return static_cast<DispatchKey>(i);
   }
   return std::nullopt;

@@ -59,8 +59,18 @@ enum class DispatchKey : uint8_t {
   kPlugin15 = 19,
   kCommon = 20,
   kTracing = 21,
+  // Alias keys: kernels are registered under them but calls never carry them. A kernel for an
+  // alias key serves every backend key (CPU, CUDA, Meta, plugins) that has no kernel of its own
+  // for the op; Explicit wins over Implicit (PyTorch's CompositeExplicitAutograd and
+  // CompositeImplicitAutograd). Explicit: one implementation that works on every device (views,
+  // factories through the device's allocator). Implicit: an op written in terms of other ops.
+  kCompositeExplicit = 22,
+  kCompositeImplicit = 23,
 };
+// Keys a call can carry (the runtime keys): Undefined..Tracing.
 inline constexpr int kNumDispatchKeys = 22;
+// Keys a kernel can be registered under: the runtime keys and the alias keys.
+inline constexpr int kNumRegistrationKeys = 24;
 inline constexpr int kNumPluginKeys = 16;
 
 // The pool key number `i` (0 <= i < kNumPluginKeys).
@@ -74,8 +84,11 @@ constexpr bool is_plugin_key(DispatchKey k) {
 constexpr bool is_backend_key(DispatchKey k) {
   return k >= DispatchKey::kCPU && k <= DispatchKey::kPlugin15;
 }
+constexpr bool is_alias_key(DispatchKey k) {
+  return k == DispatchKey::kCompositeExplicit || k == DispatchKey::kCompositeImplicit;
+}
 
-// "CPU", "Plugin3", "Tracing".
+// "CPU", "Plugin3", "Tracing", "CompositeExplicit".
 std::string_view dispatch_key_name(DispatchKey k);
 // The key with this name, or nullopt.
 std::optional<DispatchKey> dispatch_key_from_name(std::string_view name);

@@ -118,7 +118,8 @@ RegistrationHandle Dispatcher::register_impl(std::string_view op_name, DispatchK
 
 RegistrationHandle Dispatcher::register_fallback(DispatchKey key, KernelFunction kernel,
                                                  std::string debug_name) {
-  BP_CHECK(key != DispatchKey::kUndefined, "cannot register a fallback for the Undefined key");
+  BP_CHECK(key != DispatchKey::kUndefined && !is_alias_key(key), "cannot register a fallback for the ",
+           key, " key");
   BP_CHECK(kernel.valid(), "cannot register an empty KernelFunction as the ", key, " fallback");
   std::lock_guard<std::mutex> lock(mutex_);
   uint64_t id = next_id_++;
@@ -154,18 +155,45 @@ void Dispatcher::maybe_erase_locked(detail::OperatorEntry* entry) {
   ops_.erase(entry->name);
 }
 
+const detail::KernelRegistration* Dispatcher::serving_locked(const detail::OperatorEntry& entry,
+                                                             DispatchKey key,
+                                                             std::string_view* why) const {
+  auto pick = [&](const std::list<detail::KernelRegistration>& list, std::string_view reason) {
+    if (list.empty()) return false;
+    if (why != nullptr) *why = list.front().kernel.is_fallthrough() ? "fallthrough" : reason;
+    return true;
+  };
+  const int k = static_cast<int>(key);
+  if (pick(entry.kernels[k], "kernel")) return &entry.kernels[k].front();
+  if (is_backend_key(key)) {
+    for (DispatchKey alias : {DispatchKey::kCompositeExplicit, DispatchKey::kCompositeImplicit}) {
+      const auto& list = entry.kernels[static_cast<int>(alias)];
+      if (pick(list, alias == DispatchKey::kCompositeExplicit ? "CompositeExplicit kernel"
+                                                              : "CompositeImplicit kernel")) {
+        return &list.front();
+      }
+    }
+  }
+  if (!fallbacks_[k].empty()) {
+    if (why != nullptr) {
+      *why = fallbacks_[k].front().kernel.is_fallthrough() ? "fallthrough backend fallback"
+                                                           : "backend fallback";
+    }
+    return &fallbacks_[k].front();
+  }
+  if (why != nullptr) *why = "missing";
+  return nullptr;
+}
+
 void Dispatcher::recompute_locked(detail::OperatorEntry& entry) {
   auto table = std::make_unique<detail::DispatchTable>();
   for (int k = 1; k < kNumDispatchKeys; ++k) {
-    const auto& own = entry.kernels[k];
-    const auto& fallback = fallbacks_[k];
-    const KernelFunction* chosen = !own.empty()        ? &own.front().kernel
-                                   : !fallback.empty() ? &fallback.front().kernel
-                                                       : nullptr;
+    const auto key = static_cast<DispatchKey>(k);
+    if (!entry.kernels[k].empty()) table->own_kernels = table->own_kernels.add(key);
+    const detail::KernelRegistration* chosen = serving_locked(entry, key, nullptr);
     if (chosen == nullptr) continue;
-    table->kernels[k] = *chosen;
-    if (chosen->is_fallthrough())
-      table->fallthrough = table->fallthrough.add(static_cast<DispatchKey>(k));
+    table->kernels[k] = chosen->kernel;
+    if (chosen->kernel.is_fallthrough()) table->fallthrough = table->fallthrough.add(key);
   }
   entry.table.store(table.get(), std::memory_order_release);
   // Calls may still be reading older tables: they stay alive as long as the entry.
@@ -176,7 +204,7 @@ std::string Dispatcher::missing_kernel_message(const detail::OperatorEntry& entr
                                                DispatchKey key) const {
   std::lock_guard<std::mutex> lock(mutex_);
   std::string available;
-  for (int k = 1; k < kNumDispatchKeys; ++k) {
+  for (int k = 1; k < kNumRegistrationKeys; ++k) {
     if (entry.kernels[k].empty()) continue;
     if (!available.empty()) available += ", ";
     available += dispatch_key_name(static_cast<DispatchKey>(k));
@@ -203,21 +231,10 @@ std::string Dispatcher::dump_dispatch_table(std::string_view op_name) const {
   std::ostringstream out;
   out << to_string(entry.schema) << "\n";
   for (DispatchKey key : DispatchKeySet::all()) {
-    int k = static_cast<int>(key);
-    const auto& own = entry.kernels[k];
-    const auto& fallback = fallbacks_[k];
-    std::string why;
-    const detail::KernelRegistration* reg = nullptr;
-    if (!own.empty()) {
-      reg = &own.front();
-      why = reg->kernel.is_fallthrough() ? "fallthrough" : "kernel";
-    } else if (!fallback.empty()) {
-      reg = &fallback.front();
-      why = reg->kernel.is_fallthrough() ? "fallthrough backend fallback" : "backend fallback";
-    } else if (is_plugin_key(key) && !backend_for_key(key)) {
+    std::string_view why;
+    const detail::KernelRegistration* reg = serving_locked(entry, key, &why);
+    if (reg == nullptr && is_plugin_key(key) && !backend_for_key(key)) {
       continue;  // an unassigned plugin key: nothing to say
-    } else {
-      why = "missing";
     }
     out << key_label(key) << ": " << why;
     if (reg != nullptr) out << " [" << reg->debug_name << "]";
@@ -235,7 +252,7 @@ std::vector<OpSummary> Dispatcher::list_ops() const {
   std::vector<OpSummary> out;
   for (const auto& [name, entry] : ops_) {
     OpSummary s{name, DispatchKeySet()};
-    for (int k = 1; k < kNumDispatchKeys; ++k) {
+    for (int k = 1; k < kNumRegistrationKeys; ++k) {
       if (!entry->kernels[k].empty()) s.kernels = s.kernels.add(static_cast<DispatchKey>(k));
     }
     out.push_back(std::move(s));

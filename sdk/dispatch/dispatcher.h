@@ -13,7 +13,9 @@
 // - An op is defined once ("name.overload", namespace "bp" when none is written); defining it
 //   again while defined throws. impl for an op that is not defined throws.
 // - Per (op, key), the newest kernel registration serves; destroying its handle restores the
-//   previous one. Per key, the newest backend fallback serves keys an op has no kernel for.
+//   previous one. A backend key (CPU, CUDA, Meta, plugins) without a kernel of its own is served
+//   by the op's CompositeExplicit kernel, else its CompositeImplicit kernel, else the key's
+//   newest backend fallback. Other keys go from their own kernel straight to the fallback.
 // - Common and Tracing start with a fallthrough fallback: ops without a Common kernel skip to
 //   the backend, and Tracing does nothing until tracing.h installs its fallback.
 // - Dispatch tables are recomputed on every registration change, ahead of calls.
@@ -94,7 +96,8 @@ class Dispatcher {
 
   // Defines an op. Throws if it is already defined.
   RegistrationHandle register_def(FunctionSchema schema, std::string debug_name);
-  // Registers `kernel` for (op, key). Throws if the op is not defined, if the key is kUndefined,
+  // Registers `kernel` for (op, key); `key` may be an alias key (dispatch_key.h). Throws if the
+  // op is not defined, if the key is kUndefined,
   // if `kernel` is not valid, or if its unboxed function takes a different number of arguments
   // than the schema.
   RegistrationHandle register_impl(std::string_view op_name, DispatchKey key, KernelFunction kernel,
@@ -104,8 +107,9 @@ class Dispatcher {
                                        std::string debug_name);
 
   // One line per key (highest priority first) saying what serves it and why: "kernel",
-  // "fallthrough", "backend fallback", "fallthrough backend fallback" or "missing", with the
-  // registration's debug name. Throws if the op does not exist.
+  // "CompositeExplicit kernel", "CompositeImplicit kernel", "fallthrough", "backend fallback",
+  // "fallthrough backend fallback" or "missing", with the registration's debug name. Throws if
+  // the op does not exist.
   std::string dump_dispatch_table(std::string_view op_name) const;
   std::string dump_dispatch_table(const OperatorHandle& op) const;
   // Every op with the keys that have kernels, sorted by name.
@@ -121,6 +125,11 @@ class Dispatcher {
   void unregister_impl(detail::OperatorEntry* entry, DispatchKey key, uint64_t id);
   void unregister_fallback(DispatchKey key, uint64_t id);
   void recompute_locked(detail::OperatorEntry& entry);
+  // The registration serving runtime key `key` of `entry` (own kernel, then the alias keys'
+  // kernels for backend keys, then the key's fallback), or null; `why` (may be null) gets the
+  // reason as dump_dispatch_table prints it.
+  const detail::KernelRegistration* serving_locked(const detail::OperatorEntry& entry,
+                                                   DispatchKey key, std::string_view* why) const;
   void maybe_erase_locked(detail::OperatorEntry* entry);
   std::string missing_kernel_message(const detail::OperatorEntry& entry, DispatchKey key) const;
 

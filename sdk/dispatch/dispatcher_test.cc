@@ -112,6 +112,39 @@ TEST_F(DispatcherTest, BackendFallbackServesOpsWithoutAKernel) {
   EXPECT_EQ(calls, 1);
 }
 
+TEST_F(DispatcherTest, CompositeKernelsServeBackendKeysWithoutTheirOwnKernel) {
+  Tensor plugin = dev.empty({2, 2}, ScalarType::kFloat32);
+  Tensor cpu = cpu_tensor({3});
+  Library fallbacks("_", d);
+  int calls = 0;
+  fallbacks.fallback(dev.key(), KernelFunction::make_from_boxed(&boxed_kernel, &calls), "boxed");
+  lib.impl("probe", DispatchKey::kCompositeImplicit, k(&meta_kernel), "implicit");
+  // Implicit beats the backend fallback on every backend key.
+  EXPECT_EQ(probe().call(plugin, 1), 3001);
+  EXPECT_EQ(probe().call(cpu, 1), 3001);
+  EXPECT_EQ(calls, 0);
+  // Explicit beats Implicit; a backend's own kernel beats both.
+  lib.impl("probe", DispatchKey::kCompositeExplicit, k(&common_kernel), "explicit");
+  EXPECT_EQ(probe().call(plugin, 1), 2001);
+  lib.impl("probe", DispatchKey::kCPU, k(&cpu_kernel));
+  EXPECT_EQ(probe().call(cpu, 1), 4);
+  EXPECT_EQ(probe().call(plugin, 1), 2001);
+  // Only the CPU kernel is the op's own; Common is not served by alias keys.
+  EXPECT_TRUE(probe().has_own_kernel(DispatchKey::kCPU));
+  EXPECT_FALSE(probe().has_own_kernel(dev.key()));
+  EXPECT_THAT(d.dump_dispatch_table("dt::probe"),
+              HasSubstr("('dispatcher_test_dev'): CompositeExplicit kernel [explicit]\n"));
+  EXPECT_THAT(d.dump_dispatch_table("dt::probe"),
+              HasSubstr("Common: fallthrough backend fallback [default fallthrough]\n"));
+}
+
+TEST_F(DispatcherTest, AliasKeysTakeNoFallbacks) {
+  Library fallbacks("_", d);
+  EXPECT_THROW(fallbacks.fallback(DispatchKey::kCompositeExplicit,
+                                  KernelFunction::make_from_boxed(&boxed_kernel, nullptr)),
+               Error);
+}
+
 TEST_F(DispatcherTest, RedispatchPassesTheCallBelowTheWrapperKey) {
   OperatorHandle probe_op = d.find_op_or_throw("dt::probe");
   Wrapper::op = &probe_op;

@@ -32,6 +32,10 @@ namespace detail {
 struct DispatchTable {
   std::array<KernelFunction, kNumDispatchKeys> kernels;  // invalid where nothing serves the key
   DispatchKeySet fallthrough;  // keys a call skips (their kernel is a fallthrough)
+  // Runtime keys served by a kernel registered for this op under that very key (not an alias
+  // key's kernel, not a fallback): what the Common key asks to know whether a backend handles
+  // an op itself.
+  DispatchKeySet own_kernels;
 };
 
 // One kernel or fallback registration; the newest registration for a key wins.
@@ -56,7 +60,7 @@ struct OperatorEntry {
 
   // Guarded by dispatcher's mutex.
   bool defined = true;  // false once the def's handle is gone (kernels may still be registered)
-  std::array<std::list<KernelRegistration>, kNumDispatchKeys> kernels;
+  std::array<std::list<KernelRegistration>, kNumRegistrationKeys> kernels;
   std::vector<std::unique_ptr<const DispatchTable>> tables;  // every table ever published
 };
 

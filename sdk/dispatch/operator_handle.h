@@ -128,6 +128,12 @@ class OperatorHandle {
     lookup(keys).call_boxed(*this, keys, stack);
   }
 
+  // Whether a kernel was registered for this op under runtime key `key` itself (not through an
+  // alias key or a fallback). Lock-free.
+  bool has_own_kernel(DispatchKey key) const {
+    return entry_->table.load(std::memory_order_acquire)->own_kernels.has(key);
+  }
+
   friend bool operator==(const OperatorHandle& a, const OperatorHandle& b) {
     return a.entry_ == b.entry_;
   }
