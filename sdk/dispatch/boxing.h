@@ -5,6 +5,7 @@
 #ifndef BACKPLANE_SDK_DISPATCH_BOXING_H_
 #define BACKPLANE_SDK_DISPATCH_BOXING_H_
 
+#include <array>
 #include <cstddef>
 #include <tuple>
 #include <type_traits>
@@ -67,6 +68,28 @@ Tensor& last_mutable_tensor(Args&&... args) {
   return *found;
 }
 
+// The last N `Tensor&` arguments, in order: what an out= op with N outputs returns by reference
+// (e.g. max.dim_max's `(Tensor(a!) values, Tensor(b!) indices)`).
+template <size_t N, typename... Args>
+std::array<Tensor*, N> last_mutable_tensors(Args&&... args) {
+  std::array<Tensor*, sizeof...(Args) + 1> found{};
+  size_t count = 0;
+  auto pick = [&](auto&& a) {
+    if constexpr (std::is_same_v<decltype(a), Tensor&>) found[count++] = &a;
+  };
+  (pick(std::forward<Args>(args)), ...);
+  BP_INTERNAL_ASSERT(count >= N, "a kernel returning ", N, " Tensor& needs as many Tensor& arguments");
+  std::array<Tensor*, N> last;
+  for (size_t i = 0; i < N; ++i) last[i] = found[count - N + i];
+  return last;
+}
+
+template <typename T>
+struct IsTupleOfTensorRefs : std::false_type {};
+template <typename... Ts>
+struct IsTupleOfTensorRefs<std::tuple<Ts...>>
+    : std::bool_constant<(std::is_same_v<Ts, Tensor&> && ...)> {};
+
 // Converts the results a boxed kernel left on `stack` to Ret.
 template <typename Ret, typename... Args>
 Ret unbox_result(Stack& stack, Args&&... args) {
@@ -77,6 +100,10 @@ Ret unbox_result(Stack& stack, Args&&... args) {
     return;
   } else if constexpr (std::is_same_v<Ret, Tensor&>) {
     return last_mutable_tensor(std::forward<Args>(args)...);
+  } else if constexpr (IsTupleOfTensorRefs<Ret>::value) {
+    auto outs = last_mutable_tensors<n>(std::forward<Args>(args)...);
+    return [&]<size_t... I>(std::index_sequence<I...>) { return Ret(*outs[I]...); }
+    (std::make_index_sequence<n>{});
   } else if constexpr (IsTuple<Ret>::value) {
     return [&]<size_t... I>(std::index_sequence<I...>) {
       return Ret(stack[I].template to<std::tuple_element_t<I, Ret>>()...);

@@ -260,6 +260,28 @@ TEST_F(DispatcherTest, BoxedKernelServesAnOutVariantReturningTensorRef) {
   EXPECT_EQ(out.data_ptr<float>()[2], 4.0f);
 }
 
+// Multi-output out= ops (max.dim_max) return a tuple of references to their out arguments.
+TEST_F(DispatcherTest, BoxedKernelServesAnOutVariantReturningSeveralTensorRefs) {
+  lib.def("pair.out(Tensor self, str mode, *, Tensor(a!) a, Tensor(b!) b) -> (Tensor(a!), "
+          "Tensor(b!))");
+  struct Boxed {
+    static void kernel(void*, const OperatorHandle&, DispatchKeySet, Stack* stack) {
+      Tensor a = (*stack)[stack->size() - 2].ref<Tensor>();
+      Tensor b = stack->back().ref<Tensor>();
+      EXPECT_EQ((*stack)[stack->size() - 3].to<std::string_view>(), "floor");
+      stack->resize(stack->size() - 4);
+      stack->emplace_back(a);
+      stack->emplace_back(b);
+    }
+  };
+  lib.impl("pair.out", DispatchKey::kCPU, KernelFunction::make_from_boxed(&Boxed::kernel));
+  Tensor self = cpu_tensor({3}), a = cpu_tensor({3}), b = cpu_tensor({3});
+  using PairSig = std::tuple<Tensor&, Tensor&>(const Tensor&, std::string_view, Tensor&, Tensor&);
+  auto [ra, rb] = d.find_op_or_throw("dt::pair.out").call<PairSig>(self, "floor", a, b);
+  EXPECT_EQ(&ra, &a);
+  EXPECT_EQ(&rb, &b);
+}
+
 TEST_F(DispatcherTest, UnboxedKernelWithTupleReturnServesBoxedCall) {
   lib.def("split2(Tensor self) -> (Tensor a, Tensor b)");
   struct Split {

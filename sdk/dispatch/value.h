@@ -118,8 +118,9 @@ class Value {
   }
 
   // The value as T: any stored type, std::optional<T> (None -> nullopt), Scalar (also from a
-  // bool, int, float or complex), absl::Span<const int64_t> / absl::Span<const Tensor> (views of
-  // the stored list, valid while this Value lives). Throws Error(kTypeError) on a mismatch.
+  // bool, int, float or complex), absl::Span<const int64_t> / absl::Span<const Tensor> /
+  // std::string_view (views of the stored list or string, valid while this Value lives). Throws
+  // Error(kTypeError) on a mismatch.
   template <typename T>
   T to() const {
     if constexpr (kHolds<T> && !std::is_same_v<T, Scalar>) {
@@ -130,6 +131,8 @@ class Value {
       return ref<std::vector<int64_t>>();
     } else if constexpr (std::is_same_v<T, absl::Span<const Tensor>>) {
       return ref<std::vector<Tensor>>();
+    } else if constexpr (std::is_same_v<T, std::string_view>) {
+      return ref<std::string>();
     } else if constexpr (is_optional<T>::value) {
       if (is_none()) return std::nullopt;
       return to<typename T::value_type>();
