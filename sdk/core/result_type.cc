@@ -2,10 +2,14 @@
 
 namespace bp {
 
+OperandKind operand_kind(const Tensor& tensor) {
+  if (tensor.is_wrapped_number()) return OperandKind::kWrappedScalar;
+  return tensor.dim() == 0 ? OperandKind::kZeroDimTensor : OperandKind::kTensor;
+}
+
 void update_result_type_state(ResultTypeState& state, const Tensor& tensor) {
   if (!tensor.defined()) return;
-  update_result_type_state(state, tensor.dtype(),
-                           tensor.dim() == 0 ? OperandKind::kZeroDimTensor : OperandKind::kTensor);
+  update_result_type_state(state, tensor.dtype(), operand_kind(tensor));
 }
 
 ScalarType result_type(absl::Span<const Tensor> tensors, absl::Span<const Scalar> scalars) {

@@ -21,7 +21,10 @@
 
 namespace bp {
 
-// Adds `tensor` to `state` as kTensor or kZeroDimTensor (nothing for an undefined tensor).
+// How `tensor` takes part in type promotion: kWrappedScalar for a wrapped number (see
+// wrapped_scalar_tensor), kZeroDimTensor for other zero-dim tensors, else kTensor.
+OperandKind operand_kind(const Tensor& tensor);
+// Adds `tensor` to `state` as operand_kind says (nothing for an undefined tensor).
 void update_result_type_state(ResultTypeState& state, const Tensor& tensor);
 
 // Errors: no defined operand at all (internal error, as promotion.h's result_type).

@@ -2,6 +2,7 @@
 
 #include "gtest/gtest.h"
 #include "sdk/core/empty.h"
+#include "sdk/core/scalar_tensor.h"
 
 namespace bp {
 namespace {
@@ -43,6 +44,24 @@ TEST(ResultType, ListsMixTensorsAndScalarsAndSkipUndefined) {
   Tensor f64_scalar = make({}, ScalarType::kFloat64);
   EXPECT_EQ(result_type({i32, Tensor(), f64_scalar}, {Scalar(int64_t{1})}), ScalarType::kFloat64);
   EXPECT_EQ(result_type({i32}, {Scalar(complex<double>(1, 2))}), ScalarType::kComplex64);
+}
+
+TEST(ResultType, WrappedNumbersPromoteLikeScalars) {
+  Tensor i8 = make({3}, ScalarType::kInt8);
+  Tensor wrapped_double = wrapped_scalar_tensor(Scalar(2.5));
+  Tensor wrapped_int = wrapped_scalar_tensor(Scalar(int64_t{7}));
+  EXPECT_TRUE(wrapped_double.is_wrapped_number());
+  EXPECT_EQ(wrapped_double.dtype(), ScalarType::kFloat64);
+  EXPECT_EQ(wrapped_double.dim(), 0);
+  EXPECT_EQ(*static_cast<double*>(wrapped_double.data_ptr()), 2.5);
+  // As result_type(i8, Scalar): the default float dtype, and integers keep int8.
+  EXPECT_EQ(result_type(i8, wrapped_double), ScalarType::kFloat32);
+  EXPECT_EQ(result_type(i8, wrapped_int), ScalarType::kInt8);
+  // A plain zero-dim float64 tensor is a zero-dim tensor, not a number.
+  EXPECT_EQ(
+      result_type(make({}, ScalarType::kInt8), scalar_tensor(Scalar(2.5), ScalarType::kFloat64)),
+      ScalarType::kFloat64);
+  EXPECT_EQ(result_type(make({}, ScalarType::kInt8), wrapped_double), ScalarType::kFloat32);
 }
 
 }  // namespace

@@ -87,6 +87,9 @@ class Tensor {
     return static_cast<T*>(impl_->data());
   }
 
+  // See TensorImpl::is_wrapped_number.
+  bool is_wrapped_number() const { return impl_->is_wrapped_number(); }
+
   // The version counter shared with all views: bumped by in-place ops.
   uint32_t version() const { return impl_->version(); }
   void bump_version() const { impl_->bump_version(); }

@@ -69,6 +69,11 @@ class TensorImpl final : public RefCounted {
   // Errors: a negative offset.
   void set_storage_offset(int64_t storage_offset);
 
+  // A zero-dim tensor standing for a number the caller wrote (`t + 2`): type promotion treats it
+  // as a Scalar, not as a tensor (PyTorch's is_wrapped_number). Set by wrapped_scalar_tensor.
+  bool is_wrapped_number() const { return is_wrapped_number_; }
+  void set_wrapped_number(bool wrapped) { is_wrapped_number_ = wrapped; }
+
   uint32_t version() const { return version_->version(); }
   void bump_version() { version_->bump(); }
   const IntrusivePtr<VersionCounter>& version_counter() const { return version_; }
@@ -87,6 +92,7 @@ class TensorImpl final : public RefCounted {
   bool is_channels_last_contiguous_ = false;
   bool is_channels_last_3d_contiguous_ = false;
   bool is_non_overlapping_and_dense_ = true;
+  bool is_wrapped_number_ = false;
 };
 
 }  // namespace bp
