@@ -53,6 +53,8 @@ size_t compute_storage_nbytes(IntArrayRef sizes, IntArrayRef strides, size_t ite
   return static_cast<size_t>(nbytes);
 }
 
+namespace native {
+
 Tensor empty(IntArrayRef sizes, ScalarType dtype, Device device, MemoryFormat format) {
   check_size_nonnegative(sizes);
   DimVector strides = contiguous_strides(sizes, format);
@@ -65,4 +67,5 @@ Tensor empty_strided(IntArrayRef sizes, IntArrayRef strides, ScalarType dtype, D
   return make_tensor(sizes, strides, dtype, device);
 }
 
+}  // namespace native
 }  // namespace bp

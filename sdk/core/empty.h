@@ -36,6 +36,8 @@ void check_size_nonnegative(IntArrayRef sizes);
 // strides: [-1]").
 void check_strides_nonnegative(IntArrayRef strides);
 
+namespace native {
+
 // A new tensor with fresh, uninitialised storage laid out in `format` (kContiguous,
 // kChannelsLast for 4-d, kChannelsLast3d for 5-d). Errors: a negative size ("Trying to create
 // tensor with negative dimension -1: [-1, 2]"), see contiguous_strides for formats, kNotImplemented
@@ -47,6 +49,7 @@ Tensor empty(IntArrayRef sizes, ScalarType dtype, Device device,
 // Errors: as `empty`, plus sizes and strides of different lengths and negative strides.
 Tensor empty_strided(IntArrayRef sizes, IntArrayRef strides, ScalarType dtype, Device device);
 
+}  // namespace native
 }  // namespace bp
 
 #endif  // BACKPLANE_SDK_CORE_EMPTY_H_

@@ -40,70 +40,73 @@ TEST(ComputeStorageNbytes, FollowsPyTorchsRule) {
 }
 
 TEST(Empty, CreatesContiguousTensorsWithFreshStorage) {
-  Tensor t = empty({2, 3, 4}, ScalarType::kFloat64, kCpu);
+  Tensor t = native::empty({2, 3, 4}, ScalarType::kFloat64, kCpu);
   EXPECT_EQ(vec(t.strides()), (V{12, 4, 1}));
   EXPECT_EQ(t.storage().nbytes(), 192u);
   EXPECT_NE(t.data_ptr(), nullptr);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(t.data_ptr()) % 64, 0u);
   EXPECT_TRUE(t.storage().resizable());
   // "cpu:0" is accepted; CPU tensors report "cpu", as in PyTorch.
-  EXPECT_EQ(empty({1}, ScalarType::kFloat32, Device(DeviceType::kCPU, 0)).device(), kCpu);
+  EXPECT_EQ(native::empty({1}, ScalarType::kFloat32, Device(DeviceType::kCPU, 0)).device(), kCpu);
 }
 
 TEST(Empty, HonoursChannelsLastFormats) {
-  Tensor t = empty({2, 3, 4, 5}, ScalarType::kFloat32, kCpu, MemoryFormat::kChannelsLast);
+  Tensor t = native::empty({2, 3, 4, 5}, ScalarType::kFloat32, kCpu, MemoryFormat::kChannelsLast);
   EXPECT_EQ(vec(t.strides()), (V{60, 1, 15, 3}));
   EXPECT_TRUE(t.is_contiguous(MemoryFormat::kChannelsLast));
   EXPECT_TRUE(t.is_non_overlapping_and_dense());
-  Tensor t3 = empty({1, 2, 3, 4, 5}, ScalarType::kFloat32, kCpu, MemoryFormat::kChannelsLast3d);
+  Tensor t3 =
+      native::empty({1, 2, 3, 4, 5}, ScalarType::kFloat32, kCpu, MemoryFormat::kChannelsLast3d);
   EXPECT_EQ(vec(t3.strides()), (V{120, 1, 40, 10, 2}));
   EXPECT_TRUE(t3.is_contiguous(MemoryFormat::kChannelsLast3d));
-  EXPECT_THROW(empty({2, 3}, ScalarType::kFloat32, kCpu, MemoryFormat::kChannelsLast), Error);
+  EXPECT_THROW(native::empty({2, 3}, ScalarType::kFloat32, kCpu, MemoryFormat::kChannelsLast),
+               Error);
 }
 
 TEST(Empty, ZeroSizeAndScalarTensors) {
-  Tensor z = empty({0, 3}, ScalarType::kFloat32, kCpu);
+  Tensor z = native::empty({0, 3}, ScalarType::kFloat32, kCpu);
   EXPECT_EQ(z.numel(), 0);
   EXPECT_EQ(vec(z.strides()), (V{3, 1}));
   EXPECT_EQ(z.storage().nbytes(), 0u);
   EXPECT_EQ(z.data_ptr(), nullptr);
   EXPECT_TRUE(z.is_contiguous());
-  Tensor s = empty({}, ScalarType::kInt32, kCpu);
+  Tensor s = native::empty({}, ScalarType::kInt32, kCpu);
   EXPECT_EQ(s.dim(), 0);
   EXPECT_EQ(s.numel(), 1);
   EXPECT_EQ(s.storage().nbytes(), 4u);
 }
 
 TEST(Empty, RejectsNegativeSizesWithPyTorchsMessage) {
-  Error e = error_of([] { empty({-1, 2}, ScalarType::kFloat32, kCpu); });
+  Error e = error_of([] { native::empty({-1, 2}, ScalarType::kFloat32, kCpu); });
   EXPECT_EQ(e.code(), ErrorCode::kInvalidArgument);
   EXPECT_EQ(e.message(), "Trying to create tensor with negative dimension -1: [-1, 2]");
   EXPECT_EQ(error_of([] {
-              empty_strided({2, -3}, {1, 1}, ScalarType::kFloat32, kCpu);
+              native::empty_strided({2, -3}, {1, 1}, ScalarType::kFloat32, kCpu);
             }).message(),
             "Trying to create tensor with negative dimension -3: [2, -3]");
 }
 
 TEST(EmptyStrided, AllocatesTheSpanOfTheStrides) {
-  Tensor t = empty_strided({2, 3}, {1, 2}, ScalarType::kFloat32, kCpu);
+  Tensor t = native::empty_strided({2, 3}, {1, 2}, ScalarType::kFloat32, kCpu);
   EXPECT_EQ(vec(t.strides()), (V{1, 2}));
   EXPECT_EQ(t.storage().nbytes(), 24u);
   EXPECT_FALSE(t.is_contiguous());
   EXPECT_TRUE(t.is_non_overlapping_and_dense());
-  Tensor gappy = empty_strided({2, 3}, {10, 3}, ScalarType::kInt8, kMeta);
+  Tensor gappy = native::empty_strided({2, 3}, {10, 3}, ScalarType::kInt8, kMeta);
   EXPECT_EQ(gappy.storage().nbytes(), 17u);
   EXPECT_EQ(gappy.data_ptr(), nullptr);
-  EXPECT_EQ(error_of([] { empty_strided({2}, {-1}, ScalarType::kFloat32, kCpu); }).message(),
-            "as_strided: Negative strides are not supported at the moment, got strides: [-1]");
+  EXPECT_EQ(
+      error_of([] { native::empty_strided({2}, {-1}, ScalarType::kFloat32, kCpu); }).message(),
+      "as_strided: Negative strides are not supported at the moment, got strides: [-1]");
   EXPECT_EQ(error_of([] {
-              empty_strided({2, 2}, {1}, ScalarType::kFloat32, kCpu);
+              native::empty_strided({2, 2}, {1}, ScalarType::kFloat32, kCpu);
             }).message(),
             "dimensionality of sizes (2) must match dimensionality of strides (1)");
 }
 
 TEST(Empty, WorksOnAnyDeviceWithAnAllocator) {
   DeviceType npu = register_device_type("empty_test_npu");
-  Error e = error_of([&] { empty({2}, ScalarType::kFloat32, Device(npu)); });
+  Error e = error_of([&] { native::empty({2}, ScalarType::kFloat32, Device(npu)); });
   EXPECT_EQ(e.code(), ErrorCode::kNotImplemented);
   EXPECT_EQ(e.message(), "no allocator is registered for device type 'empty_test_npu'");
   // A plugin allocator handing out host memory labelled with the plugin's device 0.
@@ -119,7 +122,7 @@ TEST(Empty, WorksOnAnyDeviceWithAnAllocator) {
   NpuAllocator allocator(npu);
   set_allocator(npu, &allocator);
   {
-    Tensor t = empty({2, 3}, ScalarType::kInt16, Device(npu));
+    Tensor t = native::empty({2, 3}, ScalarType::kInt16, Device(npu));
     EXPECT_EQ(t.device(), Device(npu, 0));
     EXPECT_EQ(t.storage().nbytes(), 12u);
     EXPECT_NE(t.data_ptr(), nullptr);

@@ -10,7 +10,7 @@ namespace {
 const Device kCpu(DeviceType::kCPU);
 
 TEST(ResizeTensor, GrowsStorageAndKeepsOldElements) {
-  Tensor t = empty({2}, ScalarType::kInt32, kCpu);
+  Tensor t = native::empty({2}, ScalarType::kInt32, kCpu);
   t.data_ptr<int32_t>()[0] = 7;
   t.data_ptr<int32_t>()[1] = 9;
   resize_tensor(*t.impl(), {2, 3});
@@ -22,7 +22,7 @@ TEST(ResizeTensor, GrowsStorageAndKeepsOldElements) {
 }
 
 TEST(ResizeTensor, ShrinkingKeepsStorage) {
-  Tensor t = empty({4, 4}, ScalarType::kFloat32, kCpu);
+  Tensor t = native::empty({4, 4}, ScalarType::kFloat32, kCpu);
   void* data = t.data_ptr();
   resize_tensor(*t.impl(), {3});
   EXPECT_EQ(t.sizes(), IntArrayRef({3}));
@@ -31,7 +31,7 @@ TEST(ResizeTensor, ShrinkingKeepsStorage) {
 }
 
 TEST(ResizeTensor, TakesExplicitStridesAndMemoryFormat) {
-  Tensor t = empty({0}, ScalarType::kFloat32, kCpu);
+  Tensor t = native::empty({0}, ScalarType::kFloat32, kCpu);
   const int64_t strides[] = {1, 2};
   resize_tensor(*t.impl(), {2, 3}, IntArrayRef(strides));
   EXPECT_EQ(t.strides(), IntArrayRef({1, 2}));
@@ -41,7 +41,7 @@ TEST(ResizeTensor, TakesExplicitStridesAndMemoryFormat) {
 }
 
 TEST(ResizeTensor, RejectsNegativeSizes) {
-  Tensor t = empty({1}, ScalarType::kFloat32, kCpu);
+  Tensor t = native::empty({1}, ScalarType::kFloat32, kCpu);
   try {
     resize_tensor(*t.impl(), {2, -1});
     FAIL() << "expected an error";
@@ -51,7 +51,7 @@ TEST(ResizeTensor, RejectsNegativeSizes) {
 }
 
 TEST(ResizeTensor, GrowsMetaTensorsWithoutData) {
-  Tensor t = empty({1}, ScalarType::kFloat32, Device(DeviceType::kMeta));
+  Tensor t = native::empty({1}, ScalarType::kFloat32, Device(DeviceType::kMeta));
   resize_tensor(*t.impl(), {1000, 1000});
   EXPECT_EQ(t.numel(), 1000000);
   EXPECT_EQ(t.data_ptr(), nullptr);

@@ -10,7 +10,7 @@ namespace {
 const Device kCpu(DeviceType::kCPU);
 
 Tensor make(IntArrayRef sizes, ScalarType dtype) {
-  return empty(sizes, dtype, Device(DeviceType::kMeta));
+  return native::empty(sizes, dtype, Device(DeviceType::kMeta));
 }
 
 TEST(ResultType, TensorsWithDimsPromoteTogether) {

@@ -5,7 +5,7 @@
 namespace bp {
 
 Tensor scalar_tensor(const Scalar& value, ScalarType dtype) {
-  Tensor t = empty({}, dtype, Device(DeviceType::kCPU));
+  Tensor t = native::empty({}, dtype, Device(DeviceType::kCPU));
   visit_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     *static_cast<T*>(t.data_ptr()) = value.to_unchecked<T>();

@@ -12,7 +12,7 @@ namespace {
 void BM_EmptyCpuOneElementFloat32(benchmark::State& state) {
   const Device cpu(DeviceType::kCPU);
   for (auto _ : state) {
-    Tensor t = empty({1}, ScalarType::kFloat32, cpu);
+    Tensor t = native::empty({1}, ScalarType::kFloat32, cpu);
     benchmark::DoNotOptimize(t.data_ptr());
   }
 }
@@ -21,7 +21,7 @@ BENCHMARK(BM_EmptyCpuOneElementFloat32);
 void BM_EmptyMetaOneElementFloat32(benchmark::State& state) {
   const Device meta(DeviceType::kMeta);
   for (auto _ : state) {
-    Tensor t = empty({1}, ScalarType::kFloat32, meta);
+    Tensor t = native::empty({1}, ScalarType::kFloat32, meta);
     benchmark::DoNotOptimize(t.impl());
   }
 }
@@ -30,14 +30,15 @@ BENCHMARK(BM_EmptyMetaOneElementFloat32);
 void BM_EmptyCpu4dChannelsLast(benchmark::State& state) {
   const Device cpu(DeviceType::kCPU);
   for (auto _ : state) {
-    Tensor t = empty({8, 3, 32, 32}, ScalarType::kFloat32, cpu, MemoryFormat::kChannelsLast);
+    Tensor t =
+        native::empty({8, 3, 32, 32}, ScalarType::kFloat32, cpu, MemoryFormat::kChannelsLast);
     benchmark::DoNotOptimize(t.data_ptr());
   }
 }
 BENCHMARK(BM_EmptyCpu4dChannelsLast);
 
 void BM_CopyTensorHandle(benchmark::State& state) {
-  Tensor t = empty({1}, ScalarType::kFloat32, Device(DeviceType::kCPU));
+  Tensor t = native::empty({1}, ScalarType::kFloat32, Device(DeviceType::kCPU));
   for (auto _ : state) {
     Tensor copy = t;
     benchmark::DoNotOptimize(copy.impl());
@@ -46,9 +47,9 @@ void BM_CopyTensorHandle(benchmark::State& state) {
 BENCHMARK(BM_CopyTensorHandle);
 
 void BM_TransposeView(benchmark::State& state) {
-  Tensor t = empty({4, 5}, ScalarType::kFloat32, Device(DeviceType::kCPU));
+  Tensor t = native::empty({4, 5}, ScalarType::kFloat32, Device(DeviceType::kCPU));
   for (auto _ : state) {
-    Tensor v = transpose(t, 0, 1);
+    Tensor v = native::transpose(t, 0, 1);
     benchmark::DoNotOptimize(v.impl());
   }
 }

@@ -43,7 +43,7 @@ TEST(Tensor, DefaultConstructedIsUndefined) {
 }
 
 TEST(Tensor, ReportsGeometryOfANewTensor) {
-  Tensor t = empty({2, 3}, ScalarType::kFloat32, kCpu);
+  Tensor t = native::empty({2, 3}, ScalarType::kFloat32, kCpu);
   EXPECT_TRUE(t.defined());
   EXPECT_EQ(t.dim(), 2);
   EXPECT_EQ(vec(t.sizes()), (V{2, 3}));
@@ -63,13 +63,13 @@ TEST(Tensor, ReportsGeometryOfANewTensor) {
 }
 
 TEST(Tensor, SizeOfAnOutOfRangeDimIsAnIndexError) {
-  Tensor t = empty({2, 3}, ScalarType::kFloat32, kCpu);
+  Tensor t = native::empty({2, 3}, ScalarType::kFloat32, kCpu);
   Error e = error_of([&] { t.size(2); });
   EXPECT_EQ(e.code(), ErrorCode::kIndexError);
   EXPECT_EQ(e.message(), "Dimension out of range (expected to be in range of [-2, 1], but got 2)");
   EXPECT_EQ(error_of([&] { t.stride(-3); }).message(),
             "Dimension out of range (expected to be in range of [-2, 1], but got -3)");
-  Tensor scalar = empty({}, ScalarType::kFloat32, kCpu);
+  Tensor scalar = native::empty({}, ScalarType::kFloat32, kCpu);
   EXPECT_EQ(error_of([&] { scalar.size(0); }).message(),
             "Dimension specified as 0 but tensor has no dimensions");
 }
@@ -85,11 +85,11 @@ TEST(Tensor, WrapDimAcceptsMinusOneAndZeroForScalars) {
 }
 
 TEST(Tensor, TypedDataPtrChecksTheDtype) {
-  Tensor t = empty({4}, ScalarType::kInt64, kCpu);
+  Tensor t = native::empty({4}, ScalarType::kInt64, kCpu);
   int64_t* p = t.data_ptr<int64_t>();
   EXPECT_EQ(static_cast<void*>(p), t.data_ptr());
   for (int i = 0; i < 4; ++i) p[i] = i * 10;
-  Tensor second = select(t, 0, 2);
+  Tensor second = native::select(t, 0, 2);
   EXPECT_EQ(*second.data_ptr<int64_t>(), 20);
   Error e = error_of([&] { t.data_ptr<float>(); });
   EXPECT_EQ(e.code(), ErrorCode::kTypeError);
@@ -97,7 +97,7 @@ TEST(Tensor, TypedDataPtrChecksTheDtype) {
 }
 
 TEST(Tensor, MetaTensorsHaveGeometryButNoData) {
-  Tensor t = empty({2, 3, 4, 5}, ScalarType::kFloat16, kMeta, MemoryFormat::kChannelsLast);
+  Tensor t = native::empty({2, 3, 4, 5}, ScalarType::kFloat16, kMeta, MemoryFormat::kChannelsLast);
   EXPECT_EQ(vec(t.strides()), (V{60, 1, 15, 3}));
   EXPECT_EQ(t.data_ptr(), nullptr);
   EXPECT_EQ(t.device(), kMeta);
@@ -105,33 +105,33 @@ TEST(Tensor, MetaTensorsHaveGeometryButNoData) {
   EXPECT_TRUE(t.is_contiguous(MemoryFormat::kChannelsLast));
   EXPECT_FALSE(t.is_contiguous());
   EXPECT_EQ(str(t), "Tensor(float16[2, 3, 4, 5], meta)");
-  Tensor v = transpose(t, 0, 1);
+  Tensor v = native::transpose(t, 0, 1);
   EXPECT_EQ(v.data_ptr(), nullptr);
   EXPECT_EQ(vec(v.strides()), (V{1, 60, 15, 3}));
 }
 
 TEST(Tensor, VersionCounterIsSharedByViewsButNotCopies) {
-  Tensor base = empty({2, 3}, ScalarType::kFloat32, kCpu);
-  Tensor v1 = transpose(base, 0, 1);
-  Tensor v2 = select(v1, 0, 1);
+  Tensor base = native::empty({2, 3}, ScalarType::kFloat32, kCpu);
+  Tensor v1 = native::transpose(base, 0, 1);
+  Tensor v2 = native::select(v1, 0, 1);
   EXPECT_EQ(base.version(), 0u);
   v2.bump_version();
   EXPECT_EQ(base.version(), 1u);
   EXPECT_EQ(v1.version(), 1u);
   base.bump_version();
   EXPECT_EQ(v2.version(), 2u);
-  Tensor other = empty({2, 3}, ScalarType::kFloat32, kCpu);
+  Tensor other = native::empty({2, 3}, ScalarType::kFloat32, kCpu);
   EXPECT_EQ(other.version(), 0u);
-  Tensor copy = reshape(v1, {6});  // Not viewable: a copy with its own counter.
+  Tensor copy = native::reshape(v1, {6});  // Not viewable: a copy with its own counter.
   EXPECT_FALSE(copy.is_alias_of(base));
   EXPECT_EQ(copy.version(), 0u);
 }
 
 TEST(Tensor, AliasingAndIdentity) {
-  Tensor base = empty({4}, ScalarType::kFloat32, kCpu);
+  Tensor base = native::empty({4}, ScalarType::kFloat32, kCpu);
   Tensor handle = base;
-  Tensor view = alias(base);
-  Tensor other = empty({4}, ScalarType::kFloat32, kCpu);
+  Tensor view = native::alias(base);
+  Tensor other = native::empty({4}, ScalarType::kFloat32, kCpu);
   EXPECT_TRUE(handle.is_same(base));
   EXPECT_FALSE(view.is_same(base));
   EXPECT_TRUE(view.is_alias_of(base));
@@ -141,7 +141,7 @@ TEST(Tensor, AliasingAndIdentity) {
 }
 
 TEST(Tensor, SetSizesAndStridesRecomputesTheFlags) {
-  Tensor t = empty({6}, ScalarType::kFloat32, kCpu);
+  Tensor t = native::empty({6}, ScalarType::kFloat32, kCpu);
   t.impl()->set_sizes_and_strides({3, 2}, {1, 3});
   EXPECT_EQ(t.numel(), 6);
   EXPECT_FALSE(t.is_contiguous());
@@ -160,13 +160,13 @@ TEST(Tensor, SetSizesAndStridesRecomputesTheFlags) {
 }
 
 TEST(Tensor, HandlesCanBeCopiedAndDestroyedConcurrently) {
-  Tensor base = empty({8}, ScalarType::kFloat32, kCpu);
+  Tensor base = native::empty({8}, ScalarType::kFloat32, kCpu);
   std::vector<std::thread> threads;
   for (int t = 0; t < 8; ++t) {
     threads.emplace_back([base] {
       for (int i = 0; i < 2000; ++i) {
         Tensor copy = base;
-        Tensor view = slice(copy, 0, 1, 5);
+        Tensor view = native::slice(copy, 0, 1, 5);
         Tensor moved = std::move(view);
         moved.bump_version();
       }

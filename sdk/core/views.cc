@@ -124,7 +124,7 @@ Tensor contiguous_copy(const Tensor& self) {
   BP_CHECK_NOT_IMPLEMENTED(self.device().is_cpu() || self.device().is_meta(),
                            "reshape: copying a tensor on device '", self.device(),
                            "' is not implemented yet");
-  Tensor result = empty(self.sizes(), self.dtype(), self.device());
+  Tensor result = native::empty(self.sizes(), self.dtype(), self.device());
   if (self.device().is_meta() || self.numel() == 0) return result;
   char* dst = static_cast<char*>(result.data_ptr());
   const char* src = static_cast<const char*>(self.data_ptr());
@@ -176,6 +176,8 @@ Tensor squeeze_where(const Tensor& self, const std::bitset<64>& candidates) {
 }
 
 }  // namespace
+
+namespace native {
 
 Tensor as_strided(const Tensor& self, IntArrayRef sizes, IntArrayRef strides,
                   std::optional<int64_t> storage_offset) {
@@ -236,7 +238,7 @@ Tensor transpose(const Tensor& self, int64_t dim0, int64_t dim1) {
   const int64_t ndim = self.dim();
   dim0 = wrap_dim(dim0, ndim);
   dim1 = wrap_dim(dim1, ndim);
-  if (dim0 == dim1) return alias(self);
+  if (dim0 == dim1) return native::alias(self);
   DimVector sizes(self.sizes().begin(), self.sizes().end());
   DimVector strides(self.strides().begin(), self.strides().end());
   std::swap(sizes[dim0], sizes[dim1]);
@@ -247,7 +249,7 @@ Tensor transpose(const Tensor& self, int64_t dim0, int64_t dim1) {
 Tensor t(const Tensor& self) {
   BP_CHECK(self.dim() <= 2, "t() expects a tensor with <= 2 dimensions, but self is ", self.dim(),
            "D");
-  return transpose(self, 0, self.dim() < 2 ? 0 : 1);
+  return native::transpose(self, 0, self.dim() < 2 ? 0 : 1);
 }
 
 Tensor expand(const Tensor& self, IntArrayRef sizes) {
@@ -287,7 +289,9 @@ Tensor expand(const Tensor& self, IntArrayRef sizes) {
   return make_view(self, new_sizes, new_strides, self.storage_offset());
 }
 
-Tensor expand_as(const Tensor& self, const Tensor& other) { return expand(self, other.sizes()); }
+Tensor expand_as(const Tensor& self, const Tensor& other) {
+  return native::expand(self, other.sizes());
+}
 
 Tensor squeeze(const Tensor& self) { return squeeze_where(self, std::bitset<64>().set()); }
 
@@ -369,21 +373,21 @@ Tensor narrow(const Tensor& self, int64_t dim, int64_t start, int64_t length) {
   if (start < 0) start += size;
   BP_CHECK(start <= size - length, "start (", start, ") + length (", length,
            ") exceeds dimension size (", size, ").");
-  return slice(self, dim, start, start + length, 1);
+  return native::slice(self, dim, start, start + length, 1);
 }
 
 Tensor flatten(const Tensor& self, int64_t start_dim, int64_t end_dim) {
   start_dim = wrap_dim(start_dim, self.dim());
   end_dim = wrap_dim(end_dim, self.dim());
   BP_CHECK(start_dim <= end_dim, "flatten() has invalid args: start_dim cannot come after end_dim");
-  if (self.dim() == 0) return reshape(self, {1});
+  if (self.dim() == 0) return native::reshape(self, {1});
   if (start_dim == end_dim) return self;
   // The merged size is computed, not inferred with -1: with zero elements -1 would be ambiguous.
   IntArrayRef sizes = self.sizes();
   DimVector shape(sizes.begin(), sizes.begin() + start_dim);
   shape.push_back(multiply_integers(sizes.subspan(start_dim, end_dim - start_dim + 1)));
   shape.insert(shape.end(), sizes.begin() + end_dim + 1, sizes.end());
-  return reshape(self, shape);
+  return native::reshape(self, shape);
 }
 
 Tensor diagonal(const Tensor& self, int64_t offset, int64_t dim1_in, int64_t dim2_in) {
@@ -412,4 +416,5 @@ Tensor diagonal(const Tensor& self, int64_t offset, int64_t dim1_in, int64_t dim
   return make_view(self, sizes, strides, storage_offset);
 }
 
+}  // namespace native
 }  // namespace bp

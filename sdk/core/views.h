@@ -25,6 +25,8 @@
 
 namespace bp {
 
+namespace native {
+
 // A view with exactly these sizes, strides and storage offset (default: self's offset).
 // Errors: lengths differ ("mismatch in length of strides and shape"), negative strides
 // ("as_strided: Negative strides are not supported at the moment, got strides: [..]"), a
@@ -103,6 +105,7 @@ Tensor flatten(const Tensor& self, int64_t start_dim = 0, int64_t end_dim = -1);
 // above (> 0) or below (< 0) the main one. Errors: "diagonal dimensions cannot be identical 0, 0".
 Tensor diagonal(const Tensor& self, int64_t offset = 0, int64_t dim1 = 0, int64_t dim2 = 1);
 
+}  // namespace native
 }  // namespace bp
 
 #endif  // BACKPLANE_SDK_CORE_VIEWS_H_

@@ -27,14 +27,14 @@ Error error_of(F&& f) {
 
 // A CPU int64 tensor holding 0, 1, 2, ... in row-major order.
 Tensor arange(IntArrayRef sizes) {
-  Tensor t = empty(sizes, ScalarType::kInt64, kCpu);
+  Tensor t = native::empty(sizes, ScalarType::kInt64, kCpu);
   std::iota(t.data_ptr<int64_t>(), t.data_ptr<int64_t>() + t.numel(), 0);
   return t;
 }
 
 // The elements of `t` in row-major order (any strides).
 std::vector<int64_t> values(const Tensor& t) {
-  Tensor c = reshape(t, {-1});
+  Tensor c = native::reshape(t, {-1});
   const int64_t* p = c.data_ptr<int64_t>();
   std::vector<int64_t> out;
   for (int64_t i = 0; i < c.numel(); ++i) out.push_back(p[i * c.stride(0)]);
@@ -51,67 +51,70 @@ void expect_view(const Tensor& view, const Tensor& base, V sizes, V strides, int
 
 TEST(AsStrided, ViewsTheStorageWithTheGivenGeometry) {
   Tensor t = arange({6});
-  Tensor v = as_strided(t, {2, 2}, {1, 2}, 1);
+  Tensor v = native::as_strided(t, {2, 2}, {1, 2}, 1);
   expect_view(v, t, {2, 2}, {1, 2}, 1);
   EXPECT_EQ(values(v), (std::vector<int64_t>{1, 3, 2, 4}));
-  expect_view(as_strided(v, {3}, {1}), t, {3}, {1}, 1);  // Keeps the offset by default.
+  expect_view(native::as_strided(v, {3}, {1}), t, {3}, {1}, 1);  // Keeps the offset by default.
 }
 
 TEST(AsStrided, RejectsGeometryOutsideTheStorage) {
-  Tensor t = empty({6}, ScalarType::kFloat32, kCpu);
+  Tensor t = native::empty({6}, ScalarType::kFloat32, kCpu);
   EXPECT_EQ(error_of([&] {
-              as_strided(t, {2, 3}, {3, 1}, 1);
+              native::as_strided(t, {2, 3}, {3, 1}, 1);
             }).message(),
             "setStorage: sizes [2, 3], strides [3, 1], storage offset 1, and itemsize 4 requiring "
             "a storage size "
             "of 28 are out of bounds for storage of size 24");
-  EXPECT_EQ(error_of([&] { as_strided(t, {2}, {-1}); }).message(),
+  EXPECT_EQ(error_of([&] { native::as_strided(t, {2}, {-1}); }).message(),
             "as_strided: Negative strides are not supported at the moment, got strides: [-1]");
   EXPECT_EQ(error_of([&] {
-              as_strided(t, {2}, {1, 1});
+              native::as_strided(t, {2}, {1, 1});
             }).message(),
             "mismatch in length of strides and shape");
-  EXPECT_EQ(error_of([&] { as_strided(t, {2}, {1}, -1); }).message(),
+  EXPECT_EQ(error_of([&] { native::as_strided(t, {2}, {1}, -1); }).message(),
             "Tensor: invalid storage offset -1");
   // No elements: any offset fits.
-  EXPECT_EQ(as_strided(t, {0}, {1}, 100).numel(), 0);
-  Tensor meta = empty({6}, ScalarType::kFloat32, kMeta);
-  EXPECT_THROW(as_strided(meta, {7}, {1}), Error);  // Meta storages are checked too.
+  EXPECT_EQ(native::as_strided(t, {0}, {1}, 100).numel(), 0);
+  Tensor meta = native::empty({6}, ScalarType::kFloat32, kMeta);
+  EXPECT_THROW(native::as_strided(meta, {7}, {1}), Error);  // Meta storages are checked too.
 }
 
 TEST(View, ComputesStridesForCompatibleShapes) {
   Tensor t = arange({2, 3, 4});
-  expect_view(view(t, {6, 4}), t, {6, 4}, {4, 1}, 0);
-  expect_view(view(t, {-1}), t, {24}, {1}, 0);
-  expect_view(view(t, {2, 1, 12}), t, {2, 1, 12}, {12, 12, 1}, 0);
+  expect_view(native::view(t, {6, 4}), t, {6, 4}, {4, 1}, 0);
+  expect_view(native::view(t, {-1}), t, {24}, {1}, 0);
+  expect_view(native::view(t, {2, 1, 12}), t, {2, 1, 12}, {12, 12, 1}, 0);
   // Transposed inner dims can still split/merge the outer one.
-  Tensor tr = transpose(t, 1, 2);  // [2, 4, 3] strides [12, 1, 4]
-  expect_view(view(tr, {2, 2, 2, 3}), t, {2, 2, 2, 3}, {12, 2, 1, 4}, 0);
-  Tensor s = empty({}, ScalarType::kFloat32, kCpu);
-  expect_view(view(s, {1, 1}), s, {1, 1}, {1, 1}, 0);
-  Tensor z = empty({0, 3}, ScalarType::kFloat32, kCpu);
-  expect_view(view(z, {3, 0}), z, {3, 0}, {1, 1}, 0);
+  Tensor tr = native::transpose(t, 1, 2);  // [2, 4, 3] strides [12, 1, 4]
+  expect_view(native::view(tr, {2, 2, 2, 3}), t, {2, 2, 2, 3}, {12, 2, 1, 4}, 0);
+  Tensor s = native::empty({}, ScalarType::kFloat32, kCpu);
+  expect_view(native::view(s, {1, 1}), s, {1, 1}, {1, 1}, 0);
+  Tensor z = native::empty({0, 3}, ScalarType::kFloat32, kCpu);
+  expect_view(native::view(z, {3, 0}), z, {3, 0}, {1, 1}, 0);
 }
 
 TEST(View, RejectsIncompatibleShapesAndStrides) {
-  Tensor t = empty({2, 3}, ScalarType::kFloat32, kCpu);
+  Tensor t = native::empty({2, 3}, ScalarType::kFloat32, kCpu);
   EXPECT_EQ(error_of([&] {
-              view(t, {2, 5});
+              native::view(t, {2, 5});
             }).message(),
             "shape '[2, 5]' is invalid for input of size 6");
-  EXPECT_EQ(error_of([&] { view(t, {-1, -1}); }).message(), "only one dimension can be inferred");
-  EXPECT_EQ(error_of([&] { view(t, {-2, 3}); }).message(), "invalid shape dimension -2");
   EXPECT_EQ(error_of([&] {
-              view(t, {4, -1});
+              native::view(t, {-1, -1});
+            }).message(),
+            "only one dimension can be inferred");
+  EXPECT_EQ(error_of([&] { native::view(t, {-2, 3}); }).message(), "invalid shape dimension -2");
+  EXPECT_EQ(error_of([&] {
+              native::view(t, {4, -1});
             }).message(),
             "shape '[4, -1]' is invalid for input of size 6");
-  EXPECT_EQ(error_of([&] { view(transpose(t, 0, 1), {6}); }).message(),
+  EXPECT_EQ(error_of([&] { native::view(native::transpose(t, 0, 1), {6}); }).message(),
             "view size is not compatible with input tensor's size and stride (at least one "
             "dimension spans "
             "across two contiguous subspaces). Use .reshape(...) instead.");
-  Tensor z = empty({0, 3}, ScalarType::kFloat32, kCpu);
+  Tensor z = native::empty({0, 3}, ScalarType::kFloat32, kCpu);
   EXPECT_EQ(error_of([&] {
-              view(z, {-1, 0});
+              native::view(z, {-1, 0});
             }).message(),
             "cannot reshape tensor of 0 elements into shape [-1, 0] because the unspecified "
             "dimension size -1 can be "
@@ -120,15 +123,15 @@ TEST(View, RejectsIncompatibleShapesAndStrides) {
 
 TEST(Reshape, ViewsWhenPossibleAndCopiesOtherwise) {
   Tensor t = arange({2, 3});
-  expect_view(reshape(t, {3, 2}), t, {3, 2}, {2, 1}, 0);
-  Tensor tr = transpose(t, 0, 1);
-  Tensor copy = reshape(tr, {6});
+  expect_view(native::reshape(t, {3, 2}), t, {3, 2}, {2, 1}, 0);
+  Tensor tr = native::transpose(t, 0, 1);
+  Tensor copy = native::reshape(tr, {6});
   EXPECT_FALSE(copy.is_alias_of(t));
   EXPECT_EQ(vec(copy.sizes()), (V{6}));
   EXPECT_EQ(vec(copy.strides()), (V{1}));
   EXPECT_EQ(values(copy), (std::vector<int64_t>{0, 3, 1, 4, 2, 5}));
-  Tensor meta = transpose(empty({2, 3}, ScalarType::kFloat32, kMeta), 0, 1);
-  Tensor meta_copy = reshape(meta, {6});
+  Tensor meta = native::transpose(native::empty({2, 3}, ScalarType::kFloat32, kMeta), 0, 1);
+  Tensor meta_copy = native::reshape(meta, {6});
   EXPECT_FALSE(meta_copy.is_alias_of(meta));
   EXPECT_EQ(vec(meta_copy.strides()), (V{1}));
   EXPECT_EQ(meta_copy.data_ptr(), nullptr);
@@ -147,9 +150,9 @@ TEST(Reshape, CopyOnOtherDevicesIsNotImplementedYet) {
   DeviceType npu = register_device_type("views_test_npu");
   HostBackedAllocator allocator(npu);
   set_allocator(npu, &allocator);
-  Tensor t = empty({2, 3}, ScalarType::kFloat32, Device(npu));
-  expect_view(reshape(t, {3, 2}), t, {3, 2}, {2, 1}, 0);  // Views need no copy.
-  Error e = error_of([&] { reshape(transpose(t, 0, 1), {6}); });
+  Tensor t = native::empty({2, 3}, ScalarType::kFloat32, Device(npu));
+  expect_view(native::reshape(t, {3, 2}), t, {3, 2}, {2, 1}, 0);  // Views need no copy.
+  Error e = error_of([&] { native::reshape(native::transpose(t, 0, 1), {6}); });
   EXPECT_EQ(e.code(), ErrorCode::kNotImplemented);
   EXPECT_EQ(e.message(),
             "reshape: copying a tensor on device 'views_test_npu:0' is not implemented yet");
@@ -159,10 +162,10 @@ TEST(Reshape, CopyOnOtherDevicesIsNotImplementedYet) {
 TEST(Reshape, CopiesEveryElementSize) {
   for (ScalarType dtype : {ScalarType::kBool, ScalarType::kInt16, ScalarType::kFloat32,
                            ScalarType::kFloat64, ScalarType::kComplex128}) {
-    Tensor t = empty({3, 4}, dtype, kCpu);
+    Tensor t = native::empty({3, 4}, dtype, kCpu);
     auto* bytes = static_cast<unsigned char*>(t.data_ptr());
     for (size_t i = 0; i < t.nbytes(); ++i) bytes[i] = static_cast<unsigned char>(i);
-    Tensor c = reshape(transpose(t, 0, 1), {12});
+    Tensor c = native::reshape(native::transpose(t, 0, 1), {12});
     const auto* out = static_cast<const unsigned char*>(c.data_ptr());
     const size_t item = t.itemsize();
     // Element k of the transpose is t[k % 3][k / 3].
@@ -175,180 +178,188 @@ TEST(Reshape, CopiesEveryElementSize) {
 }
 
 TEST(Permute, ReordersDims) {
-  Tensor t = empty({2, 3, 4}, ScalarType::kFloat32, kCpu);
-  expect_view(permute(t, {2, 0, 1}), t, {4, 2, 3}, {1, 12, 4}, 0);
-  expect_view(permute(t, {-1, -2, -3}), t, {4, 3, 2}, {1, 4, 12}, 0);
+  Tensor t = native::empty({2, 3, 4}, ScalarType::kFloat32, kCpu);
+  expect_view(native::permute(t, {2, 0, 1}), t, {4, 2, 3}, {1, 12, 4}, 0);
+  expect_view(native::permute(t, {-1, -2, -3}), t, {4, 3, 2}, {1, 4, 12}, 0);
   EXPECT_EQ(error_of([&] {
-              permute(t, {0, 1});
+              native::permute(t, {0, 1});
             }).message(),
             "permute(sparse_coo): number of dimensions in the tensor input does not match the "
             "length of the "
             "desired ordering of dimensions i.e. input.dim() = 3 is not equal to len(dims) = 2");
   EXPECT_EQ(error_of([&] {
-              permute(t, {0, 1, -3});
+              native::permute(t, {0, 1, -3});
             }).message(),
             "permute(): duplicate dims are not allowed.");
-  EXPECT_EQ(error_of([&] { permute(t, {0, 1, 3}); }).code(), ErrorCode::kIndexError);
+  EXPECT_EQ(error_of([&] { native::permute(t, {0, 1, 3}); }).code(), ErrorCode::kIndexError);
 }
 
 TEST(Transpose, SwapsTwoDims) {
-  Tensor t = empty({2, 3, 4}, ScalarType::kFloat32, kCpu);
-  Tensor v = transpose(t, 0, -1);
+  Tensor t = native::empty({2, 3, 4}, ScalarType::kFloat32, kCpu);
+  Tensor v = native::transpose(t, 0, -1);
   expect_view(v, t, {4, 3, 2}, {1, 4, 12}, 0);
   EXPECT_FALSE(v.is_contiguous());
   EXPECT_TRUE(v.is_non_overlapping_and_dense());
-  expect_view(transpose(t, 1, 1), t, {2, 3, 4}, {12, 4, 1}, 0);
-  Tensor s = empty({}, ScalarType::kFloat32, kCpu);
-  expect_view(transpose(s, 0, -1), s, {}, {}, 0);
+  expect_view(native::transpose(t, 1, 1), t, {2, 3, 4}, {12, 4, 1}, 0);
+  Tensor s = native::empty({}, ScalarType::kFloat32, kCpu);
+  expect_view(native::transpose(s, 0, -1), s, {}, {}, 0);
 }
 
 TEST(T, TransposesUpToTwoDims) {
-  Tensor m = empty({2, 3}, ScalarType::kFloat32, kCpu);
-  expect_view(t(m), m, {3, 2}, {1, 3}, 0);
-  Tensor v = empty({5}, ScalarType::kFloat32, kCpu);
-  expect_view(t(v), v, {5}, {1}, 0);
-  Tensor c = empty({2, 3, 4}, ScalarType::kFloat32, kCpu);
-  EXPECT_EQ(error_of([&] { t(c); }).message(),
+  Tensor m = native::empty({2, 3}, ScalarType::kFloat32, kCpu);
+  expect_view(native::t(m), m, {3, 2}, {1, 3}, 0);
+  Tensor v = native::empty({5}, ScalarType::kFloat32, kCpu);
+  expect_view(native::t(v), v, {5}, {1}, 0);
+  Tensor c = native::empty({2, 3, 4}, ScalarType::kFloat32, kCpu);
+  EXPECT_EQ(error_of([&] { native::t(c); }).message(),
             "t() expects a tensor with <= 2 dimensions, but self is 3D");
 }
 
 TEST(Expand, StretchesSizeOneDimsWithZeroStride) {
-  Tensor t = empty({3, 1}, ScalarType::kFloat32, kCpu);
-  Tensor e = expand(t, {2, 3, 4});
+  Tensor t = native::empty({3, 1}, ScalarType::kFloat32, kCpu);
+  Tensor e = native::expand(t, {2, 3, 4});
   expect_view(e, t, {2, 3, 4}, {0, 1, 0}, 0);
   EXPECT_FALSE(e.is_non_overlapping_and_dense());
-  expect_view(expand(t, {-1, 5}), t, {3, 5}, {1, 0}, 0);
-  expect_view(expand(t, {1, 3, 1}), t, {1, 3, 1}, {3, 1, 1},
+  expect_view(native::expand(t, {-1, 5}), t, {3, 5}, {1, 0}, 0);
+  expect_view(native::expand(t, {1, 3, 1}), t, {1, 3, 1}, {3, 1, 1},
               0);  // Size-1 new dim keeps a real stride.
-  expect_view(expand_as(t, empty({7, 3, 2}, ScalarType::kInt8, kCpu)), t, {7, 3, 2}, {0, 1, 0}, 0);
-  Tensor s = empty({}, ScalarType::kFloat32, kCpu);
-  expect_view(expand(s, {2, 2}), s, {2, 2}, {0, 0}, 0);
+  expect_view(native::expand_as(t, native::empty({7, 3, 2}, ScalarType::kInt8, kCpu)), t, {7, 3, 2},
+              {0, 1, 0}, 0);
+  Tensor s = native::empty({}, ScalarType::kFloat32, kCpu);
+  expect_view(native::expand(s, {2, 2}), s, {2, 2}, {0, 0}, 0);
 }
 
 TEST(Expand, ReportsPyTorchsErrors) {
-  Tensor t = empty({2, 3}, ScalarType::kFloat32, kCpu);
-  EXPECT_EQ(error_of([&] { expand(t, {3}); }).message(),
+  Tensor t = native::empty({2, 3}, ScalarType::kFloat32, kCpu);
+  EXPECT_EQ(error_of([&] { native::expand(t, {3}); }).message(),
             "expand(torch.FloatTensor{[2, 3]}, size=[3]): the number of sizes provided (1) must be "
             "greater or equal "
             "to the number of dimensions in the tensor (2)");
   EXPECT_EQ(error_of([&] {
-              expand(t, {2, 4});
+              native::expand(t, {2, 4});
             }).message(),
             "The expanded size of the tensor (4) must match the existing size (3) at non-singleton "
             "dimension 1.  "
             "Target sizes: [2, 4].  Tensor sizes: [2, 3]");
   EXPECT_EQ(
       error_of([&] {
-        expand(t, {-1, 2, 3});
+        native::expand(t, {-1, 2, 3});
       }).message(),
       "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension 0");
 }
 
 TEST(Squeeze, RemovesSizeOneDims) {
-  Tensor t = empty({1, 3, 1, 2}, ScalarType::kFloat32, kCpu);
-  expect_view(squeeze(t), t, {3, 2}, {2, 1}, 0);
-  expect_view(squeeze(t, 2), t, {1, 3, 2}, {6, 2, 1}, 0);
-  expect_view(squeeze(t, 1), t, {1, 3, 1, 2}, {6, 2, 2, 1}, 0);  // Not size 1: kept.
-  expect_view(squeeze(t, IntArrayRef{0, -2}), t, {3, 2}, {2, 1}, 0);
+  Tensor t = native::empty({1, 3, 1, 2}, ScalarType::kFloat32, kCpu);
+  expect_view(native::squeeze(t), t, {3, 2}, {2, 1}, 0);
+  expect_view(native::squeeze(t, 2), t, {1, 3, 2}, {6, 2, 1}, 0);
+  expect_view(native::squeeze(t, 1), t, {1, 3, 1, 2}, {6, 2, 2, 1}, 0);  // Not size 1: kept.
+  expect_view(native::squeeze(t, IntArrayRef{0, -2}), t, {3, 2}, {2, 1}, 0);
   EXPECT_EQ(error_of([&] {
-              squeeze(t, IntArrayRef{0, -4});
+              native::squeeze(t, IntArrayRef{0, -4});
             }).message(),
             "dim 0 appears multiple times in the list of dims");
-  EXPECT_EQ(error_of([&] { squeeze(t, 4); }).message(),
+  EXPECT_EQ(error_of([&] { native::squeeze(t, 4); }).message(),
             "Dimension out of range (expected to be in range of [-4, 3], but got 4)");
-  Tensor s = empty({}, ScalarType::kFloat32, kCpu);
-  expect_view(squeeze(s, 0), s, {}, {}, 0);
+  Tensor s = native::empty({}, ScalarType::kFloat32, kCpu);
+  expect_view(native::squeeze(s, 0), s, {}, {}, 0);
 }
 
 TEST(Unsqueeze, InsertsASizeOneDim) {
-  Tensor t = empty({2, 3}, ScalarType::kFloat32, kCpu);
-  expect_view(unsqueeze(t, 0), t, {1, 2, 3}, {6, 3, 1}, 0);
-  expect_view(unsqueeze(t, 1), t, {2, 1, 3}, {3, 3, 1}, 0);
-  expect_view(unsqueeze(t, -1), t, {2, 3, 1}, {3, 1, 1}, 0);
-  EXPECT_EQ(error_of([&] { unsqueeze(t, 3); }).message(),
+  Tensor t = native::empty({2, 3}, ScalarType::kFloat32, kCpu);
+  expect_view(native::unsqueeze(t, 0), t, {1, 2, 3}, {6, 3, 1}, 0);
+  expect_view(native::unsqueeze(t, 1), t, {2, 1, 3}, {3, 3, 1}, 0);
+  expect_view(native::unsqueeze(t, -1), t, {2, 3, 1}, {3, 1, 1}, 0);
+  EXPECT_EQ(error_of([&] { native::unsqueeze(t, 3); }).message(),
             "Dimension out of range (expected to be in range of [-3, 2], but got 3)");
 }
 
 TEST(Select, DropsADimAtAnIndex) {
   Tensor t = arange({2, 3});
-  Tensor row = select(t, 0, 1);
+  Tensor row = native::select(t, 0, 1);
   expect_view(row, t, {3}, {1}, 3);
   EXPECT_EQ(values(row), (std::vector<int64_t>{3, 4, 5}));
-  expect_view(select(t, 1, -1), t, {2}, {3}, 2);
-  Error e = error_of([&] { select(t, 1, 3); });
+  expect_view(native::select(t, 1, -1), t, {2}, {3}, 2);
+  Error e = error_of([&] { native::select(t, 1, 3); });
   EXPECT_EQ(e.code(), ErrorCode::kIndexError);
   EXPECT_EQ(e.message(), "select(): index 3 out of range for tensor of size [2, 3] at dimension 1");
-  EXPECT_EQ(error_of([&] { select(t, -1, -4); }).message(),
+  EXPECT_EQ(error_of([&] { native::select(t, -1, -4); }).message(),
             "select(): index -4 out of range for tensor of size [2, 3] at dimension 1");
-  EXPECT_EQ(error_of([&] { select(empty({}, ScalarType::kFloat32, kCpu), 0, 0); }).message(),
+  EXPECT_EQ(error_of([&] {
+              native::select(native::empty({}, ScalarType::kFloat32, kCpu), 0, 0);
+            }).message(),
             "select() cannot be applied to a 0-dim tensor.");
 }
 
 TEST(Slice, ClampsStartAndEndAndSteps) {
   Tensor t = arange({10});
-  expect_view(slice(t, 0, 2, 8, 3), t, {2}, {3}, 2);
-  EXPECT_EQ(values(slice(t, 0, 2, 8, 3)), (std::vector<int64_t>{2, 5}));
-  expect_view(slice(t, 0, -3), t, {3}, {1}, 7);
-  expect_view(slice(t, 0, -100, 100), t, {10}, {1}, 0);
-  expect_view(slice(t, 0, 8, 2), t, {0}, {1}, 8);
-  expect_view(slice(t, 0, 20), t, {0}, {1}, 10);
-  Tensor m = empty({4, 6}, ScalarType::kFloat32, kCpu);
-  expect_view(slice(m, 1, 1, std::nullopt, 2), m, {4, 3}, {6, 2}, 1);
-  EXPECT_EQ(error_of([&] { slice(t, 0, 0, 5, 0); }).message(), "slice step must be positive");
-  EXPECT_EQ(error_of([&] { slice(t, 0, 0, 5, -1); }).message(), "slice step must be positive");
-  EXPECT_EQ(error_of([&] { slice(empty({}, ScalarType::kFloat32, kCpu)); }).message(),
-            "slice() cannot be applied to a 0-dim tensor.");
+  expect_view(native::slice(t, 0, 2, 8, 3), t, {2}, {3}, 2);
+  EXPECT_EQ(values(native::slice(t, 0, 2, 8, 3)), (std::vector<int64_t>{2, 5}));
+  expect_view(native::slice(t, 0, -3), t, {3}, {1}, 7);
+  expect_view(native::slice(t, 0, -100, 100), t, {10}, {1}, 0);
+  expect_view(native::slice(t, 0, 8, 2), t, {0}, {1}, 8);
+  expect_view(native::slice(t, 0, 20), t, {0}, {1}, 10);
+  Tensor m = native::empty({4, 6}, ScalarType::kFloat32, kCpu);
+  expect_view(native::slice(m, 1, 1, std::nullopt, 2), m, {4, 3}, {6, 2}, 1);
+  EXPECT_EQ(error_of([&] { native::slice(t, 0, 0, 5, 0); }).message(),
+            "slice step must be positive");
+  EXPECT_EQ(error_of([&] { native::slice(t, 0, 0, 5, -1); }).message(),
+            "slice step must be positive");
+  EXPECT_EQ(
+      error_of([&] { native::slice(native::empty({}, ScalarType::kFloat32, kCpu)); }).message(),
+      "slice() cannot be applied to a 0-dim tensor.");
 }
 
 TEST(Narrow, TakesARangeOfADim) {
-  Tensor t = empty({3, 4}, ScalarType::kFloat32, kCpu);
-  expect_view(narrow(t, 1, 1, 2), t, {3, 2}, {4, 1}, 1);
-  expect_view(narrow(t, 0, -2, 2), t, {2, 4}, {4, 1}, 4);
-  expect_view(narrow(t, 0, 3, 0), t, {0, 4}, {4, 1}, 12);
-  Error e = error_of([&] { narrow(t, 0, 4, 0); });
+  Tensor t = native::empty({3, 4}, ScalarType::kFloat32, kCpu);
+  expect_view(native::narrow(t, 1, 1, 2), t, {3, 2}, {4, 1}, 1);
+  expect_view(native::narrow(t, 0, -2, 2), t, {2, 4}, {4, 1}, 4);
+  expect_view(native::narrow(t, 0, 3, 0), t, {0, 4}, {4, 1}, 12);
+  Error e = error_of([&] { native::narrow(t, 0, 4, 0); });
   EXPECT_EQ(e.code(), ErrorCode::kIndexError);
   EXPECT_EQ(e.message(), "start out of range (expected to be in range of [-3, 3], but got 4)");
-  EXPECT_EQ(error_of([&] { narrow(t, 0, 2, 2); }).message(),
+  EXPECT_EQ(error_of([&] { native::narrow(t, 0, 2, 2); }).message(),
             "start (2) + length (2) exceeds dimension size (3).");
-  EXPECT_EQ(error_of([&] { narrow(t, 0, 0, -1); }).message(),
+  EXPECT_EQ(error_of([&] { native::narrow(t, 0, 0, -1); }).message(),
             "narrow(): length must be non-negative.");
-  EXPECT_EQ(error_of([&] { narrow(empty({}, ScalarType::kFloat32, kCpu), 0, 0, 0); }).message(),
+  EXPECT_EQ(error_of([&] {
+              native::narrow(native::empty({}, ScalarType::kFloat32, kCpu), 0, 0, 0);
+            }).message(),
             "narrow() cannot be applied to a 0-dim tensor.");
 }
 
 TEST(Flatten, MergesARangeOfDims) {
-  Tensor t = empty({2, 3, 4}, ScalarType::kFloat32, kCpu);
-  expect_view(flatten(t), t, {24}, {1}, 0);
-  expect_view(flatten(t, 1), t, {2, 12}, {12, 1}, 0);
-  EXPECT_TRUE(flatten(t, 1, 1).is_same(t));
-  Tensor s = empty({}, ScalarType::kFloat32, kCpu);
-  expect_view(flatten(s), s, {1}, {1}, 0);
-  Tensor z = empty({0, 1, 3, 0}, ScalarType::kFloat32, kCpu);
-  EXPECT_EQ(vec(flatten(z, 1, 2).sizes()), (V{0, 3, 0}));
-  Tensor copy = flatten(transpose(t, 0, 2));
+  Tensor t = native::empty({2, 3, 4}, ScalarType::kFloat32, kCpu);
+  expect_view(native::flatten(t), t, {24}, {1}, 0);
+  expect_view(native::flatten(t, 1), t, {2, 12}, {12, 1}, 0);
+  EXPECT_TRUE(native::flatten(t, 1, 1).is_same(t));
+  Tensor s = native::empty({}, ScalarType::kFloat32, kCpu);
+  expect_view(native::flatten(s), s, {1}, {1}, 0);
+  Tensor z = native::empty({0, 1, 3, 0}, ScalarType::kFloat32, kCpu);
+  EXPECT_EQ(vec(native::flatten(z, 1, 2).sizes()), (V{0, 3, 0}));
+  Tensor copy = native::flatten(native::transpose(t, 0, 2));
   EXPECT_FALSE(copy.is_alias_of(t));
-  EXPECT_EQ(error_of([&] { flatten(t, 2, 1); }).message(),
+  EXPECT_EQ(error_of([&] { native::flatten(t, 2, 1); }).message(),
             "flatten() has invalid args: start_dim cannot come after end_dim");
 }
 
 TEST(Diagonal, ViewsADiagonalAsTheLastDim) {
   Tensor t = arange({3, 4});
-  Tensor d = diagonal(t);
+  Tensor d = native::diagonal(t);
   expect_view(d, t, {3}, {5}, 0);
   EXPECT_EQ(values(d), (std::vector<int64_t>{0, 5, 10}));
-  EXPECT_EQ(values(diagonal(t, 1)), (std::vector<int64_t>{1, 6, 11}));
-  EXPECT_EQ(values(diagonal(t, -1)), (std::vector<int64_t>{4, 9}));
-  expect_view(diagonal(t, 10), t, {0}, {5}, 0);
-  Tensor b = empty({2, 3, 4}, ScalarType::kFloat32, kCpu);
-  expect_view(diagonal(b, 0, 0, 2), b, {3, 2}, {4, 13}, 0);
-  expect_view(diagonal(b, 1, -1, 1), b, {2, 2}, {12, 5}, 4);
-  EXPECT_EQ(error_of([&] { diagonal(b, 0, 1, -2); }).message(),
+  EXPECT_EQ(values(native::diagonal(t, 1)), (std::vector<int64_t>{1, 6, 11}));
+  EXPECT_EQ(values(native::diagonal(t, -1)), (std::vector<int64_t>{4, 9}));
+  expect_view(native::diagonal(t, 10), t, {0}, {5}, 0);
+  Tensor b = native::empty({2, 3, 4}, ScalarType::kFloat32, kCpu);
+  expect_view(native::diagonal(b, 0, 0, 2), b, {3, 2}, {4, 13}, 0);
+  expect_view(native::diagonal(b, 1, -1, 1), b, {2, 2}, {12, 5}, 4);
+  EXPECT_EQ(error_of([&] { native::diagonal(b, 0, 1, -2); }).message(),
             "diagonal dimensions cannot be identical 1, -2");
 }
 
 TEST(Alias, SharesEverythingButTheImpl) {
-  Tensor t = empty({2, 3}, ScalarType::kFloat32, kCpu);
-  Tensor a = alias(t);
+  Tensor t = native::empty({2, 3}, ScalarType::kFloat32, kCpu);
+  Tensor a = native::alias(t);
   expect_view(a, t, {2, 3}, {3, 1}, 0);
   a.impl()->set_sizes_and_strides({6}, {1});
   EXPECT_EQ(vec(t.sizes()), (V{2, 3}));  // Metadata is per view.

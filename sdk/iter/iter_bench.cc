@@ -19,7 +19,7 @@ namespace {
 const Device kCpu(DeviceType::kCPU);
 
 Tensor filled(IntArrayRef sizes, float value) {
-  Tensor t = empty(sizes, ScalarType::kFloat32, kCpu);
+  Tensor t = native::empty(sizes, ScalarType::kFloat32, kCpu);
   float* p = t.data_ptr<float>();
   for (int64_t i = 0; i < t.numel(); ++i) p[i] = value + static_cast<float>(i % 7);
   return t;
@@ -89,7 +89,7 @@ void BM_TransposedCopy(benchmark::State& state) {
   const int64_t n = state.range(0);
   set_num_threads(static_cast<int>(state.range(1)));
   Tensor src = filled({n, n}, 1), dst = filled({n, n}, 0);
-  const Tensor transposed = t(src);
+  const Tensor transposed = native::t(src);
   for (auto _ : state) cast_copy(dst, transposed);
   set_bytes(state, 2 * n * n * 4);
 }

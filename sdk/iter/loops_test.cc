@@ -17,7 +17,7 @@ const Device kCpu(DeviceType::kCPU);
 
 // A CPU tensor whose element at logical (C-order) position i is (i % 97) * scale - 20.
 Tensor ramp(IntArrayRef sizes, ScalarType dtype = ScalarType::kFloat32, double scale = 0.5) {
-  Tensor t = empty(sizes, dtype, kCpu);
+  Tensor t = native::empty(sizes, dtype, kCpu);
   visit_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* p = static_cast<T*>(t.data_ptr());
@@ -48,7 +48,7 @@ std::vector<double> values(const Tensor& t) {
 
 // The broadcast of `t`'s values to `sizes` (the naive reference for broadcasting operands).
 std::vector<double> broadcast_values(const Tensor& t, IntArrayRef sizes) {
-  return values(expand(t, sizes));
+  return values(native::expand(t, sizes));
 }
 
 float add_mul(float a, float b) { return a + 2 * b; }
@@ -84,8 +84,9 @@ TEST(CpuKernel, ContiguousOperandsMatchNaiveLoop) {
 }
 
 TEST(CpuKernel, TransposedOperandsMatchNaiveLoop) {
-  expect_add_mul_matches_naive(t(ramp({33, 7})), ramp({7, 33}));
-  expect_add_mul_matches_naive(t(ramp({33, 7})), t(ramp({33, 7}, ScalarType::kFloat32, 3)));
+  expect_add_mul_matches_naive(native::t(ramp({33, 7})), ramp({7, 33}));
+  expect_add_mul_matches_naive(native::t(ramp({33, 7})),
+                               native::t(ramp({33, 7}, ScalarType::kFloat32, 3)));
 }
 
 TEST(CpuKernel, BroadcastOperandsMatchNaiveLoop) {
@@ -94,14 +95,14 @@ TEST(CpuKernel, BroadcastOperandsMatchNaiveLoop) {
 }
 
 TEST(CpuKernel, ExpandedAndZeroDimOperandsAreScalarsInTheLoop) {
-  expect_add_mul_matches_naive(ramp({9, 70}), expand(ramp({1}), {9, 70}));
-  expect_add_mul_matches_naive(expand(ramp({}), {70}), ramp({70}));
+  expect_add_mul_matches_naive(ramp({9, 70}), native::expand(ramp({1}), {9, 70}));
+  expect_add_mul_matches_naive(native::expand(ramp({}), {70}), ramp({70}));
   expect_add_mul_matches_naive(ramp({}), ramp({}));
 }
 
 TEST(CpuKernel, SlicedWithStepOperandsMatchNaiveLoop) {
-  expect_add_mul_matches_naive(slice(ramp({6, 80}), 1, 3, 77, 2),
-                               slice(ramp({12, 37}), 0, 0, 12, 2));
+  expect_add_mul_matches_naive(native::slice(ramp({6, 80}), 1, 3, 77, 2),
+                               native::slice(ramp({12, 37}), 0, 0, 12, 2));
 }
 
 TEST(CpuKernel, ZeroSizeOperandsRunNothing) {
@@ -136,8 +137,8 @@ TEST(CpuKernel, EveryInstructionSetGivesTheSameValues) {
 
 TEST(CpuKernel, DynamicCastingConvertsInputsAndOutputs) {
   // int32 and float inputs into a float kernel with a double output: converted on the fly.
-  Tensor a = ramp({4, 50}, ScalarType::kInt32, 3), b = t(ramp({50, 4}));
-  Tensor out = empty({4, 50}, ScalarType::kFloat64, kCpu);
+  Tensor a = ramp({4, 50}, ScalarType::kInt32, 3), b = native::t(ramp({50, 4}));
+  Tensor out = native::empty({4, 50}, ScalarType::kFloat64, kCpu);
   TensorIteratorConfig config;
   config.check_all_same_dtype(false).add_output(out).add_input(a).add_input(b);
   TensorIterator iter = config.build();
@@ -151,7 +152,7 @@ TEST(CpuKernel, DynamicCastingConvertsInputsAndOutputs) {
 
 TEST(CpuKernel, DynamicCastingWritesBoolOutputs) {
   Tensor a = ramp({300}), b = ramp({1});
-  Tensor out = empty({300}, ScalarType::kBool, kCpu);
+  Tensor out = native::empty({300}, ScalarType::kBool, kCpu);
   TensorIteratorConfig config;
   config.check_all_same_dtype(false).add_output(out).add_input(a).add_input(b);
   TensorIterator iter = config.build();
@@ -177,7 +178,7 @@ TEST(CpuKernel, IntegerKernelsUseIntegerVectors) {
 TEST(CpuKernel, LargeIteratorsRunOnSeveralThreadsWithTheSameResult) {
   const int before = get_num_threads();
   set_num_threads(2);
-  expect_add_mul_matches_naive(ramp({300, 1000}), t(ramp({1000, 300})));
+  expect_add_mul_matches_naive(ramp({300, 1000}), native::t(ramp({1000, 300})));
   expect_add_mul_matches_naive(ramp({200000}), ramp({1}));
   set_num_threads(before);
 }
@@ -221,9 +222,9 @@ TEST(CastCopy, TransposedCopiesMatchNaiveLoopForEveryBlockRemainder) {
   for (ScalarType dtype : {ScalarType::kFloat32, ScalarType::kInt16, ScalarType::kFloat64}) {
     for (int64_t rows : {1, 33, 70, 300}) {
       Tensor src = ramp({rows, 45 + rows}, ScalarType::kFloat32, 0.75);
-      Tensor dst = empty({45 + rows, rows}, dtype, kCpu);
-      cast_copy(dst, t(src));
-      const std::vector<double> want = values(t(src)), got = values(dst);
+      Tensor dst = native::empty({45 + rows, rows}, dtype, kCpu);
+      cast_copy(dst, native::t(src));
+      const std::vector<double> want = values(native::t(src)), got = values(dst);
       for (size_t i = 0; i < got.size(); ++i) {
         ASSERT_EQ(got[i], dtype == ScalarType::kInt16
                               ? static_cast<double>(static_cast<int16_t>(want[i]))

@@ -85,7 +85,7 @@ void prepare_result(std::string_view name, Tensor& result, const Tensor& self, c
            ".");
   const DimVector shape = reduced_shape(self, mask, keepdim);
   if (!result.defined()) {
-    result = empty(shape, dtype, self.device());
+    result = native::empty(shape, dtype, self.device());
   } else if (result.sizes() != IntArrayRef(shape)) {
     resize_tensor(*result.impl(), shape);
   }
@@ -96,14 +96,14 @@ Tensor review_result(const Tensor& result, int64_t ndim, const DimMask& mask, bo
   if (keepdim) return result;
   Tensor viewed = result;
   for (int64_t d = 0; d < ndim; ++d) {
-    if (mask[d]) viewed = unsqueeze(viewed, d);
+    if (mask[d]) viewed = native::unsqueeze(viewed, d);
   }
   return viewed;
 }
 
 Tensor converted(const Tensor& self, ScalarType dtype) {
   if (self.dtype() == dtype) return self;
-  Tensor copy = empty(self.sizes(), dtype, self.device());
+  Tensor copy = native::empty(self.sizes(), dtype, self.device());
   cast_copy(copy, self);
   return copy;
 }

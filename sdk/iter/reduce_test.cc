@@ -17,7 +17,7 @@ const Device kCpu(DeviceType::kCPU);
 
 // Element i (C order) is ((i * 37) % 101) / 4 - 12: varied, exact in float.
 Tensor ramp(IntArrayRef sizes, ScalarType dtype = ScalarType::kFloat32) {
-  Tensor t = empty(sizes, dtype, kCpu);
+  Tensor t = native::empty(sizes, dtype, kCpu);
   visit_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* p = static_cast<T*>(t.data_ptr());
@@ -72,8 +72,8 @@ TEST(Reduce, SumOverEachDimMatchesNaiveLoop) {
 }
 
 TEST(Reduce, SumOfNonContiguousInputsMatchesNaiveLoop) {
-  expect_sums_match_naive(t(ramp({45, 70})));
-  expect_sums_match_naive(slice(ramp({20, 90}), 1, 1, 90, 3));
+  expect_sums_match_naive(native::t(ramp({45, 70})));
+  expect_sums_match_naive(native::slice(ramp({20, 90}), 1, 1, 90, 3));
 }
 
 TEST(Reduce, LargeSumsOnSeveralThreadsMatchNaiveLoop) {
@@ -88,7 +88,7 @@ TEST(Reduce, LargeSumsOnSeveralThreadsMatchNaiveLoop) {
 TEST(Reduce, SumOverAllDimsAndKeepdim) {
   Tensor x = ramp({3, 4, 5});
   double want = 0;
-  for (int64_t i = 0; i < 60; ++i) want += element(reshape(x, {60}), {i});
+  for (int64_t i = 0; i < 60; ++i) want += element(native::reshape(x, {60}), {i});
   const Tensor all = sum(x, {});
   EXPECT_EQ(all.dim(), 0);
   EXPECT_DOUBLE_EQ(element(all, {}), want);
@@ -113,7 +113,7 @@ TEST(Reduce, SumOverAZeroSizeDimIsZero) {
 
 TEST(Reduce, HalfInputsAccumulateInFloat) {
   // 4096 ones: a float16 accumulator would stop at 2048.
-  Tensor ones = empty({4096}, ScalarType::kFloat16, kCpu);
+  Tensor ones = native::empty({4096}, ScalarType::kFloat16, kCpu);
   for (int64_t i = 0; i < 4096; ++i) ones.data_ptr<Half>()[i] = Half(1.0f);
   const Tensor result = sum(ones, {0}, false, ScalarType::kFloat16);
   EXPECT_EQ(result.dtype(), ScalarType::kFloat16);
@@ -163,7 +163,7 @@ TEST(Reduce, MaxWithArgmaxTakesTheFirstIndexOnTies) {
     EXPECT_EQ(element(indices, {i}), arg);
   }
   Tensor tvalues, tindices;
-  max_dim(t(x), 0, tvalues, tindices);  // the same reduction through a transposed view
+  max_dim(native::t(x), 0, tvalues, tindices);  // the same reduction through a transposed view
   for (int64_t i = 0; i < 5; ++i) EXPECT_EQ(element(tindices, {i}), element(indices, {i}));
 }
 
@@ -197,7 +197,7 @@ TEST(Reduce, ReportsPyTorchErrors) {
               sum(x, {2});
             }).find("Dimension out of range (expected to be in range of [-2, 1], but got 2)"),
             std::string::npos);
-  result = empty({2}, ScalarType::kInt32, kCpu);
+  result = native::empty({2}, ScalarType::kInt32, kCpu);
   EXPECT_NE(message([&] {
               make_reduction("sum", result, x, {1}, false, ScalarType::kFloat32,
                              ScalarType::kFloat32);

@@ -22,9 +22,9 @@ namespace {
 // `.to(dtype)` keeps the layout).
 Tensor empty_like_with_dtype(const Tensor& t, ScalarType dtype, bool keep_layout) {
   if (keep_layout && t.is_non_overlapping_and_dense()) {
-    return empty_strided(t.sizes(), t.strides(), dtype, t.device());
+    return native::empty_strided(t.sizes(), t.strides(), dtype, t.device());
   }
-  return empty(t.sizes(), dtype, t.device());
+  return native::empty(t.sizes(), dtype, t.device());
 }
 
 }  // namespace
@@ -543,8 +543,8 @@ void TensorIterator::set_output_raw_strided(int64_t output_idx, IntArrayRef size
   const MemoryFormat format = options.memory_format.value_or(MemoryFormat::kContiguous);
   if (!op.tensor().defined()) {
     op.tensor_storage = MaybeOwnedTensor::owned(
-        strides.empty() ? empty(sizes, options.dtype, options.device, format)
-                        : empty_strided(sizes, strides, options.dtype, options.device));
+        strides.empty() ? native::empty(sizes, options.dtype, options.device, format)
+                        : native::empty_strided(sizes, strides, options.dtype, options.device));
     op.current_dtype = op.target_dtype;
   } else if (op.will_resize) {
     resize_tensor(*op.tensor().impl(), sizes,

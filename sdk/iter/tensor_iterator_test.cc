@@ -18,7 +18,7 @@ const Device kMeta(DeviceType::kMeta);
 
 // A float32 CPU tensor holding 0, 1, 2, ... in logical (C) order.
 Tensor iota(IntArrayRef sizes, ScalarType dtype = ScalarType::kFloat32) {
-  Tensor t = empty(sizes, dtype, kCpu);
+  Tensor t = native::empty(sizes, dtype, kCpu);
   visit_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_arithmetic_v<T>) {
@@ -75,7 +75,7 @@ TEST(TensorIterator, ContiguousOperandsCoalesceToOneDimension) {
 
 TEST(TensorIterator, TransposedInputKeepsItsLayoutForTheOutput) {
   Tensor base = iota({5, 4});
-  Tensor a = transpose(base, 0, 1);  // sizes [4, 5], strides [1, 4]
+  Tensor a = native::transpose(base, 0, 1);  // sizes [4, 5], strides [1, 4]
   Tensor out;
   TensorIterator iter;
   iter.build_borrowing_unary_op(out, a);
@@ -85,8 +85,8 @@ TEST(TensorIterator, TransposedInputKeepsItsLayoutForTheOutput) {
 }
 
 TEST(TensorIterator, TransposedAndContiguousInputsIterateInTheFirstOperandsOrder) {
-  Tensor a = transpose(iota({5, 4}), 0, 1);  // [4, 5] strides [1, 4]
-  Tensor b = iota({4, 5});                   // [4, 5] strides [5, 1]
+  Tensor a = native::transpose(iota({5, 4}), 0, 1);  // [4, 5] strides [1, 4]
+  Tensor b = iota({4, 5});                           // [4, 5] strides [5, 1]
   Tensor out;
   TensorIterator iter;
   iter.build_borrowing_binary_op(out, a, b);
@@ -105,8 +105,8 @@ TEST(TensorIterator, TransposedAndContiguousInputsIterateInTheFirstOperandsOrder
 }
 
 TEST(TensorIterator, ChannelsLastOperandsGiveAChannelsLastOutput) {
-  Tensor a = empty({2, 3, 4, 5}, ScalarType::kFloat32, kCpu, MemoryFormat::kChannelsLast);
-  Tensor b = empty({2, 3, 4, 5}, ScalarType::kFloat32, kCpu, MemoryFormat::kChannelsLast);
+  Tensor a = native::empty({2, 3, 4, 5}, ScalarType::kFloat32, kCpu, MemoryFormat::kChannelsLast);
+  Tensor b = native::empty({2, 3, 4, 5}, ScalarType::kFloat32, kCpu, MemoryFormat::kChannelsLast);
   Tensor out;
   TensorIterator iter;
   iter.build_borrowing_binary_op(out, a, b);
@@ -131,7 +131,7 @@ TEST(TensorIterator, BroadcastInputsGetZeroStrides) {
 
 TEST(TensorIterator, ExpandedInputHasStrideZeroAndIsAScalarOperand) {
   Tensor scalar = iota({1});
-  Tensor a = expand(scalar, {6});
+  Tensor a = native::expand(scalar, {6});
   Tensor b = iota({6}), out;
   TensorIterator iter;
   iter.build_borrowing_binary_op(out, a, b);
@@ -144,7 +144,7 @@ TEST(TensorIterator, ExpandedInputHasStrideZeroAndIsAScalarOperand) {
 
 TEST(TensorIterator, SlicedWithStepKeepsByteStrides) {
   Tensor base = iota({4, 10});
-  Tensor a = slice(base, 1, 0, 8, 2);  // [4, 4] strides [10, 2]: rows do not continue
+  Tensor a = native::slice(base, 1, 0, 8, 2);  // [4, 4] strides [10, 2]: rows do not continue
   Tensor out;
   TensorIterator iter;
   iter.build_borrowing_unary_op(out, a);
@@ -155,7 +155,7 @@ TEST(TensorIterator, SlicedWithStepKeepsByteStrides) {
 }
 
 TEST(TensorIterator, SliceWithStepOverAWholeRowCoalescesToOneStride) {
-  Tensor a = slice(iota({4, 10}), 1, 0, 10, 2);  // [4, 5] strides [10, 2]: one stride-2 run
+  Tensor a = native::slice(iota({4, 10}), 1, 0, 10, 2);  // [4, 5] strides [10, 2]: one stride-2 run
   Tensor out;
   TensorIterator iter;
   iter.build_borrowing_unary_op(out, a);
@@ -204,7 +204,7 @@ TEST(TensorIterator, InPlaceOutputCannotBeBroadcast) {
 
 TEST(TensorIterator, WrongSizedOutputIsResized) {
   Tensor a = iota({2, 3}), b = iota({2, 3});
-  Tensor out = empty({5}, ScalarType::kFloat32, kCpu);
+  Tensor out = native::empty({5}, ScalarType::kFloat32, kCpu);
   TensorIterator iter;
   iter.build_borrowing_binary_op(out, a, b);
   EXPECT_TRUE(iter.operand(0).will_resize);
@@ -214,7 +214,7 @@ TEST(TensorIterator, WrongSizedOutputIsResized) {
 
 TEST(TensorIterator, RejectsOverlapLikePyTorch) {
   Tensor a = iota({4});
-  Tensor expanded = expand(iota({1}), {4});
+  Tensor expanded = native::expand(iota({1}), {4});
   EXPECT_EQ(error_of([&] {
               TensorIterator iter;
               iter.build_borrowing_unary_op(expanded, a);
@@ -222,7 +222,7 @@ TEST(TensorIterator, RejectsOverlapLikePyTorch) {
             "unsupported operation: more than one element of the written-to tensor refers to a "
             "single memory location. Please clone() the tensor before performing the operation.");
   Tensor base = iota({6});
-  Tensor head = slice(base, 0, 0, 4), tail = slice(base, 0, 2, 6);
+  Tensor head = native::slice(base, 0, 0, 4), tail = native::slice(base, 0, 2, 6);
   EXPECT_EQ(error_of([&] {
               TensorIterator iter;
               iter.build_borrowing_unary_op(head, tail);
@@ -268,7 +268,7 @@ TEST(TensorIterator, ZeroDimTensorDoesNotPromoteWithinItsCategory) {
 
 TEST(TensorIterator, CastsOutputsThroughATemporary) {
   Tensor a = iota({4}, ScalarType::kInt32), b = iota({4}, ScalarType::kInt32);
-  Tensor out = empty({4}, ScalarType::kFloat64, kCpu);
+  Tensor out = native::empty({4}, ScalarType::kFloat64, kCpu);
   TensorIterator iter;
   iter.build_borrowing_binary_op(out, a, b);
   EXPECT_EQ(iter.dtype(0), ScalarType::kInt32);  // computes in the common dtype
@@ -287,7 +287,7 @@ TEST(TensorIterator, CastsOutputsThroughATemporary) {
 
 TEST(TensorIterator, RejectsUnsafeCastToOutput) {
   Tensor a = iota({4}, ScalarType::kFloat32), b = iota({4}, ScalarType::kFloat32);
-  Tensor out = empty({4}, ScalarType::kInt64, kCpu);
+  Tensor out = native::empty({4}, ScalarType::kInt64, kCpu);
   EXPECT_EQ(error_of([&] {
               TensorIterator iter;
               iter.build_borrowing_binary_op(out, a, b);
@@ -297,7 +297,7 @@ TEST(TensorIterator, RejectsUnsafeCastToOutput) {
 
 TEST(TensorIterator, UnaryOpRequiresOneDtype) {
   Tensor a = iota({4}, ScalarType::kFloat32);
-  Tensor out = empty({4}, ScalarType::kFloat64, kCpu);
+  Tensor out = native::empty({4}, ScalarType::kFloat64, kCpu);
   EXPECT_EQ(error_of([&] {
               TensorIterator iter;
               iter.build_borrowing_unary_op(out, a);
@@ -323,8 +323,8 @@ TEST(TensorIterator, UnaryFloatOpPromotesIntegersToFloat) {
 }
 
 TEST(TensorIterator, MetaOperandsProduceMetaOutputsWithoutData) {
-  Tensor a = empty({3, 1}, ScalarType::kFloat32, kMeta);
-  Tensor b = empty({1, 4}, ScalarType::kInt64, kMeta);
+  Tensor a = native::empty({3, 1}, ScalarType::kFloat32, kMeta);
+  Tensor b = native::empty({1, 4}, ScalarType::kInt64, kMeta);
   Tensor out;
   TensorIterator iter;
   iter.build_borrowing_binary_op(out, a, b);
@@ -337,7 +337,7 @@ TEST(TensorIterator, MetaOperandsProduceMetaOutputsWithoutData) {
 
 TEST(TensorIterator, DevicesMustMatch) {
   Tensor a = iota({4});
-  Tensor b = empty({4}, ScalarType::kFloat32, kMeta);
+  Tensor b = native::empty({4}, ScalarType::kFloat32, kMeta);
   Tensor out;
   EXPECT_EQ(error_of([&] {
               TensorIterator iter;
@@ -348,8 +348,8 @@ TEST(TensorIterator, DevicesMustMatch) {
 }
 
 TEST(TensorIterator, ReductionOutputGetsStrideZeroAlongReducedDims) {
-  Tensor in = empty({4, 6}, ScalarType::kFloat32, kMeta);
-  Tensor out = empty({4, 1}, ScalarType::kFloat32, kMeta);
+  Tensor in = native::empty({4, 6}, ScalarType::kFloat32, kMeta);
+  Tensor out = native::empty({4, 1}, ScalarType::kFloat32, kMeta);
   TensorIteratorConfig config;
   config.set_check_mem_overlap(false)
       .add_output(out)
@@ -370,8 +370,8 @@ TEST(TensorIterator, ReductionOutputGetsStrideZeroAlongReducedDims) {
 TEST(TensorIterator, SplitsIteratorsWhoseOffsetsExceed32Bits) {
   // 2^33 bytes of float32 elements, never allocated: expanded from one Meta element.
   const int64_t rows = int64_t{1} << 16, cols = int64_t{1} << 15;
-  Tensor big =
-      as_strided(empty({rows * cols}, ScalarType::kFloat32, kMeta), {rows, cols}, {cols, 1}, 0);
+  Tensor big = native::as_strided(native::empty({rows * cols}, ScalarType::kFloat32, kMeta),
+                                  {rows, cols}, {cols, 1}, 0);
   Tensor out;
   TensorIterator iter;
   iter.build_borrowing_unary_op(out, big);
@@ -400,7 +400,7 @@ TEST(TensorIterator, ForEachVisitsEveryElementOnceAcrossThreads) {
 
 TEST(CastCopy, ConvertsBetweenDtypesWithBroadcast) {
   Tensor src = iota({3}, ScalarType::kInt64);
-  Tensor dst = empty({2, 3}, ScalarType::kFloat16, kCpu);
+  Tensor dst = native::empty({2, 3}, ScalarType::kFloat16, kCpu);
   cast_copy(dst, src);
   const Half* h = dst.data_ptr<Half>();
   for (int i = 0; i < 6; ++i) EXPECT_EQ(static_cast<float>(h[i]), static_cast<float>(i % 3));
