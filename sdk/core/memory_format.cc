@@ -122,4 +122,34 @@ bool is_non_overlapping_and_dense_strides(IntArrayRef sizes, IntArrayRef strides
   return true;
 }
 
+namespace {
+
+// PyTorch's is_channels_last_strides_2d_s4 / _3d_s5: dims visited from the channel outwards
+// must have non-decreasing strides.
+template <size_t N>
+bool strides_like(IntArrayRef sizes, IntArrayRef strides, const std::array<int, N>& order) {
+  if (sizes.size() != N || strides[1] == 0) return false;
+  int64_t min = 0;
+  for (int d : order) {
+    if (sizes[d] == 0 || strides[d] < min) return false;
+    // N111-like tensors are ambiguous: contiguous by default.
+    if (d == 0 && min == strides[1]) return false;
+    min = strides[d];
+    if (sizes[d] > 1) min *= sizes[d];
+  }
+  return true;
+}
+
+}  // namespace
+
+MemoryFormat suggest_memory_format(IntArrayRef sizes, IntArrayRef strides) {
+  if (sizes.size() == 4 && strides_like(sizes, strides, std::array<int, 4>{1, 3, 2, 0})) {
+    return MemoryFormat::kChannelsLast;
+  }
+  if (sizes.size() == 5 && strides_like(sizes, strides, std::array<int, 5>{1, 4, 3, 2, 0})) {
+    return MemoryFormat::kChannelsLast3d;
+  }
+  return MemoryFormat::kContiguous;
+}
+
 }  // namespace bp

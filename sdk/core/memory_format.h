@@ -45,6 +45,12 @@ bool is_contiguous_strides(IntArrayRef sizes, IntArrayRef strides, MemoryFormat 
 // (PyTorch's compute_non_overlapping_and_dense).
 bool is_non_overlapping_and_dense_strides(IntArrayRef sizes, IntArrayRef strides);
 
+// The layout these strides look like (PyTorch's suggest_memory_format): kChannelsLast for a
+// rank-4 tensor whose strides order its dims as NHWC, kChannelsLast3d for NDHWC, else
+// kContiguous (also for ambiguous cases, e.g. a trivial channel dim). Used to lay out copies of
+// tensors that are not dense ("keep the input's layout").
+MemoryFormat suggest_memory_format(IntArrayRef sizes, IntArrayRef strides);
+
 }  // namespace bp
 
 #endif  // BACKPLANE_SDK_CORE_MEMORY_FORMAT_H_

@@ -76,5 +76,18 @@ TEST(MemoryFormat, NonOverlappingAndDenseAcceptsPermutationsOnly) {
   EXPECT_TRUE(is_non_overlapping_and_dense_strides({}, {}));
 }
 
+TEST(MemoryFormat, SuggestsTheLayoutTheStridesLookLike) {
+  EXPECT_EQ(suggest_memory_format({2, 3, 4, 5}, {60, 1, 15, 3}), MemoryFormat::kChannelsLast);
+  EXPECT_EQ(suggest_memory_format({2, 3, 4, 5}, {60, 20, 5, 1}), MemoryFormat::kContiguous);
+  // A channels-last tensor sliced along W keeps its layout.
+  EXPECT_EQ(suggest_memory_format({2, 3, 4, 2}, {60, 1, 15, 6}), MemoryFormat::kChannelsLast);
+  EXPECT_EQ(suggest_memory_format({2, 3, 4, 5, 6}, {360, 1, 90, 18, 3}),
+            MemoryFormat::kChannelsLast3d);
+  // Ambiguous N111 tensors and trivial channels default to contiguous.
+  EXPECT_EQ(suggest_memory_format({4, 1, 1, 1}, {1, 1, 1, 1}), MemoryFormat::kContiguous);
+  EXPECT_EQ(suggest_memory_format({2, 3, 4, 5}, {60, 0, 15, 3}), MemoryFormat::kContiguous);
+  EXPECT_EQ(suggest_memory_format({2, 3}, {1, 2}), MemoryFormat::kContiguous);
+}
+
 }  // namespace
 }  // namespace bp

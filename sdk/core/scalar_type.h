@@ -196,37 +196,39 @@ inline constexpr ScalarType scalar_type_of = [] {
   return static_cast<ScalarType>(code);
 }();
 
+// A set of dtypes as a mask: bit i stands for the dtype of code i.
+inline constexpr uint32_t kAllScalarTypes = (1u << kNumScalarTypes) - 1;
+constexpr uint32_t scalar_type_mask(ScalarType t) { return 1u << index_of(t); }
+
 // Calls `f(TypeTag<T>{})` with the C++ type T of `t` and returns its result. The one dtype switch
-// of Backplane: kernels restrict the set they accept with a check before visiting.
-template <typename F>
+// of Backplane. `kMask` restricts the types `f` is instantiated for (a kernel that only compiles
+// for some dtypes): the caller checks that `t` is in the mask first; a dtype outside it is an
+// internal error.
+template <uint32_t kMask = kAllScalarTypes, typename F>
 decltype(auto) visit_dtype(ScalarType t, F&& f) {
+#define BP_VISIT_CASE(code)                                           \
+  case static_cast<ScalarType>(code):                                 \
+    if constexpr ((kMask >> (code)) & 1u) {                           \
+      return f(TypeTag<cpp_type_t<static_cast<ScalarType>(code)>>{}); \
+    }                                                                 \
+    break;
   switch (t) {
-    case ScalarType::kBool:
-      return f(TypeTag<bool>{});
-    case ScalarType::kUInt8:
-      return f(TypeTag<uint8_t>{});
-    case ScalarType::kInt8:
-      return f(TypeTag<int8_t>{});
-    case ScalarType::kInt16:
-      return f(TypeTag<int16_t>{});
-    case ScalarType::kInt32:
-      return f(TypeTag<int32_t>{});
-    case ScalarType::kInt64:
-      return f(TypeTag<int64_t>{});
-    case ScalarType::kFloat16:
-      return f(TypeTag<Half>{});
-    case ScalarType::kBFloat16:
-      return f(TypeTag<BFloat16>{});
-    case ScalarType::kFloat32:
-      return f(TypeTag<float>{});
-    case ScalarType::kFloat64:
-      return f(TypeTag<double>{});
-    case ScalarType::kComplex64:
-      return f(TypeTag<complex<float>>{});
-    case ScalarType::kComplex128:
-      return f(TypeTag<complex<double>>{});
+    BP_VISIT_CASE(0)
+    BP_VISIT_CASE(1)
+    BP_VISIT_CASE(2)
+    BP_VISIT_CASE(3)
+    BP_VISIT_CASE(4)
+    BP_VISIT_CASE(5)
+    BP_VISIT_CASE(6)
+    BP_VISIT_CASE(7)
+    BP_VISIT_CASE(8)
+    BP_VISIT_CASE(9)
+    BP_VISIT_CASE(10)
+    BP_VISIT_CASE(11)
   }
-  BP_INTERNAL_ASSERT(false, "invalid ScalarType code ", static_cast<int>(t));
+#undef BP_VISIT_CASE
+  static_assert(kNumScalarTypes == 12, "visit_dtype lists every dtype code");
+  BP_INTERNAL_ASSERT(false, "dtype ", static_cast<int>(t), " is not handled here");
 }
 
 }  // namespace bp

@@ -18,13 +18,19 @@
 #define BACKPLANE_SDK_CORE_TENSOR_H_
 
 #include <cstdint>
+#include <optional>
 #include <ostream>
+#include <string_view>
+#include <tuple>
+#include <vector>
 
+#include "absl/types/span.h"
 #include "sdk/core/device.h"
 #include "sdk/core/error.h"
 #include "sdk/core/int_array_ref.h"
 #include "sdk/core/intrusive_ptr.h"
 #include "sdk/core/memory_format.h"
+#include "sdk/core/scalar.h"
 #include "sdk/core/scalar_type.h"
 #include "sdk/core/storage.h"
 #include "sdk/core/tensor_impl.h"
@@ -106,6 +112,12 @@ class Tensor {
   const Storage& storage() const { return impl_->storage(); }
   TensorImpl* impl() const { return impl_.get(); }
   const IntrusivePtr<TensorImpl>& impl_ptr() const { return impl_; }
+
+  // ---- Op methods -------------------------------------------------------------------------
+  // One per op declared with `variants: method` (t.add(u), t.add_(u), t.view({2, 3})), generated
+  // from sdk/ops/*.yaml; each calls the op through the dispatcher. Defined in //sdk/ops, which
+  // code calling them links.
+#include "sdk/ops/tensor_methods.inc"
 
  private:
   void check_dtype(ScalarType expected) const;

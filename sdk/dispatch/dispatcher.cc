@@ -23,7 +23,7 @@ DispatchKeySet stack_key_set(const Stack& stack, size_t num_arguments) {
   for (size_t i = stack.size() - num_arguments; i < stack.size(); ++i) {
     std::visit([&](const auto& v) { add_argument_keys(tensors, devices, v); }, stack[i].payload());
   }
-  return DispatchKeySet::from_raw(tensors != 0 ? tensors : devices);
+  return argument_keys(tensors, devices);
 }
 
 }  // namespace detail
@@ -118,8 +118,8 @@ RegistrationHandle Dispatcher::register_impl(std::string_view op_name, DispatchK
 
 RegistrationHandle Dispatcher::register_fallback(DispatchKey key, KernelFunction kernel,
                                                  std::string debug_name) {
-  BP_CHECK(key != DispatchKey::kUndefined && !is_alias_key(key), "cannot register a fallback for the ",
-           key, " key");
+  BP_CHECK(key != DispatchKey::kUndefined && !is_alias_key(key),
+           "cannot register a fallback for the ", key, " key");
   BP_CHECK(kernel.valid(), "cannot register an empty KernelFunction as the ", key, " fallback");
   std::lock_guard<std::mutex> lock(mutex_);
   uint64_t id = next_id_++;

@@ -15,7 +15,8 @@
 // A call's key set is the union of the keys of its tensor arguments' devices (Tensor, optional
 // Tensor, Tensor lists, optional-Tensor lists; undefined tensors add nothing) plus this thread's
 // and the process's included keys minus this thread's excluded keys. When no tensor argument adds
-// a key, Device arguments do (factory functions such as empty(size, device=...)). The highest
+// a key, Device arguments do (factory functions such as empty(size, device=...)); when neither
+// does (a factory called without a device), the call goes to CPU, as in PyTorch. The highest
 // key whose kernel is not a fallthrough runs; if nothing serves it, the call throws
 // Error(kNotImplemented) "Could not run 'bp::op' with arguments from the 'K' backend. 'bp::op' is
 // only available for these backends: [...]". Exceptions from kernels propagate unchanged.
@@ -81,12 +82,19 @@ void add_argument_keys(uint64_t& tensors, uint64_t& devices, const T& arg) {
   }
 }
 
+// Tensor keys if any, else Device keys, else CPU (a factory called without a device).
+inline DispatchKeySet argument_keys(uint64_t tensors, uint64_t devices) {
+  if (tensors != 0) return DispatchKeySet::from_raw(tensors);
+  if (devices != 0) return DispatchKeySet::from_raw(devices);
+  return DispatchKeySet(DispatchKey::kCPU);
+}
+
 template <typename... Args>
 DispatchKeySet argument_key_set(const Args&... args) {
   uint64_t tensors = 0;
   uint64_t devices = 0;
   (add_argument_keys(tensors, devices, args), ...);
-  return DispatchKeySet::from_raw(tensors != 0 ? tensors : devices);
+  return argument_keys(tensors, devices);
 }
 
 // The keys of the op's arguments: the last `num_arguments` values of `stack`.

@@ -11,6 +11,7 @@
 #include "sdk/core/overlap.h"
 #include "sdk/core/promotion.h"
 #include "sdk/core/resize.h"
+#include "sdk/core/result_type.h"
 #include "sdk/iter/cast_copy.h"
 #include "sdk/iter/dim_counter.h"
 #include "sdk/iter/parallel.h"
@@ -140,9 +141,7 @@ ScalarType TensorIteratorBase::compute_common_dtype() const {
   ResultTypeState state;
   for (const OperandInfo& op : operands_) {
     if (op.is_output) continue;
-    const Tensor& t = op.tensor();
-    update_result_type_state(state, t.dtype(),
-                             t.dim() == 0 ? OperandKind::kZeroDimTensor : OperandKind::kTensor);
+    update_result_type_state(state, op.tensor());  // wrapped numbers promote as Scalars
   }
   return result_type(state);
 }

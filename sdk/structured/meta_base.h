@@ -27,9 +27,13 @@ class MetaBase {
   virtual ~MetaBase() = default;
 
   // Declares output `output_idx` with `sizes` and `strides` (empty: contiguous, or
-  // `options.memory_format`). A given output whose strides differ may be used as is.
+  // `options.memory_format`). A given output whose strides differ may be used as is. The base
+  // records nothing; classes that run a meta function override it (and call down to the
+  // structured class they wrap, e.g. TensorIteratorBase, which records the output).
   virtual void set_output_raw_strided(int64_t output_idx, IntArrayRef sizes, IntArrayRef strides,
-                                      TensorOptions options) = 0;
+                                      TensorOptions options) {
+    (void)output_idx, (void)sizes, (void)strides, (void)options;
+  }
 
   // Like set_output_raw_strided, for kernels that need these exact strides: an implementation may
   // compute into a temporary ("proxy") output and copy it into a given output afterwards.

@@ -1,0 +1,98 @@
+#include "codegen/emit.h"
+
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace bp::codegen {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+Model binary_model() {
+  Model model(parse_declarations(R"(
+- func: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+  structured_delegate: add.out
+  variants: function, method
+- func: add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)
+  structured_delegate: add.out
+  variants: method
+- func: add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
+  structured: True
+  structured_inherits: TensorIteratorBase
+  meta: add_op(self, other, alpha)
+  math: Add(alpha)
+- func: sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)
+  structured: True
+  meta: sum_meta(self, dim, keepdim, dtype)
+  dispatch:
+    CPU: sum_out
+)",
+                                 "sdk/ops/binary.yaml"),
+              {"binary"});
+  validate(model);
+  return model;
+}
+
+TEST(Emit, ApiPutsOutputsFirstAndKeepsTrailingDefaults) {
+  Files files = emit_sdk(binary_model());
+  const std::string& api = files.at("binary.h");
+  EXPECT_THAT(api, HasSubstr("Tensor add(const Tensor& self, const Tensor& other, const Scalar& "
+                             "alpha = 1);"));
+  EXPECT_THAT(api, HasSubstr("Tensor& add_out(Tensor& out, const Tensor& self, const Tensor& "
+                             "other, const Scalar& alpha = 1);"));
+  EXPECT_THAT(api, HasSubstr("Tensor& sum_out(Tensor& out, const Tensor& self, "
+                             "std::optional<IntArrayRef> dim, bool keepdim = false, "
+                             "std::optional<ScalarType> dtype = std::nullopt);"));
+  // add_ is a method only.
+  EXPECT_THAT(api, Not(HasSubstr("Tensor& add_(")));
+  EXPECT_THAT(files.at("tensor_methods.inc"),
+              HasSubstr("Tensor& add_(const Tensor& other, const Scalar& alpha = 1) const;"));
+}
+
+TEST(Emit, StructuredGroupsGetMetaAndCommonKernels) {
+  Files files = emit_sdk(binary_model());
+  const std::string& reg = files.at("binary_register.cc");
+  EXPECT_THAT(reg, HasSubstr("lib.impl(\"add.Tensor\", DispatchKey::kCommon"));
+  EXPECT_THAT(reg, HasSubstr("lib.impl(\"add_.Tensor\", DispatchKey::kMeta"));
+  // Common defers to a backend's own kernel for functional and in-place variants, and runs the
+  // meta function before the backend's out= kernel otherwise.
+  EXPECT_THAT(reg, HasSubstr("if (op_handles::add_Tensor().has_own_kernel(below."
+                             "highest_priority_key())) {"));
+  EXPECT_THAT(reg, HasSubstr("op_handles::add_out().redispatch(below, self, other, alpha, "
+                             "call.output(0));"));
+  EXPECT_THAT(files.at("binary_structured.h"),
+              HasSubstr("struct structured_add_out : public TensorIteratorBase {"));
+  EXPECT_THAT(files.at("binary_structured.h"),
+              HasSubstr("struct structured_sum_IntList_out : public MetaBase {"));
+  EXPECT_THAT(files.at("binary_structured.cc"),
+              HasSubstr("meta::add_op(*this, self, other, alpha);"));
+}
+
+TEST(Emit, CpuKernelsComeFromMathOrNamedKernels) {
+  Files files = emit_cpu(binary_model());
+  EXPECT_THAT(files.at("binary_cpu.cc"),
+              HasSubstr("pointwise<math::Add, 4095u>(call, \"add\", alpha);"));
+  EXPECT_THAT(files.at("binary_cpu.cc"),
+              HasSubstr("cpu::sum_out(call, self, dim, keepdim, dtype, call.output(0));"));
+  EXPECT_THAT(files.at("cpu_kernels.h"),
+              HasSubstr("void sum_out(structured_sum_IntList_out& op, const Tensor& self, "
+                        "std::optional<IntArrayRef> dim, bool keepdim, std::optional<ScalarType> "
+                        "dtype, const Tensor& out);"));
+}
+
+TEST(Emit, OpTableListsEveryOp) {
+  Files files = emit_sdk(binary_model());
+  EXPECT_THAT(files.at("op_table.cc"),
+              HasSubstr("{\"add_.Tensor\", \"add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar "
+                        "alpha=1) -> Tensor(a!)\", \"binary\", OpKind::kInplace, \"add.out\", "
+                        "\"\", \"\", \"CPU (math), Meta, Common\", 4095u, false, true, "
+                        "\"sdk/ops/binary.yaml:5\"},"));
+  EXPECT_THAT(files.at("ops.md"),
+              HasSubstr("| `add.out` | binary | Out | CPU (math), Meta, Common | all |  |"));
+}
+
+}  // namespace
+}  // namespace bp::codegen

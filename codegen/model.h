@@ -1,0 +1,117 @@
+// The typed model of op declarations: what sdk/ops/*.yaml says, parsed and validated.
+//
+//   Model model = load_model({"sdk/ops/binary.yaml", "sdk/ops/unary.yaml"});
+//   const OpDecl& add = model.op("add.out");
+//   add.structured;                  // true
+//   add.meta->function;              // "binary_op"
+//   model.structured_group(add);     // add.Tensor, add_.Tensor, add.out
+//
+// Every declaration keeps the file and line it came from; every error is a CodegenError whose
+// message starts with "file:line: ". The format is documented in docs/op_declarations.md.
+//
+// Thread safety: a Model is immutable once loaded.
+#ifndef BACKPLANE_CODEGEN_MODEL_H_
+#define BACKPLANE_CODEGEN_MODEL_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sdk/dispatch/schema.h"
+
+namespace bp::codegen {
+
+// A declaration error; what() is "file:line: message".
+class CodegenError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct SourceLocation {
+  std::string file;
+  int line = 0;
+  std::string str() const { return file + ":" + std::to_string(line); }
+};
+
+// A call written in a declaration, e.g. `meta: binary_op(self, other)`: a function name and the
+// names of the op arguments passed to it, in order.
+struct CallSpec {
+  std::string function;
+  std::vector<std::string> args;
+};
+
+// How an op relates to its structured group (PyTorch's SchemaKind).
+enum class OpKind { kFunctional, kInplace, kOut };
+
+// The dispatch keys a declaration may name under `dispatch:`.
+enum class DispatchTarget { kCPU, kMeta, kCompositeExplicit, kCompositeImplicit };
+const char* dispatch_target_name(DispatchTarget target);
+
+struct OpDecl {
+  SourceLocation loc;
+  std::string family;  // the YAML file's stem: "binary" for sdk/ops/binary.yaml
+  FunctionSchema schema;
+  bool function_variant = true;
+  bool method_variant = false;
+  bool structured = false;
+  std::optional<std::string> structured_delegate;  // "add.out"
+  std::optional<std::string> structured_inherits;  // "TensorIteratorBase"
+  std::map<DispatchTarget, std::string> dispatch;  // key -> kernel function name
+  std::vector<std::string> tags;
+  std::optional<CallSpec> meta;  // structured ops: the meta function and its arguments
+  std::optional<CallSpec> math;  // pointwise structured ops: the scalar math functor
+  uint32_t dtypes = 0;           // bit i: ScalarType code i is supported
+  bool device_check = true;
+
+  // "add.out", "add_.Tensor", "empty.memory_format".
+  std::string name() const { return schema.operator_name(); }
+  OpKind kind() const;
+  bool has_tag(const std::string& tag) const;
+  // The arguments annotated `(a!)` that are kwarg-only: the outputs of an out= op.
+  std::vector<const Argument*> out_arguments() const;
+  // The arguments other than out_arguments(), in order.
+  std::vector<const Argument*> non_out_arguments() const;
+};
+
+class Model {
+ public:
+  // `families`: the YAML files' stems, in order (a family may have no ops yet).
+  Model(std::vector<OpDecl> ops, std::vector<std::string> families);
+
+  const std::vector<OpDecl>& ops() const { return ops_; }
+  // The op named "name.overload". Throws CodegenError when absent.
+  const OpDecl& op(const std::string& name) const;
+  const OpDecl* find(const std::string& name) const;
+  // For a structured op: its delegates (functional and in-place variants, in declaration
+  // order); for others: empty.
+  std::vector<const OpDecl*> delegates_of(const OpDecl& structured_op) const;
+  // The YAML families, in the order of the files given to load_model.
+  const std::vector<std::string>& families() const { return families_; }
+
+ private:
+  std::vector<OpDecl> ops_;
+  std::map<std::string, size_t> by_name_;
+  std::vector<std::string> families_;
+};
+
+// Parses and validates the declaration files (see docs/op_declarations.md for the rules).
+// Throws CodegenError naming file:line for the first problem found.
+Model load_model(const std::vector<std::string>& yaml_paths);
+
+// Parses the text of one declaration file; `path` names it in errors and gives the family.
+std::vector<OpDecl> parse_declarations(const std::string& text, const std::string& path);
+
+// Checks the rules that involve several declarations (delegates, duplicates, kernels).
+void validate(const Model& model);
+
+// The mask of a `dtypes:` value: comma-separated dtype names ("float32") and groups ("all",
+// "floating", "integral", "complex", "bool", "reduced_floating"). Throws std::invalid_argument
+// naming the unknown word.
+uint32_t parse_dtype_set(const std::string& text);
+
+}  // namespace bp::codegen
+
+#endif  // BACKPLANE_CODEGEN_MODEL_H_

@@ -1,0 +1,146 @@
+// pointwise: runs a scalar math functor (reference_backend/math) over a built TensorIterator in
+// its common dtype: the CPU kernel of every op declared with `math:`.
+//
+//   // Generated for add.out (declared `math: Add(alpha)`, `dtypes: all`):
+//   pointwise<math::Add, 0xFFFu>(call, "add", alpha);
+//
+// For each dtype in kDtypes the functor runs in the compute type M of the common dtype S (float
+// for float16 / bfloat16, S otherwise), with the Scalar arguments converted to M:
+//   out = Out(F{}(M(in0), M(in1), ..., M(scalar0), ...))
+// where Out is S when F returns M, else F's result type (bool for predicates). The number of
+// tensor inputs is deduced from F (the smallest count it accepts with the scalars after them).
+// Functors marked kVectorized also run on Vectorized<M> when S is M and a SIMD type (float,
+// double, integers): cpu_kernel_vec with the same functor. Operands of other dtypes than the
+// loop's types are converted by cpu_kernel's dynamic casting; outputs computed in a temporary
+// are written back (cast_outputs).
+//
+// Errors (kNotImplemented): a common dtype outside kDtypes: "\"add\" not implemented for
+// 'bool'" (PyTorch's message shape).
+//
+// Thread safety: as cpu_kernel (the functor runs on several threads for large iterators).
+#ifndef BACKPLANE_REFERENCE_BACKEND_CPU_POINTWISE_H_
+#define BACKPLANE_REFERENCE_BACKEND_CPU_POINTWISE_H_
+
+#include <cstdint>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "sdk/core/error.h"
+#include "sdk/core/scalar.h"
+#include "sdk/core/scalar_type.h"
+#include "sdk/iter/loops.h"
+#include "sdk/iter/tensor_iterator.h"
+#include "sdk/iter/vec/vectorized.h"
+
+namespace bp::cpu {
+
+// The type a kernel computes in for element type S.
+template <typename S>
+using opmath_t =
+    std::conditional_t<std::is_same_v<S, Half> || std::is_same_v<S, BFloat16>, float, S>;
+
+namespace pointwise_detail {
+
+template <size_t, typename T>
+using Repeat = T;
+
+// Whether F accepts N values of M followed by the extras.
+template <typename F, typename M, typename Seq, typename... Extras>
+struct AcceptsN;
+template <typename F, typename M, size_t... I, typename... Extras>
+struct AcceptsN<F, M, std::index_sequence<I...>, Extras...>
+    : std::is_invocable<const F&, Repeat<I, M>..., Extras...> {};
+
+// The number of tensor inputs F takes (1 to 4).
+template <typename F, typename M, typename... Extras>
+constexpr size_t tensor_arity() {
+  if constexpr (AcceptsN<F, M, std::make_index_sequence<1>, Extras...>::value)
+    return 1;
+  else if constexpr (AcceptsN<F, M, std::make_index_sequence<2>, Extras...>::value)
+    return 2;
+  else if constexpr (AcceptsN<F, M, std::make_index_sequence<3>, Extras...>::value)
+    return 3;
+  else if constexpr (AcceptsN<F, M, std::make_index_sequence<4>, Extras...>::value)
+    return 4;
+  else
+    static_assert(sizeof(F) == 0, "math functor not callable with 1 to 4 inputs of this type");
+}
+
+// F's result type for N inputs of M and the extras.
+template <typename F, typename M, typename Seq, typename... Extras>
+struct ResultOf;
+template <typename F, typename M, size_t... I, typename... Extras>
+struct ResultOf<F, M, std::index_sequence<I...>, Extras...> {
+  using type = std::invoke_result_t<const F&, Repeat<I, M>..., Extras...>;
+};
+
+template <typename T>
+inline constexpr bool kSimdType = std::is_arithmetic_v<T> && !std::is_same_v<T, bool>;
+
+// The scalar loop body: Out(S...) with F applied in M.
+template <typename F, typename S, typename M, typename Out, typename Seq, typename... Extras>
+struct ScalarBody;
+template <typename F, typename S, typename M, typename Out, size_t... I, typename... Extras>
+struct ScalarBody<F, S, M, Out, std::index_sequence<I...>, Extras...> {
+  std::tuple<Extras...> extras;
+  Out operator()(Repeat<I, S>... in) const {
+    return std::apply(
+        [&](const Extras&... e) { return static_cast<Out>(F{}(static_cast<M>(in)..., e...)); },
+        extras);
+  }
+};
+
+// The vector loop body: Vectorized<M>(Vectorized<M>...).
+template <typename F, typename M, typename Seq, typename... Extras>
+struct VectorBody;
+template <typename F, typename M, size_t... I, typename... Extras>
+struct VectorBody<F, M, std::index_sequence<I...>, Extras...> {
+  using Vec = Vectorized<M>;
+  std::tuple<Extras...> extras;
+  [[gnu::always_inline]] Vec operator()(Repeat<I, Vec>... in) const {
+    return std::apply([&](const Extras&... e) { return F{}(in..., Vec(e)...); }, extras);
+  }
+};
+
+}  // namespace pointwise_detail
+
+// Runs F over `iter` for element type S with already-converted extra arguments (M each).
+template <typename F, typename S, typename... Extras>
+void run_pointwise(TensorIteratorBase& iter, const Extras&... extras) {
+  using M = opmath_t<S>;
+  constexpr size_t kInputs = pointwise_detail::tensor_arity<F, M, Extras...>();
+  using Seq = std::make_index_sequence<kInputs>;
+  using R = typename pointwise_detail::ResultOf<F, M, Seq, Extras...>::type;
+  using Out = std::conditional_t<std::is_same_v<R, M>, S, R>;
+  const pointwise_detail::ScalarBody<F, S, M, Out, Seq, Extras...> scalar{{extras...}};
+  if constexpr (requires { F::kVectorized; }) {
+    if constexpr (F::kVectorized && std::is_same_v<S, M> && std::is_same_v<Out, S> &&
+                  pointwise_detail::kSimdType<S>) {
+      const pointwise_detail::VectorBody<F, M, Seq, Extras...> vector{{extras...}};
+      cpu_kernel_vec(iter, scalar, vector);
+      return;
+    }
+  }
+  cpu_kernel(iter, scalar);
+}
+
+// Runs F over `iter` in its common dtype (see the file comment); `scalars` are the op's Scalar
+// arguments the functor takes, converted to its compute type.
+template <typename F, uint32_t kDtypes, typename... Scalars>
+void pointwise(TensorIteratorBase& iter, std::string_view op_name, const Scalars&... scalars) {
+  const ScalarType dtype = *iter.common_dtype();
+  BP_CHECK_NOT_IMPLEMENTED((kDtypes & scalar_type_mask(dtype)) != 0, '"', op_name,
+                           "\" not implemented for '", dtype, "'");
+  visit_dtype<kDtypes>(dtype, [&](auto tag) {
+    using S = typename decltype(tag)::type;
+    using M = opmath_t<S>;
+    run_pointwise<F, S>(iter, scalars.template to_unchecked<M>()...);
+  });
+  iter.cast_outputs();
+}
+
+}  // namespace bp::cpu
+
+#endif  // BACKPLANE_REFERENCE_BACKEND_CPU_POINTWISE_H_

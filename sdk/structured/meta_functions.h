@@ -1,0 +1,9 @@
+// Every meta function, for the generated structured classes (sdk/ops/*_structured.cc) whose
+// declarations name them (`meta: binary_op(self, other)`). A new shared meta function goes in
+// the header of its family and is listed here.
+#ifndef BACKPLANE_SDK_STRUCTURED_META_FUNCTIONS_H_
+#define BACKPLANE_SDK_STRUCTURED_META_FUNCTIONS_H_
+
+#include "sdk/structured/pointwise_meta.h"  // IWYU pragma: export
+
+#endif  // BACKPLANE_SDK_STRUCTURED_META_FUNCTIONS_H_

@@ -1,0 +1,53 @@
+// Meta functions of pointwise ops: each builds the op's TensorIterator (broadcast shape, type
+// promotion, output allocation through MetaBase) and checks what PyTorch checks.
+//
+//   # sdk/ops/binary.yaml
+//   - func: mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+//     structured: True
+//     structured_inherits: TensorIteratorBase
+//     meta: binary_op(self, other)
+//
+// The output is iter.maybe_get_output(0): undefined for a functional call (allocated with the
+// computed layout), the given tensor for out= and in-place calls.
+//
+// Thread safety: as the iterator they build (one call, one thread).
+#ifndef BACKPLANE_SDK_STRUCTURED_POINTWISE_META_H_
+#define BACKPLANE_SDK_STRUCTURED_POINTWISE_META_H_
+
+#include "sdk/core/scalar.h"
+#include "sdk/core/tensor.h"
+#include "sdk/iter/tensor_iterator.h"
+
+namespace bp::meta {
+
+// Inputs promote to their common dtype, which is the output's (PyTorch's
+// build_borrowing_binary_op).
+void binary_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& other);
+// As binary_op; integer and bool inputs promote to the default float dtype (true division).
+void binary_float_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& other);
+// Inputs promote to their common dtype; the output is bool (or the given out's dtype).
+void comparison_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& other);
+// The output has the input's dtype.
+void unary_op(TensorIteratorBase& iter, const Tensor& self);
+// Integer and bool inputs compute in the default float dtype.
+void unary_float_op(TensorIteratorBase& iter, const Tensor& self);
+// unary_op, rejecting bool: "Negation, the `-` operator, on a bool tensor is not supported. If
+// you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
+void neg_op(TensorIteratorBase& iter, const Tensor& self);
+// The output is bool (isnan, logical_not).
+void unary_force_boolean_op(TensorIteratorBase& iter, const Tensor& self);
+
+// binary_op, then PyTorch's checks of alpha against the common dtype: "Boolean alpha only
+// supported for Boolean results.", "For integral input tensors, argument alpha must not be a
+// floating point number.", "For non-complex input tensors, argument alpha must not be a complex
+// number."
+void add_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& other, const Scalar& alpha);
+// add_op, rejecting bool operands: "Subtraction, the `-` operator, with two bool tensors is not
+// supported. Use the `^` or `logical_xor()` operator instead." / "Subtraction, the `-` operator,
+// with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or
+// `logical_not()` operator instead."
+void sub_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& other, const Scalar& alpha);
+
+}  // namespace bp::meta
+
+#endif  // BACKPLANE_SDK_STRUCTURED_POINTWISE_META_H_
