@@ -1,6 +1,8 @@
 // CPU kernels of the sums: sum, mean, prod and logsumexp.
 #include <limits>
+#include <type_traits>
 
+#include "reference_backend/cpu/cascade_sum.h"
 #include "reference_backend/cpu/cpu_kernels.h"
 #include "reference_backend/cpu/reductions.h"
 #include "reference_backend/math/reduction.h"
@@ -17,7 +19,9 @@ ScalarType fold_input_dtype(const Tensor& self, ScalarType out_dtype) {
   return is_reduced_floating_point(out_dtype) ? out_dtype : self.dtype();
 }
 
-// sum and prod: the fold in the result dtype's compute type.
+// sum and prod in the result dtype's compute type. Floating and complex sums use cascade
+// summation, as PyTorch's do; integer and bool sums (exact, or wrapping) and products fold in
+// order.
 template <typename Fold>
 void sum_or_prod(std::string_view name, const Tensor& self, IntArrayRef dims, bool keepdim,
                  const Tensor& out, int identity) {
@@ -25,7 +29,11 @@ void sum_or_prod(std::string_view name, const Tensor& self, IntArrayRef dims, bo
       reduction_iterator(name, out, self, dims, keepdim, fold_input_dtype(self, out.dtype()));
   visit_dtype(out.dtype(), [&](auto tag) {
     using A = opmath_t<typename decltype(tag)::type>;
-    fold<A, Fold>(iter, static_cast<A>(identity));
+    if constexpr (std::is_same_v<Fold, math::Sum> && !std::is_integral_v<A>) {
+      cascade_sum<A>(iter, reductions_detail::Unchanged());
+    } else {
+      fold<A, Fold>(iter, static_cast<A>(identity));
+    }
   });
 }
 
@@ -41,8 +49,8 @@ void prod_out(structured_prod_int_out&, const Tensor& self, int64_t dim, bool ke
   sum_or_prod<math::Prod>("prod", self, IntArrayRef(&dim, 1), keepdim, out, 1);
 }
 
-// As PyTorch on CPU: the sum in the compute type (float for float16 / bfloat16), divided there by
-// the number of elements reduced, then rounded to the result dtype.
+// As PyTorch on CPU: the (cascade) sum in the compute type (float for float16 / bfloat16), divided
+// there by the number of elements reduced, then rounded to the result dtype.
 void mean_out(structured_mean_out&, const Tensor& self, std::optional<IntArrayRef> dim,
               bool keepdim, std::optional<ScalarType>, const Tensor& out) {
   const int64_t count = out.numel() == 0 ? 0 : self.numel() / out.numel();
@@ -50,7 +58,7 @@ void mean_out(structured_mean_out&, const Tensor& self, std::optional<IntArrayRe
       reduction_iterator("mean", out, self, dim.value_or(IntArrayRef()), keepdim, self.dtype());
   visit_dtype<kFloatingOrComplexDtypes>(out.dtype(), [&](auto tag) {
     using A = opmath_t<typename decltype(tag)::type>;
-    fold<A, math::Sum>(iter, A(0), math::DivideBy<A>{static_cast<math::real_t<A>>(count)});
+    cascade_sum<A>(iter, math::DivideBy<A>{static_cast<math::real_t<A>>(count)});
   });
 }
 
