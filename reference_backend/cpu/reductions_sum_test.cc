@@ -378,6 +378,13 @@ TEST(Logsumexp, IsStableForLargeValues) {
   EXPECT_FLOAT_EQ(r[1], -1000 + std::log(2.0));
 }
 
+TEST(Logsumexp, KeepsItsPrecisionOverLongFloat32Rows) {
+  ThreadCount threads(2);
+  const Tensor x = random_tensor({2, 1 << 20}, ScalarType::kFloat32, 31);
+  expect_close(elements(logsumexp(x, IntArrayRef({1}))),
+               each_group(reduction_groups(x, {1}), ScalarType::kFloat64, naive_logsumexp), 1e-7);
+}
+
 TEST(Logsumexp, HandlesInfinitiesNaNAndEmptyInputsAsPyTorch) {
   const Tensor x = tensor_of(
       {6, 2}, ScalarType::kFloat64,

@@ -10,8 +10,8 @@
 //   A combine(A a, A b) const;                   // merges partial results; `a` holds the earlier
 //                                                // elements
 //   R project(A acc) const;                      // the result
-// The data type T is the input's compute type: float for float16 / bfloat16 data, double for the
-// variance, and the out's real type for norms.
+// The data type T is the type the backend computes in: on CPU float for float16 / bfloat16 data,
+// double (or complex<double>) for var and logsumexp, and the out's real type for norms.
 //
 // Thread safety: pure functions of their arguments.
 #ifndef BACKPLANE_REFERENCE_BACKEND_MATH_REDUCTION_H_
