@@ -1,33 +1,35 @@
 // CPU kernels of the maxima: amax, max.dim (values and indices) and argmax.
+#include <string_view>
 #include <utility>
 
 #include "reference_backend/cpu/cpu_kernels.h"
 #include "reference_backend/cpu/reductions.h"
 #include "reference_backend/math/reduction.h"
+#include "sdk/core/empty.h"
 #include "sdk/core/views.h"
 
 namespace bp::cpu {
 namespace {
 
-// max.dim's results: the maximum and its index.
+// max.dim's results: the maximum and its index (argmax runs it too, into a scratch tensor of
+// values, rather than compiling a second reduction per dtype).
 template <typename V>
 struct MaxWithIndexOps : math::ArgMaxOps<V> {
   std::pair<V, int64_t> project(math::ValueIndex<V> acc) const { return {acc.value, acc.index}; }
 };
 
-// argmax's result: the index alone.
-template <typename V>
-struct ArgMaxIndexOps : math::ArgMaxOps<V> {
-  int64_t project(math::ValueIndex<V> acc) const { return acc.index; }
-};
-
-// Runs Ops<V> over `iter` for self's dtype, comparing in its compute type V (float for
-// float16 / bfloat16, which holds their values exactly).
-template <uint32_t kDtypes, template <typename> class Ops>
-void arg_max(const TensorIteratorBase& iter, ScalarType dtype) {
-  visit_dtype<kDtypes>(dtype, [&](auto tag) {
+// Reduces `self` over `dim` into `values` (self's dtype) and `indices` (int64), which have the
+// reduced shape, comparing in self's compute type (float for float16 / bfloat16, which holds
+// their values exactly).
+void max_with_index(std::string_view name, const Tensor& self, int64_t dim, bool keepdim,
+                    const Tensor& values, const Tensor& indices) {
+  Tensor values_handle = values, indices_handle = indices;  // make_reduction takes references
+  TensorIterator iter =
+      make_reduction(name, values_handle, indices_handle, self, IntArrayRef(&dim, 1), keepdim,
+                     self.dtype(), ScalarType::kInt64);
+  visit_dtype<structured_max_dim_max::kDtypes>(self.dtype(), [&](auto tag) {
     using V = opmath_t<typename decltype(tag)::type>;
-    binary_kernel_reduce(iter, Ops<V>{}, math::ValueIndex<V>{lowest<V>(), 0});
+    binary_kernel_reduce(iter, MaxWithIndexOps<V>{}, math::ValueIndex<V>{lowest<V>(), 0});
   });
 }
 
@@ -46,28 +48,21 @@ void amax_out(structured_amax_out&, const Tensor& self, IntArrayRef dim, bool ke
 void max_dim_out(structured_max_dim_max&, const Tensor& self, int64_t dim, bool keepdim,
                  const Tensor& max, const Tensor& max_values) {
   check_declared_dtype<structured_max_dim_max>("max", self.dtype());
-  Tensor values = max, indices = max_values;  // handles: already sized by the meta function
-  TensorIterator iter = make_reduction("max", values, indices, self, IntArrayRef(&dim, 1), keepdim,
-                                       self.dtype(), ScalarType::kInt64);
-  arg_max<structured_max_dim_max::kDtypes, MaxWithIndexOps>(iter, self.dtype());
+  max_with_index("max", self, dim, keepdim, max, max_values);
 }
 
 void argmax_out(structured_argmax_out&, const Tensor& self, std::optional<int64_t> dim,
                 bool keepdim, const Tensor& out) {
   check_declared_dtype<structured_argmax_out>("argmax", self.dtype());
-  if (dim) {
-    TensorIterator iter =
-        reduction_iterator("argmax", out, self, IntArrayRef(&*dim, 1), keepdim, self.dtype());
-    arg_max<structured_argmax_out::kDtypes, ArgMaxIndexOps>(iter, self.dtype());
-    return;
-  }
-  // Over every dim the index is into the flattened input (C order), as in PyTorch: reduce a
-  // 1-d copy or view into the result seen as 0-dim.
-  const int64_t all[] = {-1};
-  TensorIterator iter =
-      reduction_iterator("argmax", native::view(out, {}), native::reshape(self, all), {},
-                         /*keepdim=*/false, self.dtype());
-  arg_max<structured_argmax_out::kDtypes, ArgMaxIndexOps>(iter, self.dtype());
+  static_assert((structured_argmax_out::kDtypes & ~structured_max_dim_max::kDtypes) == 0,
+                "argmax runs max.dim's kernel");
+  // Over every dim the index is into the flattened input (C order), as in PyTorch: reduce a 1-d
+  // copy or view over its dim 0 into the result seen as 0-dim.
+  const int64_t flat[] = {-1};
+  const Tensor input = dim ? self : native::reshape(self, flat);
+  const Tensor indices = dim ? out : native::view(out, {});
+  const Tensor values = native::empty(indices.sizes(), self.dtype(), self.device());
+  max_with_index("argmax", input, dim.value_or(0), dim ? keepdim : false, values, indices);
 }
 
 }  // namespace bp::cpu
