@@ -170,6 +170,8 @@ std::string structured_header(const Model& model, const std::string& family) {
     o << origin_comment(*op) << "struct " << structured_class(*op) << " : public "
       << op->structured_inherits.value_or("MetaBase") << " {\n"
       << "  static constexpr int kNumOutputs = " << op->out_arguments().size() << ";\n"
+      << "  // The dtypes the declaration lists (bit i: ScalarType code i).\n"
+      << "  static constexpr uint32_t kDtypes = " << op->dtypes << "u;\n"
       << "  void meta(" << parameter_list(op->non_out_arguments()) << ");\n};\n\n";
   }
   o << "}  // namespace bp\n\n#endif  // " << g << "\n";

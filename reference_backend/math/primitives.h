@@ -114,6 +114,12 @@ template <typename T>
 [[gnu::always_inline]] inline T tanh(T x) {
   return detail::apply(x, [](auto v) { return std::tanh(v); });
 }
+// x raised to the power y (reals; the p-norms use it).
+template <typename T>
+[[gnu::always_inline]] inline T pow(T x, T y) {
+  static_assert(!is_complex_v<T> && !detail::is_vectorized_v<T>, "pow: real scalars only");
+  return static_cast<T>(std::pow(x, y));
+}
 
 }  // namespace bp::math
 

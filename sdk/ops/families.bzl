@@ -10,6 +10,7 @@ OP_FAMILIES = [
     "copies",
     "unary",
     "binary",
+    "reductions",
 ]
 
 def sdk_generated_sources():
