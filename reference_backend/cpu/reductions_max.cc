@@ -7,6 +7,7 @@
 #include "reference_backend/math/reduction.h"
 #include "sdk/core/empty.h"
 #include "sdk/core/views.h"
+#include "sdk/ops/ops.h"
 
 namespace bp::cpu {
 namespace {
@@ -59,7 +60,7 @@ void argmax_out(structured_argmax_out&, const Tensor& self, std::optional<int64_
   // Over every dim the index is into the flattened input (C order), as in PyTorch: reduce a 1-d
   // copy or view over its dim 0 into the result seen as 0-dim.
   const int64_t flat[] = {-1};
-  const Tensor input = dim ? self : native::reshape(self, flat);
+  const Tensor input = dim ? self : bp::reshape(self, flat);
   const Tensor indices = dim ? out : native::view(out, {});
   const Tensor values = native::empty(indices.sizes(), self.dtype(), self.device());
   max_with_index("argmax", input, dim.value_or(0), dim ? keepdim : false, values, indices);
