@@ -14,6 +14,7 @@
 #define BACKPLANE_SDK_C_API_CONVERT_H_
 
 #include <cstdint>
+#include <memory>
 
 #include "backplane/types.h"
 #include "sdk/core/device.h"
@@ -41,6 +42,13 @@ inline bp_tensor* handle_of(const Tensor& t) { return reinterpret_cast<bp_tensor
 inline bp_tensor* new_reference(Tensor t) {
   return reinterpret_cast<bp_tensor*>(IntrusivePtr<TensorImpl>(t.impl_ptr()).release());
 }
+// Moves `t`'s reference into a handle without touching the count; `t` becomes undefined.
+inline bp_tensor* take_reference(Tensor& t) {
+  bp_tensor* h = handle_of(t);
+  std::construct_at(&t);  // ends `t` without dropping its reference: the handle owns it now
+  return h;
+}
+
 // A Tensor owning one more reference to the handle's TensorImpl (null: undefined).
 inline Tensor tensor_from(const bp_tensor* h) {
   return Tensor(

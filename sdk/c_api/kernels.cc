@@ -139,9 +139,9 @@ bp_error* host_cpu_fallback(void*, const bp_op* op, const bp_value* args, size_t
     require(op, "cpu_fallback", "op");
     StackLease lease;
     Stack& stack = lease.get();
-    push_arguments(*op, args, nargs, stack);
+    const CallRoute route = push_arguments(*op, args, nargs, stack);
     {
-      CurrentDeviceGuard device(device_of_arguments(stack));
+      CurrentDeviceGuard device(route.device);
       cpu_fallback(nullptr, op->handle, DispatchKeySet(), &stack);
     }
     BP_CHECK(stack.size() <= nresults, "[", op->label, "] cpu_fallback: the op returns ",
@@ -149,7 +149,8 @@ bp_error* host_cpu_fallback(void*, const bp_op* op, const bp_value* args, size_t
     BP_CHECK(results != nullptr || stack.empty(), "bp_api.cpu_fallback: `results` is NULL");
     size_t stored = 0;
     try {
-      for (; stored < stack.size(); ++stored) store_result(stack[stored], &results[stored]);
+      for (; stored < stack.size(); ++stored)
+        store_result(std::move(stack[stored]), &results[stored]);
     } catch (...) {
       for (size_t i = 0; i < stored; ++i) release_value(&results[i]);
       throw;

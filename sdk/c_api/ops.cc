@@ -39,25 +39,55 @@ std::string argument_names(const bp_op& op) {
   return names;
 }
 
-thread_local std::vector<std::unique_ptr<Stack>> tls_stack_pool;
+struct StackPool {
+  static constexpr int kSize = 8;
+  Stack stacks[kSize];
+  int depth = 0;
+};
+thread_local StackPool tls_stack_pool;
+
+// Adds the dispatch keys (and the first plugin device) of one converted argument.
+void route(const Value& v, uint64_t& tensors, uint64_t& devices, std::optional<Device>& device) {
+  auto add_tensor = [&](const Tensor& t) {
+    if (!t.defined()) return;
+    tensors |= device_type_key_set(t.device().type).raw();
+    if (!device && !t.device().is_cpu() && !t.device().is_meta()) device = t.device();
+  };
+  switch (v.tag()) {
+    case Value::Tag::kTensor:
+      add_tensor(v.ref<Tensor>());
+      break;
+    case Value::Tag::kTensorList:
+      for (const Tensor& t : v.ref<std::vector<Tensor>>()) add_tensor(t);
+      break;
+    case Value::Tag::kOptionalTensorList:
+      for (const auto& t : v.ref<std::vector<std::optional<Tensor>>>()) {
+        if (t) add_tensor(*t);
+      }
+      break;
+    case Value::Tag::kDevice:
+      devices |= device_type_key_set(v.ref<Device>().type).raw();
+      break;
+    default:
+      break;
+  }
+}
 
 }  // namespace
 
 StackLease::StackLease() {
-  if (tls_stack_pool.empty()) {
-    stack_ = new Stack();
-  } else {
-    stack_ = tls_stack_pool.back().release();
-    tls_stack_pool.pop_back();
-  }
+  StackPool& pool = tls_stack_pool;
+  owned_ = pool.depth >= StackPool::kSize;
+  stack_ = owned_ ? new Stack() : &pool.stacks[pool.depth];
+  ++pool.depth;
 }
 
 StackLease::~StackLease() {
-  stack_->clear();
-  try {
-    tls_stack_pool.emplace_back(stack_);
-  } catch (...) {
+  --tls_stack_pool.depth;
+  if (owned_) {
     delete stack_;
+  } else {
+    stack_->clear();
   }
 }
 
@@ -77,18 +107,25 @@ const bp_op& find_op(std::string_view name) {
   return intern_op(Dispatcher::singleton().find_op_or_throw(name));
 }
 
-void push_arguments(const bp_op& op, const bp_value* args, size_t nargs, Stack& stack) {
+CallRoute push_arguments(const bp_op& op, const bp_value* args, size_t nargs, Stack& stack) {
   const size_t n = op.args.size();
   BP_CHECK_TYPE(nargs <= n, "expected at most ", n, " arguments (", argument_names(op),
                 ") but got ", nargs);
   if (nargs > 0) BP_CHECK(args != nullptr, "`args` is NULL but nargs is ", nargs);
-  for (size_t i = 0; i < nargs; ++i) push_argument(stack, args[i], op.args[i], i + 1);
+  uint64_t tensors = 0, devices = 0;
+  CallRoute route_of_call;
+  for (size_t i = 0; i < nargs; ++i) {
+    push_argument(stack, args[i], op.args[i], i + 1);
+    route(stack.back(), tensors, devices, route_of_call.device);
+  }
   for (size_t i = nargs; i < n; ++i) {
     const ArgSpec& spec = op.args[i];
     BP_CHECK_TYPE(spec.default_value.has_value(), "missing argument '", spec.name, "' (position ",
                   i + 1, "), which has no default");
     stack.push_back(*spec.default_value);
   }
+  route_of_call.keys = call_key_set(detail::argument_keys(tensors, devices));
+  return route_of_call;
 }
 
 void run_op(const bp_op& op, const bp_value* args, size_t nargs, bp_value* results,
@@ -96,20 +133,22 @@ void run_op(const bp_op& op, const bp_value* args, size_t nargs, bp_value* resul
   StackLease lease;
   Stack& stack = lease.get();
   try {
-    push_arguments(op, args, nargs, stack);
+    const CallRoute route = push_arguments(op, args, nargs, stack);
     if (meta) {
       Stack converted = MetaConverter().convert(stack, op.handle.schema(), true);
       stack.swap(converted);
-    }
-    {
-      CurrentDeviceGuard device(device_of_arguments(stack));
       op.handle.call_boxed(&stack);
+    } else {
+      CurrentDeviceGuard device(route.device);
+      op.handle.redispatch_boxed(route.keys, &stack);
     }
     BP_CHECK(stack.size() <= max_results, "the op returns ", stack.size(),
              " results but `results` has room for ", max_results);
     size_t stored = 0;
     try {
-      for (; stored < stack.size(); ++stored) store_result(stack[stored], &results[stored]);
+      for (; stored < stack.size(); ++stored) {
+        store_result(std::move(stack[stored]), &results[stored]);
+      }
     } catch (...) {
       for (size_t i = 0; i < stored; ++i) release_value(&results[i]);
       throw;

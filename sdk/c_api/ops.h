@@ -11,6 +11,7 @@
 #ifndef BACKPLANE_SDK_C_API_OPS_H_
 #define BACKPLANE_SDK_C_API_OPS_H_
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,9 +40,15 @@ const bp_op& intern_op(const OperatorHandle& handle);
 // The bp_op named "add.Tensor" or "bp::add.Tensor". Errors: "operator 'bp::x' is not defined".
 const bp_op& find_op(std::string_view name);
 
+// What a call's arguments say about where it goes, gathered while converting them.
+struct CallRoute {
+  DispatchKeySet keys;           // as OperatorHandle::call_boxed would compute them
+  std::optional<Device> device;  // the first tensor's device other than CPU and Meta
+};
+
 // Converts `nargs` C arguments of `op` into `stack` (appending), filling defaults. Errors
 // (kTypeError): too many arguments, a missing argument without default, a wrong type.
-void push_arguments(const bp_op& op, const bp_value* args, size_t nargs, Stack& stack);
+CallRoute push_arguments(const bp_op& op, const bp_value* args, size_t nargs, Stack& stack);
 
 // op_call / op_call_meta: runs `op` on `args` and stores its results. Errors carry the op's
 // label as context ("[add.Tensor] ...").
@@ -49,7 +56,8 @@ void run_op(const bp_op& op, const bp_value* args, size_t nargs, bp_value* resul
             size_t max_results, size_t* nresults, bool meta);
 
 // A Stack from a per-thread pool, cleared and returned on destruction, so boxed calls allocate
-// nothing once warm (nested calls each get their own).
+// nothing once warm. Leases nest (a kernel calling an op takes the next stack); past the pool's
+// depth a lease allocates its own.
 class StackLease {
  public:
   StackLease();
@@ -60,6 +68,7 @@ class StackLease {
 
  private:
   Stack* stack_;
+  bool owned_;
 };
 
 }  // namespace bp::c_api

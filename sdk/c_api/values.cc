@@ -8,6 +8,7 @@
 
 #include "sdk/c_api/convert.h"
 #include "sdk/core/error.h"
+#include "sdk/dispatch/backend_registry.h"
 
 namespace bp::c_api {
 namespace {
@@ -29,6 +30,19 @@ template <typename T>
 std::vector<T> list_of(const T* data, size_t size, const char* what) {
   BP_CHECK(data != nullptr || size == 0, "a ", what, " list of ", size, " elements has NULL data");
   return std::vector<T>(data, data + size);
+}
+
+// A tensor argument, refusing one whose device has no dispatch keys (its backend is gone): the
+// dispatcher would send the call to the CPU, which must not touch another device's memory.
+Tensor live_tensor(const bp_tensor* h) {
+  Tensor t = tensor_from(h);
+  const DeviceType type = t.device().type;
+  if (BP_UNLIKELY(device_type_key_set(type).empty())) {
+    detail::throw_error(ErrorCode::kInvalidArgument,
+                        detail::str_cat("is a tensor on device type '", type,
+                                        "', whose backend is no longer registered"));
+  }
+  return t;
 }
 
 Scalar scalar_of(const bp_value& v, const Type& type) {
@@ -72,7 +86,7 @@ Value list_value(const bp_value& v, const Type& type) {
         list.reserve(v.u.tensors.size);
         for (size_t i = 0; i < v.u.tensors.size; ++i) {
           const bp_tensor* h = v.u.tensors.data[i];
-          list.push_back(h ? std::optional<Tensor>(tensor_from(h)) : std::nullopt);
+          list.push_back(h ? std::optional<Tensor>(live_tensor(h)) : std::nullopt);
         }
         return Value(std::move(list));
       }
@@ -85,7 +99,7 @@ Value list_value(const bp_value& v, const Type& type) {
                               detail::str_cat("must be ", to_string(type), ", but element ", i,
                                               " is a NULL tensor"));
         }
-        list.push_back(tensor_from(h));
+        list.push_back(live_tensor(h));
       }
       return Value(std::move(list));
     }
@@ -198,7 +212,7 @@ Value to_value(const bp_value& v, const Type& type) {
   if (type.is_list) return list_value(v, type);
   switch (type.kind) {
     case TypeKind::kTensor:
-      if (v.tag == BP_VALUE_TENSOR) return Value(tensor_from(v.u.tensor));
+      if (v.tag == BP_VALUE_TENSOR) return Value(live_tensor(v.u.tensor));
       break;
     case TypeKind::kInt:
       if (v.tag == BP_VALUE_INT) return Value(v.u.i);
@@ -234,6 +248,11 @@ Value to_value(const bp_value& v, const Type& type) {
 
 void push_argument(Stack& stack, const bp_value& v, const ArgSpec& spec, size_t position) {
   try {
+    if (v.tag == BP_VALUE_TENSOR && v.u.tensor != nullptr && spec.type.kind == TypeKind::kTensor &&
+        !spec.type.is_list) {
+      stack.emplace_back(live_tensor(v.u.tensor));  // the common case, built in place
+      return;
+    }
     stack.push_back(to_value(v, spec.type));
   } catch (const Error& e) {
     detail::throw_error(e.code(), detail::str_cat("argument '", spec.name, "' (position ", position,
@@ -241,7 +260,13 @@ void push_argument(Stack& stack, const bp_value& v, const ArgSpec& spec, size_t 
   }
 }
 
-void store_result(const Value& value, bp_value* out) {
+void store_result(Value&& value, bp_value* out) {
+  if (value.is_tensor()) {  // the common case, without reference count traffic
+    Tensor& t = value.ref<Tensor>();
+    out->tag = BP_VALUE_TENSOR;
+    out->u.tensor = t.defined() ? take_reference(t) : nullptr;
+    return;
+  }
   bp_value v;
   std::memset(&v, 0, sizeof v);
   std::visit(

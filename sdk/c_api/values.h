@@ -52,9 +52,10 @@ Value to_value(const bp_value& v, const Type& type);
 // (kTypeError): "argument 'other' (position 2) must be Tensor, not int" (and to_value's).
 void push_argument(Stack& stack, const bp_value& v, const ArgSpec& spec, size_t position);
 
-// Writes `value` as a result: tensors as new references, lists and strings copied to host memory
-// (malloc) that release_value frees. Errors: out of memory (nothing is left allocated).
-void store_result(const Value& value, bp_value* out);
+// Writes `value` as a result: tensors as new references (moved out of `value`), lists and
+// strings copied to host memory (malloc) that release_value frees. Errors: out of memory
+// (nothing is left allocated).
+void store_result(Value&& value, bp_value* out);
 
 // Releases what a value written by store_result holds and sets it to NONE.
 void release_value(bp_value* v) noexcept;

@@ -8,10 +8,11 @@
  *   BP_TEST_PLUGIN_OLD_MINOR   built as against API 0.0: reports minor 0 and passes the 0.0
  *                              prefixes of the structs that grew in 0.1, with garbage after them
  *                              (the host must not read past struct_size);
- *   BP_TEST_PLUGIN_FAIL_INIT   init returns an error after registering its backend.
+ *   BP_TEST_PLUGIN_FAIL_INIT   init returns an error after registering its backend and kernels.
  *
  * Exported for tests besides bp_plugin_init: bp_test_plugin_live_allocations (the allocator's
- * count of live blocks) and bp_test_plugin_released (whether on_released ran).
+ * count of live blocks), bp_test_plugin_kernel_calls (add.out and mul.out calls) and
+ * bp_test_plugin_released (whether on_released ran).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -35,13 +36,18 @@ static const bp_api* api;
 static bp_backend* backend;
 static bp_registration* registrations[3];
 static int64_t live_allocations;
+static int64_t kernel_calls;
 static int released;
 
 BP_PLUGIN_EXPORT int64_t bp_test_plugin_live_allocations(void) {
   return __atomic_load_n(&live_allocations, __ATOMIC_SEQ_CST);
 }
 
-BP_PLUGIN_EXPORT int bp_test_plugin_released(void) {
+BP_PLUGIN_EXPORT int64_t bp_test_plugin_kernel_calls(void) {
+  return __atomic_load_n(&kernel_calls, __ATOMIC_SEQ_CST);
+}
+
+BP_PLUGIN_EXPORT int64_t bp_test_plugin_released(void) {
   return __atomic_load_n(&released, __ATOMIC_SEQ_CST);
 }
 
@@ -96,10 +102,12 @@ static bp_error* within_device(void* user_data, void* dst, bp_device dst_device,
   return NULL;
 }
 
+#ifndef BP_TEST_PLUGIN_OLD_MINOR /* on_released came in 0.1 */
 static void on_released(void* user_data) {
   (void)user_data;
   __atomic_store_n(&released, 1, __ATOMIC_SEQ_CST);
 }
+#endif
 
 /* ---- Element access ---------------------------------------------------------------------- */
 
@@ -293,6 +301,7 @@ static bp_error* run_binary(binary_op op, const bp_op* bop, const bp_value* args
   int64_t n;
   size_t d;
   const size_t expected = op == OP_ADD ? 4 : 3;
+  __atomic_add_fetch(&kernel_calls, 1, __ATOMIC_SEQ_CST);
   if (nargs != expected || nresults != 1) return fail(BP_ERROR_INTERNAL, "unexpected arity");
   outputs[0] = args[nargs - 1].u.tensor;
   inputs[0] = args[0].u.tensor;
@@ -437,12 +446,11 @@ BP_PLUGIN_EXPORT bp_error* bp_plugin_init(const bp_api* host, bp_plugin_desc* de
   err = host->backend_register(&backend_desc, &backend);
   if (err) return err;
 
-#ifdef BP_TEST_PLUGIN_FAIL_INIT
-  return host->error_create(BP_ERROR_UNAVAILABLE, "the test device is switched off");
-#else
   err = host->kernel_register(backend, "add.out", add_out, NULL, &registrations[0]);
   if (!err) err = host->kernel_register(backend, "mul.out", mul_out, NULL, &registrations[1]);
   if (!err) err = host->fallback_register(backend, host->cpu_fallback, NULL, &registrations[2]);
-  return err;
+#ifdef BP_TEST_PLUGIN_FAIL_INIT
+  if (!err) err = host->error_create(BP_ERROR_UNAVAILABLE, "the test device is switched off");
 #endif
+  return err;
 }
