@@ -1,8 +1,8 @@
 // docs/abi.md documents every function of the table, in the table's order, with the declaration
 // exactly as api.h has it (compared with whitespace normalised), so the reference cannot drift
 // from the header.
+#include <cctype>
 #include <fstream>
-#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -34,35 +34,56 @@ struct Declaration {
 
 // "bp_error* (*op_call)(...)" -> "op_call"; "bp_kernel_fn cpu_fallback" -> "cpu_fallback".
 std::string name_of(const std::string& declaration) {
-  std::smatch m;
-  if (std::regex_search(declaration, m, std::regex(R"(\(\*(\w+)\))"))) return m[1];
-  std::regex_search(declaration, m, std::regex(R"((\w+)\s*$)"));
-  return m[1];
+  const size_t pointer = declaration.find("(*");
+  if (pointer != std::string::npos) {
+    const size_t begin = pointer + 2;
+    return declaration.substr(begin, declaration.find(')', begin) - begin);
+  }
+  size_t begin = declaration.size();
+  while (begin > 0 && (std::isalnum(declaration[begin - 1]) || declaration[begin - 1] == '_')) {
+    --begin;
+  }
+  return declaration.substr(begin);
+}
+
+std::string without_comments(std::string text) {
+  for (size_t open = text.find("/*"); open != std::string::npos; open = text.find("/*", open)) {
+    text.replace(open, text.find("*/", open) + 2 - open, " ");
+  }
+  return text;
 }
 
 // The fields of `typedef struct bp_api { ... } bp_api;`, comments removed.
-std::vector<Declaration> table_fields(std::string header) {
-  header = std::regex_replace(header, std::regex(R"(/\*[\s\S]*?\*/)"), " ");
-  const size_t begin = header.find('{', header.find("typedef struct bp_api {"));
-  const size_t end = header.find("} bp_api;");
+std::vector<Declaration> table_fields(const std::string& header) {
+  const std::string text = without_comments(header);
+  const size_t begin = text.find('{', text.find("typedef struct bp_api {"));
+  const size_t end = text.find("} bp_api;");
   std::vector<Declaration> fields;
-  std::istringstream body(header.substr(begin + 1, end - begin - 1));
+  std::istringstream body(text.substr(begin + 1, end - begin - 1));
   for (std::string decl; std::getline(body, decl, ';');) {
-    const std::string text = normalised(decl);
-    if (!text.empty()) fields.push_back({name_of(text), text + ";"});
+    const std::string normal = normalised(decl);
+    if (!normal.empty()) fields.push_back({name_of(normal), normal + ";"});
   }
   return fields;
 }
 
-// The "### name" sections of "## The function table", each with its first ```c block.
+// The "### name" sections of "## The function table", each with the ```c block that follows.
 std::vector<Declaration> documented(const std::string& doc) {
   const size_t begin = doc.find("## The function table");
   const size_t end = doc.find("\n## ", begin + 1);
-  const std::string section = doc.substr(begin, end - begin);
+  std::istringstream section(doc.substr(begin, end - begin));
   std::vector<Declaration> out;
-  const std::regex entry(R"(### (\w+)\n\n```c\n([\s\S]*?)```)");
-  for (std::sregex_iterator it(section.begin(), section.end(), entry), e; it != e; ++it) {
-    out.push_back({(*it)[1], normalised((*it)[2])});
+  bool in_code = false;
+  for (std::string line; std::getline(section, line);) {
+    if (line.rfind("### ", 0) == 0) {
+      out.push_back({line.substr(4), ""});
+    } else if (line == "```c" && !out.empty() && out.back().text.empty()) {
+      in_code = true;
+    } else if (line == "```") {
+      in_code = false;
+    } else if (in_code) {
+      out.back().text = normalised(out.back().text + " " + line);
+    }
   }
   return out;
 }

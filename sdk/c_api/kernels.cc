@@ -31,7 +31,7 @@ struct PluginKernel {
 // results.
 void call_c_kernel(const PluginKernel& k, const bp_op& op, Stack& stack, size_t base) {
   const absl::Span<const Value> args(stack.data() + base, stack.size() - base);
-  const std::string prefix = detail::str_cat("[", k.label, "] ", op.label, ": ");
+  auto prefix = [&] { return detail::str_cat("[", k.label, "] ", op.label, ": "); };
   BorrowedValues c_args(args);
   absl::InlinedVector<bp_value, 2> results(op.num_returns);
   for (bp_value& r : results) std::memset(&r, 0, sizeof r);  // all NONE
@@ -42,7 +42,7 @@ void call_c_kernel(const PluginKernel& k, const bp_op& op, Stack& stack, size_t 
   };
   if (error != nullptr) {
     release_all();
-    throw_error_object(error, prefix);
+    throw_error_object(error, prefix());
   }
   Stack out;
   out.reserve(results.size());
@@ -54,7 +54,7 @@ void call_c_kernel(const PluginKernel& k, const bp_op& op, Stack& stack, size_t 
       out.push_back(to_value(results[i], returns[i].type));
     } catch (const Error& e) {
       release_all();
-      detail::throw_error(e.code(), detail::str_cat(prefix, "result ", i, " ", e.message()));
+      detail::throw_error(e.code(), detail::str_cat(prefix(), "result ", i, " ", e.message()));
     }
   }
   release_all();  // `out` holds its own references
@@ -137,6 +137,7 @@ bp_error* host_cpu_fallback(void*, const bp_op* op, const bp_value* args, size_t
                             bp_value* results, size_t nresults) {
   return guarded([&] {
     require(op, "cpu_fallback", "op");
+    if (nresults > 0) require(results, "cpu_fallback", "results");
     StackLease lease;
     Stack& stack = lease.get();
     const CallRoute route = push_arguments(*op, args, nargs, stack);
@@ -146,7 +147,6 @@ bp_error* host_cpu_fallback(void*, const bp_op* op, const bp_value* args, size_t
     }
     BP_CHECK(stack.size() <= nresults, "[", op->label, "] cpu_fallback: the op returns ",
              stack.size(), " results but `results` has room for ", nresults);
-    BP_CHECK(results != nullptr || stack.empty(), "bp_api.cpu_fallback: `results` is NULL");
     size_t stored = 0;
     try {
       for (; stored < stack.size(); ++stored)

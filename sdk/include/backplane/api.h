@@ -227,7 +227,8 @@ typedef struct bp_api {
 
   /* ---- Kernel cache ------------------------------------------------------------------------
    * A disk cache of compiled kernels (e.g. CUBINs) shared by plugins and processes, in
-   * $BP_KERNEL_CACHE_DIR (default ~/.cache/backplane/kernels), bounded in size (oldest entries
+   * $BP_KERNEL_CACHE_DIR (default $XDG_CACHE_HOME/backplane/kernels, else
+   * ~/.cache/backplane/kernels), bounded in size (least recently used entries
    * go first), safe under concurrent processes; a corrupted entry is detected, dropped and
    * reported as a miss. The key should name everything the blob depends on (source hash,
    * specialisation, device architecture, compiler version). The size bound is
