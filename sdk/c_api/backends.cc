@@ -324,7 +324,7 @@ bp_error* backend_list(void (*visit)(void*, const bp_backend_info*), void* user_
 bp_error* device_synchronize(bp_device in) {
   return guarded([&] {
     const Device device = to_device(in);
-    if (device.is_cpu() || device.is_meta()) return;
+    if (!is_backend_device(device)) return;
     check_device_exists(device);
     functions_of(device.type).synchronize(device);
   });
@@ -390,7 +390,7 @@ void destroy_registration(bp_registration* handle) noexcept {
 }
 
 CurrentDeviceGuard::CurrentDeviceGuard(std::optional<Device> device) {
-  if (!device || device->is_cpu() || device->is_meta()) return;
+  if (!device || !is_backend_device(*device)) return;
   active_ = true;
   previous_ = tls_current_device;
   const bool had = tls_has_current_device;
@@ -409,13 +409,13 @@ std::optional<Device> device_of_arguments(absl::Span<const Value> args) {
   for (const Value& v : args) {
     if (!v.is_tensor()) continue;
     const Tensor& t = v.ref<Tensor>();
-    if (t.defined() && !t.device().is_cpu() && !t.device().is_meta()) return t.device();
+    if (t.defined() && is_backend_device(t.device())) return t.device();
   }
   return std::nullopt;
 }
 
 void check_device_exists(Device device) {
-  if (device.is_cpu() || device.is_meta()) return;
+  if (!is_backend_device(device)) return;
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   const BackendState* state = find_by_type_locked(r, device.type);

@@ -88,7 +88,11 @@ class CurrentDeviceGuard {
   Device previous_;
 };
 
-// The device of the first tensor among `args` that is on neither the CPU nor Meta: what
+// Whether `device` belongs to a registered backend (not the CPU, not Meta): what
+// CurrentDeviceGuard tracks.
+inline bool is_backend_device(Device device) { return !device.is_cpu() && !device.is_meta(); }
+
+// The device of the first tensor among `args` that is on a backend's device: what
 // CurrentDeviceGuard is set to for a call.
 std::optional<Device> device_of_arguments(absl::Span<const Value> args);
 

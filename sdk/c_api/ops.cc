@@ -51,7 +51,7 @@ void route(const Value& v, uint64_t& tensors, uint64_t& devices, std::optional<D
   auto add_tensor = [&](const Tensor& t) {
     if (!t.defined()) return;
     tensors |= device_type_key_set(t.device().type).raw();
-    if (!device && !t.device().is_cpu() && !t.device().is_meta()) device = t.device();
+    if (!device && is_backend_device(t.device())) device = t.device();
   };
   switch (v.tag()) {
     case Value::Tag::kTensor:

@@ -130,7 +130,9 @@ bp_error* tensor_to_host(const bp_tensor* tensor, void* data, size_t nbytes) {
 }
 
 void tensor_retain(bp_tensor* tensor) {
-  if (tensor != nullptr) new_reference(tensor_from(tensor));
+  if (tensor != nullptr) {
+    (void)IntrusivePtr<TensorImpl>::borrow(reinterpret_cast<TensorImpl*>(tensor)).release();
+  }
 }
 
 void tensor_release(bp_tensor* tensor) {

@@ -259,13 +259,13 @@ class Results {
   const bp_value& operator[](size_t i) const { return values_.at(i); }
   // Result `i` as a tensor (a new reference). Errors: not a tensor.
   Tensor tensor(size_t i) const {
-    const bp_value& v = values_.at(i);
-    if (i >= count_ || v.tag != BP_VALUE_TENSOR) {
+    if (i >= count_ || values_[i].tag != BP_VALUE_TENSOR) {
       throw Error(BP_ERROR_TYPE, "result " + std::to_string(i) + " is not a tensor");
     }
-    return Tensor::borrow(api_, v.u.tensor);
+    return Tensor::borrow(api_, values_[i].u.tensor);
   }
 
+  size_t capacity() const { return values_.size(); }
   bp_value* data() { return values_.data(); }
   size_t* count() { return &count_; }
 
@@ -288,8 +288,8 @@ class Op {
   }
   // As call, but returns the error instead of throwing.
   ErrorHandle try_call(std::initializer_list<bp_value> args, Results& results) const {
-    return ErrorHandle(
-        api_, api_->op_call(op_, args.begin(), args.size(), results.data(), 4, results.count()));
+    return ErrorHandle(api_, api_->op_call(op_, args.begin(), args.size(), results.data(),
+                                           results.capacity(), results.count()));
   }
   // Shapes and dtypes only (api->op_call_meta).
   Results call_meta(std::initializer_list<bp_value> args, size_t max_results = 4) const {
