@@ -734,6 +734,17 @@ void TensorIteratorBase::for_each(Loop2d loop, int64_t grain_size) const {
     serial_for_each(loop, {0, n});
     return;
   }
+  // With enough rows of dimension 0, threads get whole rows, so every tile they see is a full
+  // 2-D tile (blocked kernels such as transposed copies need its second dimension); otherwise
+  // element ranges.
+  const int64_t row = ndim() >= 2 ? shape_[0] : 1;
+  if (row > 1 && n / row >= get_num_threads()) {
+    const int64_t row_grain = (grain_size + row - 1) / row;
+    parallel_for(0, n / row, row_grain, [&](int64_t begin, int64_t end) {
+      serial_for_each(loop, {begin * row, end * row});
+    });
+    return;
+  }
   parallel_for(0, n, grain_size, [&](int64_t begin, int64_t end) {
     serial_for_each(loop, {begin, end});
   });
