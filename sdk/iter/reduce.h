@@ -12,7 +12,9 @@
 // The kernels split its dimensions into kept (one output element each) and reduced ones, and:
 //   - vectorise along the input's contiguous dimension: when it is reduced, each output sums runs
 //     with vector accumulators and combines the lanes at the end ("inner" reduction); when it is
-//     kept, blocks of outputs accumulate whole input rows with vector operations ("outer");
+//     kept, a block of outputs (accumulators filling about half the L1 cache) takes up to 8
+//     input rows per pass: the rows combine in vector registers and meet the accumulators once,
+//     so the input streams through in order, several rows at a time ("outer");
 //   - run on several threads over the outputs, or, when there are fewer outputs than threads,
 //     over the reduced elements with one partial result per chunk and a combine step (in chunk
 //     order, so results do not depend on timing).
@@ -82,8 +84,16 @@ ReductionGeometry reduction_geometry(const TensorIteratorBase& iter, int input,
 
 namespace reduce_detail {
 
-inline constexpr int64_t kBlock = 1024;  // outputs accumulated together (outer reductions)
-inline constexpr int64_t kChunk = 256;   // elements converted at a time
+// Outer reductions accumulate a block of outputs whose accumulators fill about half the L1 cache,
+// reading kRows input rows per pass (several streams in flight, one accumulator update per pass).
+inline constexpr int64_t kBlockBytes = 16 * 1024;
+inline constexpr int64_t kRows = 8;
+inline constexpr int64_t kChunk = 256;  // elements converted at a time
+
+template <typename AccT>
+constexpr int64_t block_size() {
+  return std::max<int64_t>(64, kBlockBytes / static_cast<int64_t>(sizeof(AccT)));
+}
 
 // Calls fn(values, index_offset, count) over `len` elements of dtype `dtype` at (ptr, stride),
 // where `values` points at `count` contiguous T: the input itself when it already is, else a
@@ -111,7 +121,8 @@ template <typename T>
 }
 
 // Drives a reduction: `red` provides acc_t, init(), inner(acc&, ptr, stride, len, idx0),
-// outer(acc*, ptr, stride, len, idx), combine(acc, acc) and store(out_ptrs, acc).
+// outer(acc*, ptr, stride, len, row_stride, rows, idx0) (acc[i] takes elements i of `rows` input
+// rows, the first of which has reduced index idx0), combine(acc, acc) and store(out_ptrs, acc).
 template <typename Reducer>
 void run_reduction(const TensorIteratorBase& iter, const Reducer& red, bool contiguous_first) {
   using acc_t = typename Reducer::acc_t;
@@ -133,9 +144,14 @@ void run_reduction(const TensorIteratorBase& iter, const Reducer& red, bool cont
         for (int64_t k = kb; k < ke;) {
           const int64_t len = std::min(g.kept.size0() - k % g.kept.size0(), ke - k);
           g.kept.offsets(k, koff.data());
-          for (int64_t r = rb; r < re; ++r) {
+          for (int64_t r = rb; r < re;) {
+            // Rows along the first reduced dim, up to its end.
+            const int64_t rows =
+                std::min({kRows, g.reduced.size0() - r % g.reduced.size0(), re - r});
             g.reduced.offsets(r, roff.data());
-            red.outer(acc + (k - kb), base[in] + koff[in] + roff[in], g.kept.stride0(in), len, r);
+            red.outer(acc + (k - kb), base[in] + koff[in] + roff[in], g.kept.stride0(in), len,
+                      g.reduced.stride0(in), rows, r);
+            r += rows;
           }
           k += len;
         }
@@ -168,6 +184,7 @@ void run_reduction(const TensorIteratorBase& iter, const Reducer& red, bool cont
   if (!parallel || num_kept >= threads) {
     const int64_t grain =
         parallel ? std::max<int64_t>(1, kGrainSize / std::max<int64_t>(num_reduced, 1)) : num_kept;
+    constexpr int64_t kBlock = block_size<acc_t>();
     parallel_for(0, num_kept, grain, [&](int64_t begin, int64_t end) {
       std::vector<acc_t> acc(static_cast<size_t>(std::min(kBlock, end - begin)));
       for (int64_t kb = begin; kb < end; kb += kBlock) {
@@ -235,11 +252,15 @@ struct GenericReducer {
     });
   }
   [[gnu::always_inline]] void outer(acc_t* acc, const char* p, int64_t stride, int64_t len,
-                                    int64_t idx) const {
-    contiguous_chunks<in_t>(dtype, p, stride, len, [&](const char* v, int64_t off, int64_t n) {
-      for (int64_t i = 0; i < n; ++i)
-        acc[off + i] = ops.reduce(acc[off + i], load<in_t>(v, i), idx);
-    });
+                                    int64_t row_stride, int64_t rows, int64_t idx0) const {
+    for (int64_t r = 0; r < rows; ++r) {
+      const int64_t idx = idx0 + r;
+      contiguous_chunks<in_t>(dtype, p + r * row_stride, stride, len,
+                              [&](const char* v, int64_t off, int64_t n) {
+                                for (int64_t i = 0; i < n; ++i)
+                                  acc[off + i] = ops.reduce(acc[off + i], load<in_t>(v, i), idx);
+                              });
+    }
   }
   void store(char** out, const acc_t& acc) const { store_result(out, iter, 0, ops.project(acc)); }
 };
@@ -280,17 +301,44 @@ struct VecReducer {
     });
   }
   [[gnu::always_inline]] void outer(acc_t* acc, const char* p, int64_t stride, int64_t len,
-                                    int64_t) const {
-    contiguous_chunks<acc_t>(dtype, p, stride, len, [&](const char* v, int64_t off, int64_t n) {
-      constexpr int64_t kW = Vec::size();
-      char* a = reinterpret_cast<char*>(acc + off);
-      int64_t i = 0;
-      for (; i + kW <= n; i += kW) {
-        const int64_t b = i * static_cast<int64_t>(sizeof(acc_t));
-        vop(Vec::loadu(a + b), Vec::loadu(v + b)).store(a + b);
+                                    int64_t row_stride, int64_t rows, int64_t) const {
+    constexpr int64_t kSize = static_cast<int64_t>(sizeof(acc_t));
+    if (dtype != scalar_type_of<acc_t> || stride != kSize) {
+      // Converted chunk by chunk, one row at a time.
+      for (int64_t r = 0; r < rows; ++r) {
+        contiguous_chunks<acc_t>(
+            dtype, p + r * row_stride, stride, len,
+            [&](const char* v, int64_t off, int64_t n) { add_rows(acc + off, v, n, 0, 1); });
       }
-      for (; i < n; ++i) acc[off + i] = op(acc[off + i], load<acc_t>(v, i));
-    });
+      return;
+    }
+    if (rows == kRows) {
+      add_rows<kRows>(acc, p, len, row_stride, kRows);
+    } else {
+      add_rows(acc, p, len, row_stride, rows);
+    }
+  }
+  // acc[i] = op(acc[i], op(...op(row 0[i], row 1[i])..., row rows-1[i])): the rows combine in
+  // vector registers, then meet the accumulators once. kFixedRows (when not 0) is `rows`.
+  template <int64_t kFixedRows = 0>
+  [[gnu::always_inline]] void add_rows(acc_t* acc, const char* v, int64_t n, int64_t row_stride,
+                                       int64_t rows) const {
+    constexpr int64_t kW = Vec::size();
+    constexpr int64_t kSize = static_cast<int64_t>(sizeof(acc_t));
+    if constexpr (kFixedRows != 0) rows = kFixedRows;
+    char* a = reinterpret_cast<char*>(acc);
+    int64_t i = 0;
+    for (; i + kW <= n; i += kW) {
+      const char* q = v + i * kSize;
+      Vec s = Vec::loadu(q);
+      for (int64_t r = 1; r < rows; ++r) s = vop(s, Vec::loadu(q + r * row_stride));
+      vop(Vec::loadu(a + i * kSize), s).store(a + i * kSize);
+    }
+    for (; i < n; ++i) {
+      acc_t s = load<acc_t>(v, i);
+      for (int64_t r = 1; r < rows; ++r) s = op(s, load<acc_t>(v + r * row_stride, i));
+      acc[i] = op(acc[i], s);
+    }
   }
   void store(char** out, acc_t acc) const { store_result(out, iter, 0, project(acc)); }
 };
