@@ -61,9 +61,7 @@ void expect_add_mul_matches_naive(const Tensor& a, const Tensor& b) {
     TensorIterator iter;
     iter.build_borrowing_binary_op(out, a, b);
     if (vectorised) {
-      cpu_kernel_vec(iter, add_mul, [](Vectorized<float> x, Vectorized<float> y) {
-        return x + Vectorized<float>(2) * y;
-      });
+      cpu_kernel_vec(iter, add_mul, [](auto x, auto y) { return x + decltype(x)(2) * y; });
     } else {
       cpu_kernel(iter, add_mul);
     }
@@ -119,7 +117,8 @@ TEST(CpuKernel, ZeroSizeOperandsRunNothing) {
 }
 
 TEST(CpuKernel, VectorisedTailsAroundTheVectorWidthAreExact) {
-  for (int64_t n = 1; n <= 2 * Vectorized<float>::size() + 1; ++n) {
+  // Two of the widest vectors per step (64 floats), so every tail length up to it.
+  for (int64_t n = 1; n <= 2 * kMaxVectorBytes / 4 + 1; ++n) {
     expect_add_mul_matches_naive(ramp({n}), ramp({n}, ScalarType::kFloat32, 1.5));
     expect_add_mul_matches_naive(ramp({n}), ramp({1}));
   }
@@ -142,7 +141,7 @@ TEST(CpuKernel, DynamicCastingConvertsInputsAndOutputs) {
   TensorIteratorConfig config;
   config.check_all_same_dtype(false).add_output(out).add_input(a).add_input(b);
   TensorIterator iter = config.build();
-  cpu_kernel_vec(iter, add_mul, [](Vectorized<float> x, Vectorized<float> y) { return x + y; });
+  cpu_kernel_vec(iter, add_mul, [](auto x, auto y) { return x + y; });
   const std::vector<double> va = values(a), vb = values(b), got = values(out);
   for (size_t i = 0; i < got.size(); ++i) {
     ASSERT_EQ(got[i],
@@ -168,9 +167,7 @@ TEST(CpuKernel, IntegerKernelsUseIntegerVectors) {
   iter.build_borrowing_binary_op(out, a, b);
   cpu_kernel_vec(
       iter, [](int64_t x, int64_t y) -> int64_t { return std::max(x, y) * 3; },
-      [](Vectorized<int64_t> x, Vectorized<int64_t> y) {
-        return maximum(x, y) * Vectorized<int64_t>(3);
-      });
+      [](auto x, auto y) { return maximum(x, y) * decltype(x)(3); });
   const std::vector<double> va = values(a), vb = values(b), got = values(iter.output());
   for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], std::max(va[i], vb[i]) * 3);
 }
@@ -189,7 +186,7 @@ TEST(CpuKernel, UnaryAndTernaryKernels) {
   iter.build_borrowing_unary_op(out, a);
   cpu_kernel_vec(
       iter, [](float x) -> float { return std::exp(x / 8); },
-      [](Vectorized<float> x) { return (x / Vectorized<float>(8)).exp(); });
+      [](auto x) { return (x / decltype(x)(8)).exp(); });
   const std::vector<double> va = values(a), got = values(iter.output());
   for (size_t i = 0; i < got.size(); ++i) ASSERT_NEAR(got[i], std::exp(va[i] / 8), 2e-7 * got[i]);
 

@@ -1,13 +1,16 @@
 // Run-time choice of the instruction set for vectorised loops (ATen's CPU_CAPABILITY, without
-// compiling kernels several times: see vectorized.h).
+// compiling kernel files several times: see vectorized.h).
 //
-//   dispatch_cpu([&]() __attribute__((always_inline)) {
-//     for (...) (Vectorized<float>::loadu(a + i) + Vectorized<float>::loadu(b + i)).store(o + i);
+//   dispatch_cpu([&](auto width) __attribute__((always_inline)) {
+//     using Vec = Vectorized<float, width>;
+//     for (...) (Vec::loadu(a + i) + Vec::loadu(b + i)).store(o + i);
 //   });
 //
-// dispatch_cpu calls `body` inside a function compiled for the best ISA this CPU has (AVX-512,
-// AVX2+FMA, or the x86-64 baseline SSE2); an always_inline body, and the always_inline
-// Vectorized operations it calls, are compiled for that ISA. Non-x86 builds run `body` as is.
+// dispatch_cpu calls `body(width)` inside a function compiled for the best ISA this CPU has
+// (AVX-512, AVX2+FMA, or the x86-64 baseline SSE2), where `width` (a VectorWidth, convertible to
+// int in constant expressions) is that ISA's register width in bytes: 64, 32 or 16. An
+// always_inline body, and the always_inline Vectorized operations it calls, are compiled for that
+// ISA. Non-x86 builds run `body(VectorWidth<16>())` as is.
 //
 // The ISA is detected once. The environment variable BP_CPU_CAPABILITY (default, avx2, avx512)
 // lowers it, and set_cpu_capability changes it (tests use it to run every path).
@@ -18,6 +21,7 @@
 #define BACKPLANE_SDK_ITER_VEC_CPU_CAPABILITY_H_
 
 #include <string_view>
+#include <type_traits>
 
 namespace bp {
 
@@ -35,11 +39,11 @@ namespace detail {
 #if defined(__x86_64__)
 template <typename Body>
 [[gnu::target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]] void run_avx512(const Body& body) {
-  body();
+  body(std::integral_constant<int, 64>());
 }
 template <typename Body>
 [[gnu::target("avx2,fma")]] void run_avx2(const Body& body) {
-  body();
+  body(std::integral_constant<int, 32>());
 }
 #endif
 }  // namespace detail
@@ -56,7 +60,7 @@ void dispatch_cpu(const Body& body) {
       break;
   }
 #endif
-  body();
+  body(std::integral_constant<int, 16>());
 }
 
 }  // namespace bp
