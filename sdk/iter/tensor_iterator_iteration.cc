@@ -2,6 +2,7 @@
 // indexing) and iteration over 2-D tiles.
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstdlib>
 #include <limits>
 #include <memory>
@@ -87,7 +88,12 @@ int TensorIteratorBase::num_reduce_dims() const {
 void TensorIteratorBase::narrow(int dim, int64_t start, int64_t size) {
   BP_INTERNAL_ASSERT(dim < ndim() && size >= 1);
   shape_[dim] = size;
-  for (OperandInfo& op : operands_) op.data += op.stride_bytes[dim] * start;
+  for (OperandInfo& op : operands_) {
+    // Meta operands have no storage: their pointers start at null and carry byte offsets, so
+    // the arithmetic goes through integers (adding to a null pointer is undefined).
+    op.data = reinterpret_cast<char*>(reinterpret_cast<uintptr_t>(op.data) +
+                                      static_cast<uintptr_t>(op.stride_bytes[dim] * start));
+  }
   if (size == 1 && !is_reduction_) coalesce_dimensions();
 }
 
