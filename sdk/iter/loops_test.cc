@@ -51,6 +51,13 @@ std::vector<double> broadcast_values(const Tensor& t, IntArrayRef sizes) {
   return values(native::expand(t, sizes));
 }
 
+// A channels-last copy of ramp(sizes) (4-d).
+Tensor channels_last_ramp(IntArrayRef sizes, double scale = 0.5) {
+  Tensor t = native::empty(sizes, ScalarType::kFloat32, kCpu, MemoryFormat::kChannelsLast);
+  cast_copy(t, ramp(sizes, ScalarType::kFloat32, scale));
+  return t;
+}
+
 float add_mul(float a, float b) { return a + 2 * b; }
 
 // out = a + 2 b through cpu_kernel (a plain function) and cpu_kernel_vec; both must agree with
@@ -87,6 +94,15 @@ TEST(CpuKernel, TransposedOperandsMatchNaiveLoop) {
                                native::t(ramp({33, 7}, ScalarType::kFloat32, 3)));
 }
 
+TEST(CpuKernel, ChannelsLastOperandsMatchNaiveLoop) {
+  const Tensor a = channels_last_ramp({2, 3, 4, 5}), b = channels_last_ramp({2, 3, 4, 5}, 3);
+  expect_add_mul_matches_naive(a, b);                   // fast setup: one dense run
+  expect_add_mul_matches_naive(a, ramp({2, 3, 4, 5}));  // mixed with contiguous: permuted
+  expect_add_mul_matches_naive(a, ramp({3, 1, 1}));     // a per-channel broadcast
+  expect_add_mul_matches_naive(channels_last_ramp({2, 40, 3, 3}),
+                               ramp({40, 1, 1}, ScalarType::kFloat32, 2));
+}
+
 TEST(CpuKernel, BroadcastOperandsMatchNaiveLoop) {
   expect_add_mul_matches_naive(ramp({5, 1, 40}), ramp({3, 1}));
   expect_add_mul_matches_naive(ramp({40}), ramp({6, 40}));
@@ -114,6 +130,8 @@ TEST(CpuKernel, ZeroSizeOperandsRunNothing) {
   });
   EXPECT_EQ(calls, 0);
   EXPECT_EQ(iter.output().sizes(), IntArrayRef({0, 5}));
+  expect_add_mul_matches_naive(ramp({0, 5}), ramp({5}));
+  expect_add_mul_matches_naive(ramp({3, 0}), ramp({3, 1}));
 }
 
 TEST(CpuKernel, VectorisedTailsAroundTheVectorWidthAreExact) {
@@ -130,6 +148,10 @@ TEST(CpuKernel, EveryInstructionSetGivesTheSameValues) {
     if (c > detected) continue;
     set_cpu_capability(c);
     expect_add_mul_matches_naive(ramp({3, 67}), ramp({67}));
+    expect_add_mul_matches_naive(ramp({131}), ramp({131}, ScalarType::kFloat32, 1.5));
+    expect_add_mul_matches_naive(ramp({131}), ramp({}));
+    expect_add_mul_matches_naive(native::t(ramp({33, 7})), ramp({7, 33}));
+    expect_add_mul_matches_naive(channels_last_ramp({2, 3, 4, 5}), ramp({2, 3, 4, 5}));
   }
   set_cpu_capability(detected);
 }
