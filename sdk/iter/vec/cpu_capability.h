@@ -13,7 +13,9 @@
 // ISA. Non-x86 builds run `body(VectorWidth<16>())` as is.
 //
 // The ISA is detected once. The environment variable BP_CPU_CAPABILITY (default, avx2, avx512)
-// lowers it, and set_cpu_capability changes it (tests use it to run every path).
+// lowers it, and set_cpu_capability changes it (tests use it to run every path). AddressSanitizer
+// builds running with detect_stack_use_after_return stop at AVX2 (a GCC 12 bug misaligns 64-byte
+// stack locals on ASan's fake stack; see cpu_capability.cc).
 //
 // Thread safety: cpu_capability and dispatch_cpu are safe from any thread; set_cpu_capability
 // is for tests and benchmarks (an atomic, but kernels running meanwhile may use either ISA).
