@@ -10,7 +10,8 @@
 // The scalar callable's argument and result types are deduced (function_traits: it must not be
 // generic); operand 0 is the output, operands 1..n the inputs, in the callable's argument order.
 // The vector callable is generic: it is called with Vectorized<T, W> values, W the register width
-// of the ISA the loop runs with (see vectorized.h); constants inside it are decltype(x)(2).
+// of the ISA the loop runs with (see vectorized.h); constants inside it are decltype(x)(2). (One
+// written for Vectorized<T> runs with 64-byte vectors on every ISA.)
 // Each 2-D tile row takes the fastest path that fits:
 //   - contiguous: every operand has stride == element size: a tight loop (with cpu_kernel_vec,
 //     2 Vectorized steps per iteration, the tail through the scalar callable);
@@ -220,14 +221,27 @@ bool needs_dynamic_casting(const TensorIteratorBase& iter, std::index_sequence<I
 template <size_t, typename T>
 using Repeat = T;
 
-// Whether `vop` maps Vectorized<T, W> arguments (one per I) to Vectorized<T, W> for W = 16.
-template <typename VecOp, typename T, size_t... I>
-constexpr bool vec_op_fits(std::index_sequence<I...>) {
-  using Vec = Vectorized<T, 16>;
+// Whether `vop` maps Vectorized<T, kWidth> arguments (one per I) to a Vectorized<T, kWidth>.
+template <typename VecOp, typename T, int kWidth, size_t... I>
+constexpr bool vec_op_takes(std::index_sequence<I...>) {
+  using Vec = Vectorized<T, kWidth>;
   if constexpr (std::is_invocable_v<const VecOp&, Repeat<I, Vec>...>) {
     return std::is_same_v<std::invoke_result_t<const VecOp&, Repeat<I, Vec>...>, Vec>;
   } else {
     return false;
+  }
+}
+
+// The vector width to run `vop` with when the ISA's is kIsaWidth: that width for a generic vop,
+// the default (widest) one for a vop written for Vectorized<T>.
+template <typename VecOp, typename T, int kIsaWidth, typename Seq>
+constexpr int vec_op_width(Seq seq) {
+  if constexpr (std::is_same_v<VecOp, std::nullptr_t>) {
+    return kIsaWidth;  // no vector op
+  } else if constexpr (vec_op_takes<VecOp, T, kIsaWidth>(seq)) {
+    return kIsaWidth;
+  } else {
+    return kMaxVectorBytes;
   }
 }
 
@@ -247,23 +261,24 @@ auto make_loop2d(const TensorIteratorBase& iter, const Op& op, const VecOp* vop)
   std::array<ScalarType, kArity + 1> dtypes;
   for (int k = 0; k <= kArity; ++k) dtypes[k] = iter.dtype(k);
   const bool cast = needs_dynamic_casting<Op>(iter, Seq{});
-  return
-      [&op, vop, dtypes, cast](char** data, const int64_t* strides, int64_t size0, int64_t size1) {
-        constexpr int kN = kArity + 1;
-        std::array<char*, kN> ptrs;
-        for (int k = 0; k < kN; ++k) ptrs[k] = data[k];
-        auto rows = [&](auto width) __attribute__((always_inline)) {
-          for (int64_t j = 0; j < size1; ++j) {
-            if (cast) {
-              casting_row(op, dtypes.data(), ptrs.data(), strides, size0, Seq{});
-            } else {
-              typed_row<decltype(width)::value>(op, vop, ptrs.data(), strides, size0, Seq{});
-            }
-            for (int k = 0; k < kN; ++k) ptrs[k] += strides[kN + k];
-          }
-        };
-        dispatch_cpu(rows);
-      };
+  return [&op, vop, dtypes, cast](char** data, const int64_t* strides, int64_t size0,
+                                  int64_t size1) {
+    constexpr int kN = kArity + 1;
+    std::array<char*, kN> ptrs;
+    for (int k = 0; k < kN; ++k) ptrs[k] = data[k];
+    auto rows = [&](auto width) __attribute__((always_inline)) {
+      for (int64_t j = 0; j < size1; ++j) {
+        if (cast) {
+          casting_row(op, dtypes.data(), ptrs.data(), strides, size0, Seq{});
+        } else {
+          constexpr int kWidth = vec_op_width<VecOp, result_of<Op>, decltype(width)::value>(Seq{});
+          typed_row<kWidth>(op, vop, ptrs.data(), strides, size0, Seq{});
+        }
+        for (int k = 0; k < kN; ++k) ptrs[k] += strides[kN + k];
+      }
+    };
+    dispatch_cpu(rows);
+  };
 }
 
 }  // namespace loops_detail
@@ -277,7 +292,8 @@ void cpu_kernel(const TensorIteratorBase& iter, const Op& op, int64_t grain_size
 }
 
 // cpu_kernel with a vectorised inner loop: `vop` (generic) takes and returns Vectorized<T, W> for
-// every W, where T is the scalar op's (single) element type for every argument and the result.
+// every W, where T is the scalar op's (single) element type for every argument and the result. A
+// vop that takes only Vectorized<T> (the default, widest width) runs with it on every ISA.
 template <typename Op, typename VecOp>
 void cpu_kernel_vec(const TensorIteratorBase& iter, const Op& op, const VecOp& vop,
                     int64_t grain_size = kGrainSize) {
@@ -287,9 +303,12 @@ void cpu_kernel_vec(const TensorIteratorBase& iter, const Op& op, const VecOp& v
       std::is_same_v<typename traits::args_tuple,
                      decltype(std::tuple_cat(std::declval<std::array<T, traits::arity>>()))>,
       "cpu_kernel_vec: every argument must have the result's type");
-  static_assert(loops_detail::vec_op_fits<VecOp, T>(std::make_index_sequence<traits::arity>()),
-                "cpu_kernel_vec: the vector op must take and return Vectorized<T, W> for every "
-                "width W (write it as a generic lambda)");
+  static_assert(
+      loops_detail::vec_op_takes<VecOp, T, 16>(std::make_index_sequence<traits::arity>()) ||
+          loops_detail::vec_op_takes<VecOp, T, kMaxVectorBytes>(
+              std::make_index_sequence<traits::arity>()),
+      "cpu_kernel_vec: the vector op must take and return Vectorized<T, W> for every width W (a "
+      "generic lambda), or Vectorized<T>");
   iter.for_each(loops_detail::make_loop2d(iter, op, &vop), grain_size);
 }
 

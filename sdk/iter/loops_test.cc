@@ -62,13 +62,22 @@ float add_mul(float a, float b) { return a + 2 * b; }
 
 // out = a + 2 b through cpu_kernel (a plain function) and cpu_kernel_vec; both must agree with
 // the naive loop over the logical elements.
-void expect_add_mul_matches_naive(const Tensor& a, const Tensor& b) {
+// The vector form of add_mul: generic (the ISA's width) by default.
+struct AddMulVec {
+  template <typename Vec>
+  Vec operator()(Vec x, Vec y) const {
+    return x + Vec(2) * y;
+  }
+};
+
+template <typename VecOp = AddMulVec>
+void expect_add_mul_matches_naive(const Tensor& a, const Tensor& b, const VecOp& vop = VecOp()) {
   for (int vectorised = 0; vectorised < 2; ++vectorised) {
     Tensor out;
     TensorIterator iter;
     iter.build_borrowing_binary_op(out, a, b);
     if (vectorised) {
-      cpu_kernel_vec(iter, add_mul, [](auto x, auto y) { return x + decltype(x)(2) * y; });
+      cpu_kernel_vec(iter, add_mul, vop);
     } else {
       cpu_kernel(iter, add_mul);
     }
@@ -152,6 +161,20 @@ TEST(CpuKernel, EveryInstructionSetGivesTheSameValues) {
     expect_add_mul_matches_naive(ramp({131}), ramp({}));
     expect_add_mul_matches_naive(native::t(ramp({33, 7})), ramp({7, 33}));
     expect_add_mul_matches_naive(channels_last_ramp({2, 3, 4, 5}), ramp({2, 3, 4, 5}));
+  }
+  set_cpu_capability(detected);
+}
+
+TEST(CpuKernel, VectorOpsWrittenForVectorizedOfTheDefaultWidthRunOnEveryIsa) {
+  const CpuCapability detected = detected_cpu_capability();
+  const auto typed = [](Vectorized<float> x, Vectorized<float> y) {
+    return x + Vectorized<float>(2) * y;
+  };
+  for (CpuCapability c : {CpuCapability::kDefault, CpuCapability::kAvx2, CpuCapability::kAvx512}) {
+    if (c > detected) continue;
+    set_cpu_capability(c);
+    expect_add_mul_matches_naive(ramp({3, 67}), ramp({67}), typed);
+    expect_add_mul_matches_naive(ramp({131}), ramp({}), typed);
   }
   set_cpu_capability(detected);
 }

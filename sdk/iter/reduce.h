@@ -141,7 +141,7 @@ void run_reduction(const TensorIteratorBase& iter, const Reducer& red, bool cont
   auto accumulate = [&](int64_t kb, int64_t ke, int64_t rb, int64_t re, acc_t* acc) {
     StrideVector koff(nt), roff(nt);
     auto body = [&](auto width) __attribute__((always_inline)) {
-      constexpr int kWidth = decltype(width)::value;
+      constexpr int kIsaWidth = decltype(width)::value;
       if (outer) {
         for (int64_t k = kb; k < ke;) {
           const int64_t len = std::min(g.kept.size0() - k % g.kept.size0(), ke - k);
@@ -151,8 +151,8 @@ void run_reduction(const TensorIteratorBase& iter, const Reducer& red, bool cont
             const int64_t rows =
                 std::min({kRows, g.reduced.size0() - r % g.reduced.size0(), re - r});
             g.reduced.offsets(r, roff.data());
-            red.template outer<kWidth>(acc + (k - kb), base[in] + koff[in] + roff[in],
-                                       g.kept.stride0(in), len, g.reduced.stride0(in), rows, r);
+            red.template outer<kIsaWidth>(acc + (k - kb), base[in] + koff[in] + roff[in],
+                                          g.kept.stride0(in), len, g.reduced.stride0(in), rows, r);
             r += rows;
           }
           k += len;
@@ -164,8 +164,8 @@ void run_reduction(const TensorIteratorBase& iter, const Reducer& red, bool cont
         for (int64_t r = rb; r < re;) {
           const int64_t len = std::min(g.reduced.size0() - r % g.reduced.size0(), re - r);
           g.reduced.offsets(r, roff.data());
-          red.template inner<kWidth>(acc[k - kb], base[in] + koff[in] + roff[in],
-                                     g.reduced.stride0(in), len, r);
+          red.template inner<kIsaWidth>(acc[k - kb], base[in] + koff[in] + roff[in],
+                                        g.reduced.stride0(in), len, r);
           r += len;
         }
       }
@@ -287,9 +287,21 @@ struct VecReducer {
 
   acc_t init() const { return ident; }
   acc_t combine(acc_t a, acc_t b) const { return op(a, b); }
-  template <int kWidth>
+  // The vector width for an ISA of kIsaWidth bytes: that for a generic vop, the default (widest)
+  // for one written for Vectorized<acc_t>.
+  template <int kIsaWidth>
+  static constexpr int width() {
+    using Vec = Vectorized<acc_t, kIsaWidth>;
+    if constexpr (std::is_invocable_r_v<Vec, const VecOp&, Vec, Vec>) {
+      return kIsaWidth;
+    } else {
+      return kMaxVectorBytes;
+    }
+  }
+  template <int kIsaWidth>
   [[gnu::always_inline]] void inner(acc_t& acc, const char* p, int64_t stride, int64_t len,
                                     int64_t) const {
+    constexpr int kWidth = width<kIsaWidth>();
     using Vec = Vectorized<acc_t, kWidth>;
     constexpr int64_t kParts = kLanes / Vec::size();  // vectors per accumulator
     contiguous_chunks<acc_t>(dtype, p, stride, len, [&](const char* v, int64_t, int64_t n) {
@@ -318,9 +330,10 @@ struct VecReducer {
       acc = op(acc, s);
     });
   }
-  template <int kWidth>
+  template <int kIsaWidth>
   [[gnu::always_inline]] void outer(acc_t* acc, const char* p, int64_t stride, int64_t len,
                                     int64_t row_stride, int64_t rows, int64_t) const {
+    constexpr int kWidth = width<kIsaWidth>();
     if (dtype != scalar_type_of<acc_t> || stride != kSize) {
       // Converted chunk by chunk, one row at a time.
       for (int64_t r = 0; r < rows; ++r) {
@@ -383,17 +396,21 @@ void binary_kernel_reduce(const TensorIteratorBase& iter, const Ops& ops, AccT i
 }
 
 // Reduces with an associative `op(acc, acc) -> acc` (and its vector form `vop`, generic: it maps
-// two Vectorized<acc, W> to one, for every width W) whose identity is `ident`, e.g. sum, prod, max.
+// two Vectorized<acc, W> to one, for every width W; one written for Vectorized<acc> runs with
+// 64-byte vectors on every ISA) whose identity is `ident`, e.g. sum, prod, max.
 // Accumulates in op's type (float for half inputs, double if asked); `project` (optional) maps the
 // final accumulator, e.g. divides for mean. Results do not depend on the ISA.
 template <typename Op, typename VecOp, typename Project = reduce_detail::Identity>
 void binary_kernel_reduce_vec(const TensorIteratorBase& iter, const Op& op, const VecOp& vop,
                               typename function_traits<Op>::result_type ident,
                               const Project& project = Project()) {
-  using Vec = Vectorized<typename function_traits<Op>::result_type, 16>;
-  static_assert(std::is_invocable_r_v<Vec, const VecOp&, Vec, Vec>,
-                "binary_kernel_reduce_vec: the vector op must map two Vectorized<T, W> to one for "
-                "every width W (write it as a generic lambda)");
+  using T = typename function_traits<Op>::result_type;
+  static_assert(
+      std::is_invocable_r_v<Vectorized<T, 16>, const VecOp&, Vectorized<T, 16>,
+                            Vectorized<T, 16>> ||
+          std::is_invocable_r_v<Vectorized<T>, const VecOp&, Vectorized<T>, Vectorized<T>>,
+      "binary_kernel_reduce_vec: the vector op must map two Vectorized<T, W> to one for "
+      "every width W (a generic lambda), or two Vectorized<T> to one");
   BP_CHECK(iter.noutputs() == 1 && iter.ninputs() == 1,
            "binary_kernel_reduce_vec: expected one output and one input");
   reduce_detail::VecReducer<Op, VecOp, Project> red{op,    vop,  project,

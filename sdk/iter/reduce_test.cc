@@ -148,6 +148,29 @@ TEST(Reduce, SumsAreBitwiseTheSameOnEveryInstructionSet) {
   set_cpu_capability(detected);
 }
 
+TEST(Reduce, VectorOpsWrittenForVectorizedOfTheDefaultWidthGiveTheSameSums) {
+  Tensor x = ramp({37, 1001});
+  const CpuCapability detected = detected_cpu_capability();
+  for (CpuCapability c : {CpuCapability::kDefault, CpuCapability::kAvx2, CpuCapability::kAvx512}) {
+    if (c > detected) continue;
+    set_cpu_capability(c);
+    for (int dim = 0; dim < 2; ++dim) {
+      Tensor result;
+      TensorIterator iter = make_reduction("sum", result, x, {dim}, false, ScalarType::kFloat32,
+                                           ScalarType::kFloat32);
+      binary_kernel_reduce_vec(
+          iter, [](float a, float b) -> float { return a + b; },
+          [](Vectorized<float> a, Vectorized<float> b) { return a + b; }, 0.0f);
+      const Tensor generic = sum(x, {dim});
+      for (int64_t i = 0; i < result.numel(); ++i) {
+        ASSERT_EQ(result.data_ptr<float>()[i], generic.data_ptr<float>()[i])
+            << cpu_capability_name(c) << " dim " << dim << " output " << i;
+      }
+    }
+  }
+  set_cpu_capability(detected);
+}
+
 TEST(Reduce, HalfInputsAccumulateInFloat) {
   // 4096 ones: a float16 accumulator would stop at 2048.
   Tensor ones = native::empty({4096}, ScalarType::kFloat16, kCpu);

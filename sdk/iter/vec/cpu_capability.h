@@ -10,7 +10,8 @@
 // (AVX-512, AVX2+FMA, or the x86-64 baseline SSE2), where `width` (a VectorWidth, convertible to
 // int in constant expressions) is that ISA's register width in bytes: 64, 32 or 16. An
 // always_inline body, and the always_inline Vectorized operations it calls, are compiled for that
-// ISA. Non-x86 builds run `body(VectorWidth<16>())` as is.
+// ISA. Non-x86 builds run `body(VectorWidth<16>())` as is. A body that takes no argument is called
+// as body().
 //
 // The ISA is detected once. The environment variable BP_CPU_CAPABILITY (default, avx2, avx512)
 // lowers it, and set_cpu_capability changes it (tests use it to run every path). AddressSanitizer
@@ -38,14 +39,22 @@ CpuCapability set_cpu_capability(CpuCapability c);
 std::string_view cpu_capability_name(CpuCapability c);
 
 namespace detail {
+template <int kWidth, typename Body>
+[[gnu::always_inline]] inline void call_body(const Body& body) {
+  if constexpr (std::is_invocable_v<const Body&>) {
+    body();  // a body that does not take the width
+  } else {
+    body(std::integral_constant<int, kWidth>());
+  }
+}
 #if defined(__x86_64__)
 template <typename Body>
 [[gnu::target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]] void run_avx512(const Body& body) {
-  body(std::integral_constant<int, 64>());
+  call_body<64>(body);
 }
 template <typename Body>
 [[gnu::target("avx2,fma")]] void run_avx2(const Body& body) {
-  body(std::integral_constant<int, 32>());
+  call_body<32>(body);
 }
 #endif
 }  // namespace detail
@@ -62,7 +71,7 @@ void dispatch_cpu(const Body& body) {
       break;
   }
 #endif
-  body(std::integral_constant<int, 16>());
+  detail::call_body<16>(body);
 }
 
 }  // namespace bp

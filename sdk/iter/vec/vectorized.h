@@ -45,7 +45,11 @@ inline constexpr int kMaxVectorBytes = 64;
 template <int kBytes>
 using VectorWidth = std::integral_constant<int, kBytes>;
 
-template <typename T, int kBytes>
+// Vectorized<T> (the default width, 64 bytes) is the type of vector callables written before the
+// width became a parameter; they keep working, with 64-byte vectors on every ISA (slower on AVX2
+// and SSE2, whose comparisons and selects GCC then makes scalar). New code takes the width that
+// dispatch_cpu hands out (generic lambdas).
+template <typename T, int kBytes = kMaxVectorBytes>
 class Vectorized {
   static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>,
                 "Vectorized<T> supports float, double and integer element types");

@@ -40,6 +40,7 @@ TEST(Vectorized, LanesFillTheWidth) {
   EXPECT_EQ((Vectorized<double, 64>::size()), 8);
   EXPECT_EQ((Vectorized<int64_t, 32>::size()), 4);
   EXPECT_EQ((Vectorized<int8_t, 64>::size()), 64);
+  EXPECT_EQ(Vectorized<float>::size(), 16);  // the default: the widest
 }
 
 TEST(Vectorized, DispatchHandsTheBodyItsIsasRegisterWidth) {
@@ -53,6 +54,18 @@ TEST(Vectorized, DispatchHandsTheBodyItsIsasRegisterWidth) {
         << cpu_capability_name(c);
   }
   set_cpu_capability(detected_cpu_capability());
+}
+
+TEST(Vectorized, DispatchCallsABodyThatTakesNoWidth) {
+  int calls = 0;
+  dispatch_cpu([&]() __attribute__((always_inline)) {
+    using Vec = Vectorized<float>;  // the default width: 64 bytes on every ISA
+    float out[16];
+    (Vec(1) + Vec(2)).store(out);
+    EXPECT_EQ(out[15], 3.0f);
+    ++calls;
+  });
+  EXPECT_EQ(calls, 1);
 }
 
 TEST(Vectorized, PartialLoadsFillZerosAndPartialStoresKeepTheRest) {
