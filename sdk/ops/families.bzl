@@ -10,6 +10,7 @@ OP_FAMILIES = [
     "copies",
     "unary",
     "binary",
+    "ternary",
 ]
 
 def sdk_generated_sources():
