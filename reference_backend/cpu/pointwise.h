@@ -100,7 +100,11 @@ template <typename F, typename M, size_t... I, typename... Extras>
 struct VectorBody<F, M, std::index_sequence<I...>, Extras...> {
   using Vec = Vectorized<M>;
   std::tuple<Extras...> extras;
-  [[gnu::always_inline]] Vec operator()(Repeat<I, Vec>... in) const {
+  // flatten: F and all it calls are inlined into the loop cpu_kernel_vec compiles per ISA.
+  // Vectors passed to an out-of-line function would cross an ABI boundary: GCC passes 64-byte
+  // vectors differently in code compiled with and without AVX-512 (and F is compiled once,
+  // for the baseline ISA), which crashes unoptimised builds.
+  [[gnu::always_inline, gnu::flatten]] Vec operator()(Repeat<I, Vec>... in) const {
     return std::apply([&](const Extras&... e) { return F{}(in..., Vec(e)...); }, extras);
   }
 };
