@@ -35,6 +35,7 @@ void where_op(TensorIteratorBase& iter, const Tensor& condition, const Tensor& s
   TensorIteratorConfig config;
   config.set_check_mem_overlap(true)
       .check_all_same_dtype(false)
+      .allow_cpu_scalars(true)
       .add_output(out)
       .add_owned_input(std::move(mask))
       .add_owned_input(converted_operand(self, dtype))

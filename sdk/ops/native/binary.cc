@@ -1,5 +1,5 @@
-// Scalar overloads of binary ops: the number becomes a wrapped zero-dim tensor (promoting as a
-// Scalar would) and the Tensor overload runs.
+// Scalar overloads of binary ops (either operand a number): the number becomes a wrapped zero-dim
+// tensor (promoting as a Scalar would) and the Tensor overload runs.
 #include "sdk/core/scalar_tensor.h"
 #include "sdk/ops/native_kernels.h"
 #include "sdk/ops/ops.h"
@@ -60,6 +60,10 @@ Tensor& remainder_scalar_out(const Tensor& self, const Scalar& other, Tensor& ou
   return bp::remainder_out(out, self, wrapped_scalar_tensor(other));
 }
 
+Tensor remainder_scalar_tensor(const Scalar& self, const Tensor& other) {
+  return bp::remainder(wrapped_scalar_tensor(self), other);
+}
+
 Tensor pow_scalar(const Scalar& self, const Tensor& exponent) {
   return bp::pow(wrapped_scalar_tensor(self), exponent);
 }
@@ -102,6 +106,10 @@ Tensor& bitwise_and_scalar_(Tensor& self, const Scalar& other) {
 
 Tensor& bitwise_and_scalar_out(const Tensor& self, const Scalar& other, Tensor& out) {
   return bp::bitwise_and_out(out, self, wrapped_scalar_tensor(other));
+}
+
+Tensor bitwise_and_scalar_tensor(const Scalar& self, const Tensor& other) {
+  return bp::bitwise_and(wrapped_scalar_tensor(self), other);
 }
 
 }  // namespace bp::native
