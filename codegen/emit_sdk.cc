@@ -51,7 +51,8 @@ std::string typed_handle(const OpDecl& op) {
 }
 
 constexpr const char* kApiIncludes =
-    "#include <optional>\n#include <string_view>\n#include <tuple>\n#include <vector>\n\n"
+    "#include <cstdint>\n#include <optional>\n#include <string_view>\n#include <tuple>\n#include "
+    "<vector>\n\n"
     "#include \"absl/types/span.h\"\n#include \"sdk/core/device.h\"\n"
     "#include \"sdk/core/int_array_ref.h\"\n#include \"sdk/core/memory_format.h\"\n"
     "#include \"sdk/core/scalar.h\"\n#include \"sdk/core/scalar_type.h\"\n"

@@ -46,8 +46,7 @@ TensorIterator reduction_iterator(std::string_view name, const Tensor& out, cons
 // the op's declaration lists `dtype` (Op: the op's structured class).
 template <typename Op>
 void check_declared_dtype(std::string_view name, ScalarType dtype) {
-  BP_CHECK_NOT_IMPLEMENTED((Op::kDtypes & scalar_type_mask(dtype)) != 0, '"', name,
-                           "\" not implemented for '", dtype, "'");
+  check_dtype_supported(dtype, Op::kDtypes, name);
 }
 
 // The identity of max: -inf for floating types, the lowest value otherwise (false for bool).

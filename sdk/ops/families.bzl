@@ -11,6 +11,7 @@ OP_FAMILIES = [
     "unary",
     "binary",
     "reductions",
+    "ternary",
 ]
 
 def sdk_generated_sources():
