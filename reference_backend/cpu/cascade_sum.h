@@ -9,7 +9,8 @@
 // Each output's elements are summed directly (on vector lanes) in leaves of up to 256, whose sums
 // then merge like a binary counter, each partial sum meeting one of about its size. When the
 // input is contiguous along a kept dim (an "outer" reduction), whole input rows are added into a
-// block of up to 1024 outputs instead, through levels that each add at most 16 terms. Inputs of
+// block of up to 4096 outputs instead (whole rows of most matrices, so
+// the input streams in order), through levels that each add at most 16 terms. Inputs of
 // another dtype than A are converted as they are read. Threads split the outputs, or, when there
 // are fewer outputs than threads, the summed elements (the chunks' sums are added in order, so
 // results do not depend on timing).
@@ -40,7 +41,7 @@ namespace cascade_detail {
 
 inline constexpr int64_t kLeaf = 256;     // elements summed directly into one partial sum
 inline constexpr int64_t kLeafRows = 16;  // outer reductions: rows summed directly
-inline constexpr int64_t kBlock = 1024;   // outer reductions: outputs accumulated together
+inline constexpr int64_t kBlock = 4096;   // outer reductions: outputs accumulated together
 
 template <typename A>
 inline constexpr bool kVectorizable = std::is_arithmetic_v<A> && !std::is_same_v<A, bool>;

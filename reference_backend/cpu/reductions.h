@@ -61,8 +61,9 @@ constexpr T lowest() {
 
 // The vector form of math::Max: Vectorized's NaN-propagating maximum.
 struct VectorMax {
-  template <typename T>
-  [[gnu::always_inline]] Vectorized<T> operator()(Vectorized<T> a, Vectorized<T> b) const {
+  template <typename T, int kBytes>
+  [[gnu::always_inline]] Vectorized<T, kBytes> operator()(Vectorized<T, kBytes> a,
+                                                          Vectorized<T, kBytes> b) const {
     return maximum(a, b);
   }
 };
@@ -125,7 +126,9 @@ void fold(const TensorIteratorBase& iter, A identity, const Project& project = P
   if constexpr (pointwise_detail::kSimdType<A>) {
     binary_kernel_reduce_vec(
         iter, [](A a, A b) -> A { return Fold{}(a, b); },
-        [](Vectorized<A> a, Vectorized<A> b) { return VecFold{}(a, b); }, identity, project);
+        // Generic and inlined: runs on the vectors of the CPU's ISA (see reduce.h).
+        [](auto a, auto b) __attribute__((always_inline)) { return VecFold{}(a, b); }, identity,
+        project);
   } else {
     reduce_elementwise(iter, reductions_detail::FoldOps<A, Fold, Project>{project}, identity);
   }

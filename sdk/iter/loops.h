@@ -11,7 +11,7 @@
 // generic); operand 0 is the output, operands 1..n the inputs, in the callable's argument order.
 // The vector callable is generic: it is called with Vectorized<T, W> values, W the register width
 // of the ISA the loop runs with (see vectorized.h); constants inside it are decltype(x)(2). (One
-// written for Vectorized<T> runs with 64-byte vectors on every ISA.)
+// written for Vectorized<T> runs with 32-byte vectors on every ISA.)
 // Each 2-D tile row takes the fastest path that fits:
 //   - contiguous: every operand has stride == element size: a tight loop (with cpu_kernel_vec,
 //     2 Vectorized steps per iteration, the tail through the scalar callable);

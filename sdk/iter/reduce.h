@@ -304,7 +304,10 @@ struct VecReducer {
     constexpr int kWidth = width<kIsaWidth>();
     using Vec = Vectorized<acc_t, kWidth>;
     constexpr int64_t kParts = kLanes / Vec::size();  // vectors per accumulator
-    contiguous_chunks<acc_t>(dtype, p, stride, len, [&](const char* v, int64_t, int64_t n) {
+    // The chunk lambda is inlined so that it is compiled for the ISA that dispatch_cpu picked:
+    // out of line, GCC builds it for the baseline ISA, where wide compares and selects (max) turn
+    // into scalar code.
+    const auto chunk = [&](const char* v, int64_t, int64_t n) __attribute__((always_inline)) {
       // Four independent accumulators hide the latency of the vector op.
       Vec a[4][kParts];
       for (auto& row : a) {
@@ -328,7 +331,8 @@ struct VecReducer {
       }
       for (; i < n; ++i) s = op(s, load<acc_t>(v, i));
       acc = op(acc, s);
-    });
+    };
+    contiguous_chunks<acc_t>(dtype, p, stride, len, chunk);
   }
   template <int kIsaWidth>
   [[gnu::always_inline]] void outer(acc_t* acc, const char* p, int64_t stride, int64_t len,
@@ -337,10 +341,11 @@ struct VecReducer {
     if (dtype != scalar_type_of<acc_t> || stride != kSize) {
       // Converted chunk by chunk, one row at a time.
       for (int64_t r = 0; r < rows; ++r) {
-        contiguous_chunks<acc_t>(dtype, p + r * row_stride, stride, len,
-                                 [&](const char* v, int64_t off, int64_t n) {
-                                   add_rows<kWidth>(acc + off, v, n, 0, 1);
-                                 });
+        contiguous_chunks<acc_t>(
+            dtype, p + r * row_stride, stride,
+            len, [&](const char* v, int64_t off, int64_t n) __attribute__((always_inline)) {
+              add_rows<kWidth>(acc + off, v, n, 0, 1);
+            });
       }
       return;
     }
@@ -397,7 +402,7 @@ void binary_kernel_reduce(const TensorIteratorBase& iter, const Ops& ops, AccT i
 
 // Reduces with an associative `op(acc, acc) -> acc` (and its vector form `vop`, generic: it maps
 // two Vectorized<acc, W> to one, for every width W; one written for Vectorized<acc> runs with
-// 64-byte vectors on every ISA) whose identity is `ident`, e.g. sum, prod, max.
+// 32-byte vectors on every ISA) whose identity is `ident`, e.g. sum, prod, max.
 // Accumulates in op's type (float for half inputs, double if asked); `project` (optional) maps the
 // final accumulator, e.g. divides for mean. Results do not depend on the ISA.
 template <typename Op, typename VecOp, typename Project = reduce_detail::Identity>

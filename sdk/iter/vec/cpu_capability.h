@@ -8,10 +8,18 @@
 //
 // dispatch_cpu calls `body(width)` inside a function compiled for the best ISA this CPU has
 // (AVX-512, AVX2+FMA, or the x86-64 baseline SSE2), where `width` (a VectorWidth, convertible to
-// int in constant expressions) is that ISA's register width in bytes: 64, 32 or 16. An
-// always_inline body, and the always_inline Vectorized operations it calls, are compiled for that
-// ISA. Non-x86 builds run `body(VectorWidth<16>())` as is. A body that takes no argument is called
-// as body().
+// int in constant expressions) is the vector width in bytes for that ISA: 32 for AVX-512 and
+// AVX2, 16 for SSE2. An always_inline body, and the always_inline Vectorized operations it calls,
+// are compiled for that ISA. Non-x86 builds run `body(VectorWidth<16>())` as is. A body that takes
+// no argument is called as body().
+//
+// Why AVX-512 gets 32-byte vectors: GCC 12 lowers a vector comparison (and so every select,
+// maximum, clamp) where the function that contains it is first compiled. That is the body
+// lambda's own context, the baseline ISA, and not the AVX-512 function it is later inlined into.
+// A 64-byte comparison needs AVX-512 mask registers the baseline lacks and becomes a loop of
+// scalar compares (amax ran at 15% of memcpy). A 32-byte one stays a vector operation and is
+// emitted as one AVX-512VL instruction. Loops bound by memory bandwidth (all but a few
+// transcendental functions) lose nothing by it.
 //
 // The ISA is detected once. The environment variable BP_CPU_CAPABILITY (default, avx2, avx512)
 // lowers it, and set_cpu_capability changes it (tests use it to run every path). AddressSanitizer
@@ -50,7 +58,7 @@ template <int kWidth, typename Body>
 #if defined(__x86_64__)
 template <typename Body>
 [[gnu::target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]] void run_avx512(const Body& body) {
-  call_body<64>(body);
+  call_body<32>(body);  // not 64: see the file comment
 }
 template <typename Body>
 [[gnu::target("avx2,fma")]] void run_avx2(const Body& body) {

@@ -11,11 +11,11 @@
 //   });
 //
 // Built on GCC's generic vector extensions, so one definition serves every ISA. dispatch_cpu
-// compiles its body once per ISA (AVX-512: 64 bytes, AVX2: 32, baseline SSE2 and other CPUs: 16)
-// and hands it the matching width, so every operation maps onto whole registers. (A vector wider
-// than the registers is not an option: GCC 12 splits its arithmetic but turns its comparisons and
-// selects into scalar code, 10x slower; see docs/design/iter.md.) Every member is always_inline so
-// that it is compiled for the ISA of the function it is inlined into.
+// compiles its body once per ISA (AVX-512 and AVX2: 32 bytes, baseline SSE2 and other CPUs: 16)
+// and hands it the matching width. (A vector wider than that is not an option: GCC 12 splits its
+// arithmetic but turns its comparisons and selects into scalar code, 10x slower; for 64-byte
+// vectors that happens even on AVX-512, see cpu_capability.h and docs/design/iter.md.) Every
+// member is always_inline so that it is compiled for the ISA of the function it is inlined into.
 //
 // Element types: float, double, and the integer types (int8..int64, uint8). Operations follow
 // ATen's Vectorized: arithmetic, maximum/minimum (NaN-propagating for floating types), comparisons
@@ -40,14 +40,14 @@
 
 namespace bp {
 
-// The vector widths dispatch_cpu compiles for, in bytes, and the widest.
-inline constexpr int kMaxVectorBytes = 64;
+// The widest vector dispatch_cpu hands out, in bytes (64-byte Vectorized exist for tests).
+inline constexpr int kMaxVectorBytes = 32;
 template <int kBytes>
 using VectorWidth = std::integral_constant<int, kBytes>;
 
-// Vectorized<T> (the default width, 64 bytes) is the type of vector callables written before the
-// width became a parameter; they keep working, with 64-byte vectors on every ISA (slower on AVX2
-// and SSE2, whose comparisons and selects GCC then makes scalar). New code takes the width that
+// Vectorized<T> (the default width, 32 bytes: the widest dispatch_cpu hands out, see
+// cpu_capability.h) is the type of vector callables written without the width parameter; they
+// run with 32-byte vectors on every ISA (slower on SSE2). New code takes the width that
 // dispatch_cpu hands out (generic lambdas).
 template <typename T, int kBytes = kMaxVectorBytes>
 class Vectorized {
