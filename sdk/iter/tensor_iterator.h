@@ -195,7 +195,9 @@ class TensorIteratorBase : public MetaBase {
                               TensorOptions options) override;
 
  protected:
-  std::vector<OperandInfo> operands_;
+  // Inline for up to 4 operands (every op but the ternary ones with two outputs): building an
+  // iterator for a small op then allocates nothing of its own.
+  absl::InlinedVector<OperandInfo, 4> operands_;
 
  private:
   void populate_operands(TensorIteratorConfig& config);

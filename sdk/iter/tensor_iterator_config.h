@@ -18,6 +18,7 @@
 #include <optional>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "sdk/core/device.h"
 #include "sdk/core/int_array_ref.h"
 #include "sdk/core/scalar_type.h"
@@ -135,7 +136,7 @@ class TensorIteratorConfig {
  private:
   friend class TensorIteratorBase;
 
-  std::vector<MaybeOwnedTensor> tensors_;
+  absl::InlinedVector<MaybeOwnedTensor, 4> tensors_;  // no allocation for small ops
   int num_outputs_ = 0;
   int num_inputs_ = 0;
 
