@@ -40,6 +40,15 @@ class Ctx {
   const RefArgs& args() const { return *args_; }
   ScalarType compute() const { return compute_; }
 
+  // `v` rounded to the precision PyTorch's CPU kernels compute in for the compute dtype
+  // ("opmath": float32 for float16, bfloat16 and float32; double for float64), for ops whose
+  // result depends on an intermediate rounding (floor and trunc division).
+  double round_opmath(double v) const {
+    return compute_ == ScalarType::kFloat64 ? v : static_cast<double>(static_cast<float>(v));
+  }
+  // `v` wrapped to the width of the (integral) compute dtype.
+  Int wrap(Int v) const { return Int(cast(from_int(v), ScalarType::kInt64, compute_).i); }
+
   // The number argument `name` (or `fallback`) as a T (Int, double or cd).
   template <typename T>
   T scalar(const std::string& name, ScalarArg fallback) const {
@@ -57,6 +66,14 @@ class Ctx {
   const RefArgs* args_;
   ScalarType compute_;
 };
+
+// For `if constexpr` in scalar functions written once for several kinds.
+template <typename T>
+inline constexpr bool kIsInt = std::is_same_v<T, Int>;
+template <typename T>
+inline constexpr bool kIsReal = std::is_same_v<T, double>;
+template <typename T>
+inline constexpr bool kIsComplex = std::is_same_v<T, cd>;
 
 // A scalar function over elements already in the compute dtype's kind.
 using ElementFn = std::function<Wide(const std::vector<Wide>& operands, const Ctx& ctx)>;

@@ -55,7 +55,14 @@ struct Expected {
 // Thrown by a reference when PyTorch raises for the sample; `message` is a substring of the
 // error the op must raise.
 struct RefError {
+  RefError(std::string m) : message(std::move(m)) {}  // NOLINT: throw RefError{"..."}
+
   std::string message;
+  // Set when PyTorch raises only after building the op's output (an argument check that follows
+  // TensorIterator's, an error of the kernel itself): the result's sizes and dtype, so that the
+  // in-place and out= variants raise their own output errors (shape, cast) first.
+  std::optional<Sizes> result_sizes;
+  std::optional<ScalarType> result_dtype;
 };
 
 }  // namespace bp::conformance

@@ -66,6 +66,9 @@ struct OpEntry {
   SampleFn samples;
   ReferenceFn reference;
   OutDtypeRule out_dtype = OutDtypeRule::kSafeCast;
+  // kExact: the error for an out of dtype `given` where `expected` is required; default
+  // "Expected out tensor to have dtype <expected>, but got <given> instead".
+  std::function<std::string(ScalarType expected, ScalarType given)> out_dtype_error;
   // Key of the op's tolerances in tolerances.json; default: the name before the first '.'.
   std::string tolerance_key;
   // Results whose values PyTorch leaves unspecified beyond what the reference says (empty()).

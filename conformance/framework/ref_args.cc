@@ -30,6 +30,12 @@ const Tensor& RefArgs::host(const std::string& name) const {
   return std::get<TensorArg>(a->value).host;
 }
 
+bool RefArgs::on_host(const std::string& name) const {
+  const SampleArg* a = sample_->find(name);
+  const auto* t = a == nullptr ? nullptr : std::get_if<TensorArg>(&a->value);
+  return t != nullptr && t->keep_on_host;
+}
+
 OperandKind RefArgs::operand_kind(const std::string& name) const {
   const Tensor& t = host(name);
   if (t.is_wrapped_number()) return OperandKind::kWrappedScalar;

@@ -54,6 +54,8 @@ class RefArgs {
   const RefTensor* optional_tensor(const std::string& name) const;
   // The CPU tensor behind a tensor argument: its geometry (views) and storage.
   const Tensor& host(const std::string& name) const;
+  // Whether a tensor argument stays on the host when the device under test is another one.
+  bool on_host(const std::string& name) const;
   // How a tensor argument takes part in type promotion (tensor, zero-dim, wrapped number).
   OperandKind operand_kind(const std::string& name) const;
 

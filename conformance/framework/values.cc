@@ -91,7 +91,7 @@ RefTensor ValueSource::draw(ScalarType dtype, const Sizes& sizes, const Domain& 
     }
   } else if (kind_of(dtype) == Kind::kReal && d.specials) {
     for (double v : {std::nan(""), inf, -inf, -0.0}) specials.push_back(from_real(v));
-  } else if (kind_of(dtype) == Kind::kComplex && d.specials) {
+  } else if (kind_of(dtype) == Kind::kComplex && d.complex_specials) {
     for (cd v : {cd(std::nan(""), 1), cd(1, inf), cd(-inf, 0), cd(-0.0, -0.0)}) {
       specials.push_back(from_complex(v));
     }

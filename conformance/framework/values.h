@@ -30,6 +30,9 @@ struct Domain {
   int64_t int_high = 100;
   // NaN, +inf, -inf and -0.0 among floating values.
   bool specials = true;
+  // NaN and infinite parts among complex values: off by default, since C99's complex special
+  // values are left to implementations where PyTorch does not pin them down.
+  bool complex_specials = false;
   // The dtype's minimum and maximum among integral values (values that overflow).
   bool int_extremes = true;
   // Values never drawn (e.g. 0 and -1 for integral divisors); checked after rounding.
