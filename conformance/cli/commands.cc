@@ -39,8 +39,6 @@ RunResults run_case_file(const CliOptions& o, const Backend& backend, const Back
       r.entry = op_name;
       r.family = "cases from " + o.cases;
       r.declared = is_declared(op_name);
-      r.dtypes = kAllDtypes;
-      r.selected = kAllDtypes;
       results.ops.push_back(std::move(r));
       op = &results.ops.back();
     }
@@ -67,6 +65,9 @@ RunResults run_case_file(const CliOptions& o, const Backend& backend, const Back
       record.failures = {std::string("cannot run the case: ") + e.what()};
       record.sample = "case " + std::to_string(i);
     }
+    // The dtype columns of a case file are the dtypes its cases count for.
+    op->dtypes = op->dtypes | DtypeSet(record.dtype);
+    op->selected = op->dtypes;
     op->add(record);
   }
   return results;

@@ -65,6 +65,8 @@ struct Sample {
   }
   // Replaces the argument `name` (adds it when absent).
   Sample& set(const std::string& name, SampleValue v);
+  // A tensor argument (not a Value holding a tensor, which would not be copied to the device).
+  Sample& set(const std::string& name, const Tensor& t) { return set(name, TensorArg{t}); }
   const SampleArg* find(const std::string& name) const;
 };
 

@@ -20,7 +20,7 @@ json report_json(const RunResults& results, const RunVerdict& verdict, const Pro
   json ops = json::array();
   for (const OpResult& op : results.ops) {
     json dtypes = json::object();
-    for (ScalarType t : op.dtypes.list()) {
+    for (ScalarType t : kAllDtypes.list()) {
       json cell{{"status", std::string(cell_status_name(op.status(t)))}};
       if (auto it = op.cells.find(t); it != op.cells.end()) {
         const Cell& c = it->second;

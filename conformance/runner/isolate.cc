@@ -30,7 +30,8 @@ json to_json(const CaseRecord& r) {
               {"sample", r.sample},
               {"repro", r.repro},
               {"to_device", r.transfers.to_device},
-              {"to_host", r.transfers.to_host}};
+              {"to_host", r.transfers.to_host},
+              {"expects_error", r.expects_error}};
 }
 
 CaseRecord from_json(const json& j) {
@@ -43,6 +44,7 @@ CaseRecord from_json(const json& j) {
   r.sample = j.at("sample").get<std::string>();
   r.repro = j.at("repro").get<std::string>();
   r.transfers = Transfers{j.at("to_device").get<int64_t>(), j.at("to_host").get<int64_t>()};
+  r.expects_error = j.at("expects_error").get<bool>();
   return r;
 }
 
@@ -151,14 +153,8 @@ void run_entry_isolated(const OpEntry& entry, const Backend& backend, const RunO
             ? "timed out after " + std::to_string(options.entry_timeout_seconds) + " s: killed"
             : describe_status(status);
     if (!running) {
-      sink(CaseRecord{entry.variants[0].op,
-                      ScalarType::kFloat32,
-                      "crash",
-                      Verdict::kFail,
-                      {why + " outside any case"},
-                      "",
-                      "",
-                      Transfers{}});
+      sink(CaseRecord::failure(entry.variants[0].op, ScalarType::kFloat32, "crash",
+                               why + " outside any case"));
       return;
     }
     CaseRecord r;
@@ -172,15 +168,9 @@ void run_entry_isolated(const OpEntry& entry, const Backend& backend, const RunO
     crashed.insert({r.op, index_of(r.dtype)});
     start = running->at("begin").get<size_t>() + 1;
   }
-  sink(CaseRecord{
-      entry.variants[0].op,
-      ScalarType::kFloat32,
-      "crash",
-      Verdict::kFail,
-      {"crashed " + std::to_string(kMaxChildren) + " times; the rest of the entry was not run"},
-      "",
-      "",
-      Transfers{}});
+  sink(CaseRecord::failure(
+      entry.variants[0].op, ScalarType::kFloat32, "crash",
+      "crashed " + std::to_string(kMaxChildren) + " times; the rest of the entry was not run"));
 }
 
 }  // namespace bp::conformance

@@ -65,10 +65,10 @@ CellStatus OpResult::status(ScalarType dtype) const {
   CellStatus s;
   if (c.failed > 0) {
     s = CellStatus::kFail;
-  } else if (c.passed > 0) {
-    s = c.unsupported > 0 ? CellStatus::kPartial : CellStatus::kPass;
   } else if (c.unsupported > 0) {
-    s = CellStatus::kUnsupported;
+    s = c.passed > c.passed_errors ? CellStatus::kPartial : CellStatus::kUnsupported;
+  } else if (c.passed > 0) {
+    s = CellStatus::kPass;
   } else {
     return CellStatus::kNotRun;
   }
@@ -96,6 +96,7 @@ void OpResult::add(const CaseRecord& r) {
   switch (r.verdict) {
     case Verdict::kPass:
       ++c.passed;
+      if (r.expects_error) ++c.passed_errors;
       return;
     case Verdict::kUnsupported:
       ++c.unsupported;
@@ -118,6 +119,14 @@ int64_t RunResults::cases(Verdict v) const {
     for (const auto& [dtype, c] : op.cells) {
       n += v == Verdict::kPass ? c.passed : v == Verdict::kFail ? c.failed : c.unsupported;
     }
+  }
+  return n;
+}
+
+int64_t RunResults::cases_with_results() const {
+  int64_t n = 0;
+  for (const OpResult& op : ops) {
+    for (const auto& [dtype, c] : op.cells) n += c.passed - c.passed_errors + c.failed;
   }
   return n;
 }

@@ -9,8 +9,9 @@
 // Statuses of a cell (op x dtype):
 //   pass          every case passed
 //   fail          a case failed
-//   unsupported   the backend raised NotImplemented for every case
-//   partial       some cases passed, the others were unsupported (not a pass)
+//   unsupported   the backend raised NotImplemented for every case (error inputs aside: the
+//                 shared meta functions reject those whether or not a kernel exists)
+//   partial       some cases with results passed, others were unsupported (not a pass)
 //   not declared  the op is not in the registry
 //   n/a           PyTorch does not support the dtype for this op (never tested)
 //   not run       the dtype was filtered out, or no case was made (a failure unless filtered)
@@ -58,6 +59,19 @@ struct CaseRecord {
   std::string sample;
   std::string repro;  // the repro file written for a failure, or ""
   Transfers transfers;
+  bool expects_error = false;  // the case checks that the op raises
+
+  // A failure that is no case's (a crash, a broken entry).
+  static CaseRecord failure(std::string op, ScalarType dtype, std::string check,
+                            std::string message) {
+    CaseRecord r;
+    r.op = std::move(op);
+    r.dtype = dtype;
+    r.check = std::move(check);
+    r.verdict = Verdict::kFail;
+    r.failures = {std::move(message)};
+    return r;
+  }
 };
 
 struct FailureRecord {
@@ -69,6 +83,7 @@ struct FailureRecord {
 
 struct Cell {
   int passed = 0;
+  int passed_errors = 0;  // of `passed`: cases that only checked that the op raises
   int failed = 0;
   int unsupported = 0;
   std::vector<FailureRecord> failures;  // the first few
@@ -109,6 +124,8 @@ struct RunResults {
   std::vector<std::string> ops_without_entry;
 
   int64_t cases(Verdict v) const;
+  // Cases that ran an op to completion and checked its results (not only that it raises).
+  int64_t cases_with_results() const;
   OpResult* find(std::string_view op);
   const OpResult* find(std::string_view op) const;
 };

@@ -43,7 +43,16 @@ class AgreementCheck {
 };
 
 CaseRecord record_of(const Case& c, const CaseOutcome& o) {
-  return CaseRecord{c.op, c.dtype, c.check, o.verdict, o.failures, c.description, "", o.transfers};
+  CaseRecord r;
+  r.op = c.op;
+  r.dtype = c.dtype;
+  r.check = c.check;
+  r.verdict = o.verdict;
+  r.failures = o.failures;
+  r.sample = c.description;
+  r.transfers = o.transfers;
+  r.expects_error = c.expect.error.has_value();
+  return r;
 }
 
 }  // namespace
@@ -67,8 +76,7 @@ void run_entry(const OpEntry& entry, const Backend& backend, const RunOptions& o
     if (!plan.entry_error.empty()) {
       for (const OpVariant& v : entry.variants) {
         if (!is_declared(v.op)) continue;
-        hooks.emit(CaseRecord{
-            v.op, dtype, "entry", Verdict::kFail, {plan.entry_error}, "", "", Transfers{}});
+        hooks.emit(CaseRecord::failure(v.op, dtype, "entry", plan.entry_error));
       }
     }
     AgreementCheck agreement;

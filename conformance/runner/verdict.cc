@@ -108,12 +108,11 @@ RunVerdict judge(const RunResults& results, const Profile* profile, const OpData
       }
     }
   }
-  const int64_t checked = results.cases(Verdict::kPass) + results.cases(Verdict::kFail);
-  if (checked == 0) {
+  if (results.cases_with_results() == 0) {
     v.passed = false;
     v.reasons.push_back(
-        "no case ran: nothing was checked (every op unsupported, undeclared or "
-        "filtered out)");
+        "no case ran an op to completion: nothing was checked (every op unsupported, "
+        "undeclared or filtered out; error inputs alone do not count)");
   }
   if (!results.ops_without_entry.empty()) {
     v.passed = false;

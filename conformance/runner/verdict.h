@@ -1,5 +1,6 @@
 // The verdict of a run: whether it passes, and why not. It cannot be gamed:
-// - a run that checked no case at all fails;
+// - a run in which no op produced a result to check fails (error inputs alone do not count:
+//   the shared meta functions reject them whether or not the backend has a kernel);
 // - an unsupported or undeclared op is never a pass: without a profile it is reported, with a
 //   profile it fails the run when the profile requires the op;
 // - failures fail the run unless the expected-failures file lists their op and dtype; listed
