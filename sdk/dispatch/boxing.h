@@ -78,7 +78,8 @@ std::array<Tensor*, N> last_mutable_tensors(Args&&... args) {
     if constexpr (std::is_same_v<decltype(a), Tensor&>) found[count++] = &a;
   };
   (pick(std::forward<Args>(args)), ...);
-  BP_INTERNAL_ASSERT(count >= N, "a kernel returning ", N, " Tensor& needs as many Tensor& arguments");
+  BP_INTERNAL_ASSERT(count >= N, "a kernel returning ", N,
+                     " Tensor& needs as many Tensor& arguments");
   std::array<Tensor*, N> last;
   for (size_t i = 0; i < N; ++i) last[i] = found[count - N + i];
   return last;

@@ -262,8 +262,9 @@ TEST_F(DispatcherTest, BoxedKernelServesAnOutVariantReturningTensorRef) {
 
 // Multi-output out= ops (max.dim_max) return a tuple of references to their out arguments.
 TEST_F(DispatcherTest, BoxedKernelServesAnOutVariantReturningSeveralTensorRefs) {
-  lib.def("pair.out(Tensor self, str mode, *, Tensor(a!) a, Tensor(b!) b) -> (Tensor(a!), "
-          "Tensor(b!))");
+  lib.def(
+      "pair.out(Tensor self, str mode, *, Tensor(a!) a, Tensor(b!) b) -> (Tensor(a!), "
+      "Tensor(b!))");
   struct Boxed {
     static void kernel(void*, const OperatorHandle&, DispatchKeySet, Stack* stack) {
       Tensor a = (*stack)[stack->size() - 2].ref<Tensor>();
