@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <filesystem>
+#include <sstream>
 #include <stdexcept>
 
 #include "conformance/cli/commands.h"
@@ -31,7 +33,17 @@ std::unique_ptr<Backend> make_backend(const std::string& name, const BackendFact
 
 void write_reports(const CliOptions& o, const RunResults& results, const RunVerdict& verdict,
                    const Profile* profile, std::ostream& out) {
-  print_summary(results, verdict, profile, out);
+  std::ostringstream summary;
+  print_summary(results, verdict, profile, summary);
+  out << summary.str();
+  for (const std::string& path : {o.json_report, o.html_report, o.text_report}) {
+    const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+    if (!path.empty() && !dir.empty()) std::filesystem::create_directories(dir);
+  }
+  if (!o.text_report.empty()) {
+    write_text_file(o.text_report, summary.str());
+    out << "Summary: " << o.text_report << "\n";
+  }
   if (!o.json_report.empty()) {
     write_text_file(o.json_report, report_json(results, verdict, profile).dump(2) + "\n");
     out << "JSON report: " << o.json_report << "\n";

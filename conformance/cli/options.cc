@@ -27,7 +27,9 @@ Running:
   --tolerances FILE         tolerance overrides (the shape of conformance/tolerances.json)
   --quiet                   no progress bar
 Output:
+  --report-dir DIR          write report.json, report.html, summary.txt and repros/ in DIR
   --json FILE, --html FILE  write the JSON / self-contained HTML report
+  --text FILE               write the summary (as printed) to FILE
   --repro-dir DIR           where each failure's repro file goes (default: conformance-repros)
   --no-repro                write no repro files
 Cases as data:
@@ -87,6 +89,10 @@ CliOptions parse_options(const std::vector<std::string>& args) {
       o.json_report = user_path(next());
     } else if (flag == "--html") {
       o.html_report = user_path(next());
+    } else if (flag == "--text") {
+      o.text_report = user_path(next());
+    } else if (flag == "--report-dir") {
+      o.report_dir = user_path(next());
     } else if (flag == "--repro-dir") {
       o.repro_dir = user_path(next());
     } else if (flag == "--no-repro") {
@@ -110,6 +116,13 @@ CliOptions parse_options(const std::vector<std::string>& args) {
     } else {
       throw std::invalid_argument("unknown option '" + args[i] + "'");
     }
+  }
+  if (!o.report_dir.empty()) {
+    const std::filesystem::path dir(o.report_dir);
+    if (o.json_report.empty()) o.json_report = (dir / "report.json").string();
+    if (o.html_report.empty()) o.html_report = (dir / "report.html").string();
+    if (o.text_report.empty()) o.text_report = (dir / "summary.txt").string();
+    if (o.repro_dir == "conformance-repros") o.repro_dir = (dir / "repros").string();
   }
   if (o.repro_dir == "conformance-repros") o.repro_dir = user_path(o.repro_dir);
   return o;

@@ -22,6 +22,9 @@ struct CliOptions {
   std::string tolerances;
   std::string json_report;
   std::string html_report;
+  std::string text_report;  // the printed summary, again
+  // --report-dir: where report.json, report.html, summary.txt and repros/ go by default.
+  std::string report_dir;
   std::string repro_dir = "conformance-repros";
   bool repros = true;
   std::string cases;

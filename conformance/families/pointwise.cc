@@ -34,6 +34,14 @@ Expected reference(const PointwiseSpec& spec, const RefArgs& a) {
       scalars.push_back(RefTensor{s->type, {}, {s->value}});
     }
   }
+  // PyTorch rejects an operand of a rejected dtype (a complex number given to maximum) before
+  // promoting.
+  for (const RefTensor* t : operands) {
+    if (spec.rejected.has(t->dtype)) throw RefError{spec.rejected_message};
+  }
+  for (const RefTensor& t : scalars) {
+    if (spec.rejected.has(t.dtype)) throw RefError{spec.rejected_message};
+  }
   ScalarType common;
   try {
     common = result_type(state);
@@ -142,6 +150,11 @@ OpEntry pointwise(PointwiseSpec spec) {
   e.samples = [shared](ScalarType dtype, uint64_t seed) { return samples(*shared, dtype, seed); };
   e.reference = [shared](const RefArgs& a) { return reference(*shared, a); };
   return e;
+}
+
+std::string found_dtype(ScalarType expected, ScalarType given) {
+  return "Found dtype " + std::string(scalar_type_name(given)) + " but expected " +
+         std::string(scalar_type_name(expected));
 }
 
 }  // namespace bp::conformance

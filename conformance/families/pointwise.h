@@ -71,6 +71,10 @@ struct PointwiseSpec {
 
 OpEntry pointwise(PointwiseSpec spec);
 
+// The out= dtype error of ops PyTorch builds with build_(borrowing_)unary_op or a default
+// TensorIterator, which need the result's dtype exactly: "Found dtype int64 but expected float32".
+std::string found_dtype(ScalarType expected, ScalarType given);
+
 // The variants of an entry: functional, and in-place and out= where the names are not empty.
 std::vector<OpVariant> variants(const std::string& functional, const std::string& inplace,
                                 const std::string& out);

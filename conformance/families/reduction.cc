@@ -80,7 +80,7 @@ void check_empty(const ReductionSpec& spec, const RefArgs& a, const RefTensor& s
   }
 }
 
-Expected reference(const ReductionSpec& spec, const RefArgs& a) {
+Expected checked_reference(const ReductionSpec& spec, const RefArgs& a) {
   const RefTensor& self = a.tensor("self");
   const std::vector<bool> reduced = reduced_of(spec.dim, a, self.dim());
   const bool keepdim = a.boolean("keepdim", false);
@@ -95,6 +95,22 @@ Expected reference(const ReductionSpec& spec, const RefArgs& a) {
   Expected e;
   for (RefTensor& o : outs) e.outputs.push_back(Expected::output(std::move(o)));
   return e;
+}
+
+Expected reference(const ReductionSpec& spec, const RefArgs& a) {
+  try {
+    return checked_reference(spec, a);
+  } catch (RefError& e) {
+    // The out= variant of an error case gets an out of the result's dtype: PyTorch checks the
+    // out's dtype (all's bool, logsumexp's floating point) before the arguments.
+    if (!e.result_dtype) {
+      try {
+        e.result_dtype = spec.result_dtypes(a, a.tensor("self").dtype)[0];
+      } catch (const RefError&) {
+      }
+    }
+    throw;
+  }
 }
 
 std::vector<Sample> samples(const ReductionSpec& spec, ScalarType dtype, uint64_t seed) {

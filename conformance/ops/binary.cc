@@ -90,6 +90,55 @@ std::vector<Sample> zero_divisor(ScalarType dtype, ValueSource& src) {
   return {s};
 }
 
+const ElementFn kDivMath = math<kFloatingKind>([](auto a, auto b) { return a / b; });
+
+// div with rounding_mode: no rounding mode is true division; with one, integers stay integers.
+ScalarType div_mode_result(const RefArgs& a, ScalarType common) {
+  if (!a.string("rounding_mode") && is_integral(common, true)) return ScalarType::kFloat32;
+  return common;
+}
+
+const ElementFn kDivModeMath = math<kIntOrRealKind>([](auto a, auto b, const Ctx& c) {
+  using T = decltype(a);
+  const std::optional<std::string> mode = c.args().string("rounding_mode");
+  if constexpr (kIsInt<T>) {
+    return *mode == "trunc" ? trunc_div(a, nonzero(b)) : floor_div(a, nonzero(b));
+  } else {
+    if (!mode) return a / b;
+    if (*mode == "trunc") return std::trunc(c.round_opmath(a / b));
+    return floor_divide(a, b, c);
+  }
+});
+
+const std::vector<Kwargs> kRoundingModes = {{{"rounding_mode", Value("floor")}},
+                                            {{"rounding_mode", Value()}}};
+
+// remainder: the result has the divisor's sign (Python's %).
+const ElementFn kRemainderMath = math<kIntOrRealKind>([](auto a, auto b, const Ctx& c) {
+  if constexpr (kIsInt<decltype(a)>) {
+    return floor_mod(a, nonzero(b));
+  } else {
+    double mod = std::fmod(a, b);
+    if (mod != 0 && (b < 0) != (mod < 0)) mod = c.round_opmath(mod + b);
+    return mod;
+  }
+});
+
+// `fn` for an op whose scalar operand comes first: the pointwise family passes tensor operands
+// before scalar ones.
+ElementFn scalar_first(ElementFn fn) {
+  return [fn](const std::vector<Wide>& operands, const Ctx& c) {
+    return fn({operands.rbegin(), operands.rend()}, c);
+  };
+}
+
+// Real divisors of the tensor-scalar overloads: neither zero nor -1 (see kDivisor).
+const std::vector<Scalar> kScalarDivisors = {Scalar(int64_t{3}), Scalar(-2.5), Scalar(int64_t{-4})};
+
+const ElementFn kLessMath = math<kIntOrRealKind>([](auto a, auto b) { return a < b; });
+const ElementFn kBitwiseAndMath = math<kIntKind>([](Int a, Int b) { return a & b; });
+const std::vector<Scalar> kBitmasks = {Scalar(int64_t{3}), Scalar(int64_t{-6}), Scalar(true)};
+
 // Bases of powers: small (integer powers overflow soon enough), never zero (complex powers of
 // zero are left to implementations).
 const Domain kBase{.low = -4, .high = 4, .int_low = -9, .int_high = 9, .exclude = {0.0}};
@@ -108,6 +157,15 @@ Int int_pow(Int base, Int exp) {
   }
   return result;
 }
+
+// pow with a tensor exponent.
+const ElementFn kPowMath = math<kAnyKind>([](auto a, auto b) {
+  if constexpr (kIsInt<decltype(a)>) {
+    return int_pow(a, b);
+  } else {
+    return std::pow(a, b);
+  }
+});
 
 // pow with a Scalar exponent: PyTorch computes some exponents with other functions, which
 // differ from std::pow on signed zeros and infinities.
@@ -165,6 +223,15 @@ void add_binary_entries(OpDatabase& db) {
                       }
                       return s;
                     }}));
+  db.add(pointwise({.name = "sub.Scalar",
+                    .inplace = "sub_.Scalar",
+                    .dtypes = kAllButBool,
+                    .scalar_operands = {"other"},
+                    .scalars = kNumbers,
+                    .math = kSubMath,
+                    .check = check_sub,
+                    .check_after_build = check_alpha,
+                    .extra_kwargs = kAlphas}));
   db.add(pointwise({.name = "mul.Tensor",
                     .inplace = "mul_.Tensor",
                     .out = "mul.out",
@@ -183,51 +250,54 @@ void add_binary_entries(OpDatabase& db) {
                     .dtypes = kAllDtypes,
                     .operands = {{"self"}, {"other"}},
                     .result = ResultDtype::kFloat,
-                    .math = math<kFloatingKind>([](auto a, auto b) { return a / b; })}));
-  db.add(pointwise({
-      .name = "div.Tensor_mode",
-      .inplace = "div_.Tensor_mode",
-      .out = "div.out_mode",
-      .dtypes = kAllTypes,
-      .operands = {{"self"}, {"other", std::nullopt, kDivisor}},
-      .result_dtype =
-          [](const RefArgs& a, ScalarType common) {
-            // No rounding mode: true division; with one, integers stay integers.
-            if (!a.string("rounding_mode") && is_integral(common, true)) {
-              return ScalarType::kFloat32;
-            }
-            return common;
-          },
-      .math = math<kIntOrRealKind>([](auto a, auto b, const Ctx& c) {
-        using T = decltype(a);
-        const std::optional<std::string> mode = c.args().string("rounding_mode");
-        if constexpr (kIsInt<T>) {
-          return *mode == "trunc" ? trunc_div(a, nonzero(b)) : floor_div(a, nonzero(b));
-        } else {
-          if (!mode) return a / b;
-          if (*mode == "trunc") return std::trunc(c.round_opmath(a / b));
-          return floor_divide(a, b, c);
-        }
-      }),
-      .kwargs = {{"rounding_mode", Value("trunc")}},
-      .extra_kwargs = {{{"rounding_mode", Value("floor")}}, {{"rounding_mode", Value()}}},
-      .extra_samples = zero_divisor,
-  }));
+                    .math = kDivMath}));
+  db.add(pointwise({.name = "div.Scalar",
+                    .inplace = "div_.Scalar",
+                    .dtypes = kAllDtypes,
+                    .scalar_operands = {"other"},
+                    .scalars = kNumbers,
+                    .result = ResultDtype::kFloat,
+                    .math = kDivMath}));
+  db.add(pointwise({.name = "div.Tensor_mode",
+                    .inplace = "div_.Tensor_mode",
+                    .out = "div.out_mode",
+                    .dtypes = kAllTypes,
+                    .operands = {{"self"}, {"other", std::nullopt, kDivisor}},
+                    .result_dtype = div_mode_result,
+                    .math = kDivModeMath,
+                    .kwargs = {{"rounding_mode", Value("trunc")}},
+                    .extra_kwargs = kRoundingModes,
+                    .extra_samples = zero_divisor}));
+  db.add(pointwise({.name = "div.Scalar_mode",
+                    .inplace = "div_.Scalar_mode",
+                    .dtypes = kAllTypes,
+                    .scalar_operands = {"other"},
+                    .scalars = kScalarDivisors,
+                    .result_dtype = div_mode_result,
+                    .math = kDivModeMath,
+                    .kwargs = {{"rounding_mode", Value("trunc")}},
+                    .extra_kwargs = kRoundingModes}));
   db.add(pointwise({.name = "remainder.Tensor",
                     .inplace = "remainder_.Tensor",
                     .out = "remainder.Tensor_out",
                     .dtypes = kAllTypes,
                     .operands = {{"self"}, {"other", std::nullopt, kDivisor}},
-                    .math = math<kIntOrRealKind>([](auto a, auto b, const Ctx& c) {
-                      if constexpr (kIsInt<decltype(a)>) {
-                        return floor_mod(a, nonzero(b));
-                      } else {
-                        double mod = std::fmod(a, b);
-                        if (mod != 0 && (b < 0) != (mod < 0)) mod = c.round_opmath(mod + b);
-                        return mod;
-                      }
-                    }),
+                    .math = kRemainderMath,
                     .extra_samples = zero_divisor}));
+  db.add(pointwise({.name = "remainder.Scalar",
+                    .inplace = "remainder_.Scalar",
+                    .out = "remainder.Scalar_out",
+                    .dtypes = kAllTypes,
+                    .scalar_operands = {"other"},
+                    .scalars = kScalarDivisors,
+                    .math = kRemainderMath}));
+  // A scalar on the left: the math takes the tensor operand first.
+  db.add(pointwise({.name = "remainder.Scalar_Tensor",
+                    .dtypes = kAllTypes,
+                    .operands = {{"other", std::nullopt, kDivisor}},
+                    .scalar_operands = {"self"},
+                    .scalars = kScalarDivisors,
+                    .math = scalar_first(kRemainderMath)}));
   db.add(pointwise({.name = "pow.Tensor_Tensor",
                     .inplace = "pow_.Tensor",
                     .out = "pow.Tensor_Tensor_out",
@@ -235,13 +305,16 @@ void add_binary_entries(OpDatabase& db) {
                     .operands = {{"self", std::nullopt, kBase},
                                  {"exponent", std::nullopt,
                                   Domain{.low = -3, .high = 3, .int_low = -2, .int_high = 9}}},
-                    .math = math<kAnyKind>([](auto a, auto b) {
-                      if constexpr (kIsInt<decltype(a)>) {
-                        return int_pow(a, b);
-                      } else {
-                        return std::pow(a, b);
-                      }
-                    })}));
+                    .math = kPowMath}));
+  // A scalar base: PyTorch computes it as pow.Tensor_Tensor with the base wrapped as a tensor.
+  db.add(pointwise({.name = "pow.Scalar",
+                    .out = "pow.Scalar_out",
+                    .dtypes = kAllButBool,
+                    .operands = {{"exponent", std::nullopt,
+                                  Domain{.low = -3, .high = 3, .int_low = 0, .int_high = 9}}},
+                    .scalar_operands = {"self"},
+                    .scalars = {Scalar(int64_t{2}), Scalar(2.5), Scalar(int64_t{-3})},
+                    .math = scalar_first(kPowMath)}));
   db.add(pointwise(
       {.name = "pow.Tensor_Scalar",
        .inplace = "pow_.Scalar",
@@ -258,12 +331,18 @@ void add_binary_entries(OpDatabase& db) {
            return pow_scalar(a, e);
          }
        }),
-       .check = [](const RefArgs& a, ScalarType common) {
-         const ScalarArg e = a.scalar("exponent", ScalarArg::integer(1));
-         if (is_integral(common, false) && e.type == ScalarType::kInt64 && e.as_int() < Int(0)) {
-           throw RefError{"Integers to negative integer powers are not allowed."};
-         }
-       }}));
+       .check =
+           [](const RefArgs& a, ScalarType common) {
+             const ScalarArg e = a.scalar("exponent", ScalarArg::integer(1));
+             if (is_integral(common, false) && e.type == ScalarType::kInt64 &&
+                 e.as_int() < Int(0)) {
+               throw RefError{"Integers to negative integer powers are not allowed."};
+             }
+           },
+       // PyTorch builds it as a unary op on the base cast to the common dtype: out= needs
+       // that dtype exactly.
+       .out_dtype = OutDtypeRule::kExact,
+       .out_dtype_error = found_dtype}));
   db.add(pointwise({.name = "maximum",
                     .out = "maximum.out",
                     .dtypes = kAllButComplex,
@@ -302,7 +381,18 @@ void add_binary_entries(OpDatabase& db) {
                     .operands = {{"self", std::nullopt, Domain{.whole = true}},
                                  {"other", std::nullopt, Domain{.whole = true}}},
                     .result = ResultDtype::kBool,
-                    .math = math<kIntOrRealKind>([](auto a, auto b) { return a < b; })}));
+                    .math = kLessMath}));
+  db.add(pointwise(
+      {.name = "lt.Scalar",
+       .inplace = "lt_.Scalar",
+       .out = "lt.Scalar_out",
+       .dtypes = kAllButComplex,
+       .operands = {{"self", std::nullopt,
+                     Domain{.low = -4, .high = 4, .int_low = -4, .int_high = 4, .whole = true}}},
+       .scalar_operands = {"other"},
+       .scalars = {Scalar(int64_t{3}), Scalar(-2.0), Scalar(true)},
+       .result = ResultDtype::kBool,
+       .math = kLessMath}));
   db.add(pointwise({.name = "logical_and",
                     .inplace = "logical_and_",
                     .out = "logical_and.out",
@@ -318,7 +408,20 @@ void add_binary_entries(OpDatabase& db) {
                     .out = "bitwise_and.Tensor_out",
                     .dtypes = kIntegral | kBoolOnly,
                     .operands = {{"self"}, {"other"}},
-                    .math = math<kIntKind>([](Int a, Int b) { return a & b; })}));
+                    .math = kBitwiseAndMath}));
+  db.add(pointwise({.name = "bitwise_and.Scalar",
+                    .inplace = "bitwise_and_.Scalar",
+                    .out = "bitwise_and.Scalar_out",
+                    .dtypes = kIntegral | kBoolOnly,
+                    .scalar_operands = {"other"},
+                    .scalars = kBitmasks,
+                    .math = kBitwiseAndMath}));
+  db.add(pointwise({.name = "bitwise_and.Scalar_Tensor",
+                    .dtypes = kIntegral | kBoolOnly,
+                    .operands = {{"other"}},
+                    .scalar_operands = {"self"},
+                    .scalars = kBitmasks,
+                    .math = scalar_first(kBitwiseAndMath)}));
   db.add(pointwise({.name = "gcd",
                     .inplace = "gcd_",
                     .out = "gcd.out",

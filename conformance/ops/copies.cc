@@ -217,6 +217,22 @@ void add_copy_entries(OpDatabase& db) {
       [](const RefArgs& a) {
         return to_reference(a, a.dtype("dtype").value_or(a.host("self").dtype()));
       }));
+  // to.other: to `other`'s dtype and device.
+  db.add(entry(
+      "to.other", variants("to.other", "", ""),
+      [](ScalarType dtype, uint64_t seed) {
+        ValueSource src(seed + 1);
+        std::vector<Sample> out;
+        for (ScalarType target : {other_dtype(dtype), dtype}) {
+          const Tensor other = make_tensor(src, target, {2}, Layout::kContiguous);
+          for (Sample s : copy_like_samples(dtype, seed, {}, {{{"copy", Value(true)}}})) {
+            s.set("other", other);
+            out.push_back(std::move(s));
+          }
+        }
+        return out;
+      },
+      [](const RefArgs& a) { return to_reference(a, a.host("other").dtype()); }));
   db.add(entry(
       "to.device", variants("to.device", "", ""),
       [](ScalarType dtype, uint64_t seed) {

@@ -159,7 +159,7 @@ Expected arange_reference(const RefArgs& a) {
   const double s = start.as_real(), e = end.as_real(), d = step.as_real();
   if (d == 0) throw RefError{"step must be nonzero"};
   if (!((d > 0 && e >= s) || (d < 0 && e <= s))) {
-    throw RefError{"upper bound and larger bound inconsistent with step sign"};
+    throw RefError{"upper bound and lower bound inconsistent with step sign"};
   }
   const int64_t n = static_cast<int64_t>(std::ceil((e - s) / d));
   RefTensor r{dtype, {n}, {}};
@@ -170,7 +170,9 @@ Expected arange_reference(const RefArgs& a) {
   return Expected::of(std::move(r));
 }
 
-std::vector<Sample> arange_samples(ScalarType dtype) {
+// arange(end) takes each range's start as its end (10, -3, 5, 1...: a negative end raises);
+// arange(start, end, step) the ranges.
+std::vector<Sample> arange_samples(ScalarType dtype, bool end_only) {
   using Range = std::array<Scalar, 3>;
   std::vector<Range> ranges = {{Scalar(int64_t{0}), Scalar(int64_t{10}), Scalar(int64_t{1})},
                                {Scalar(int64_t{-3}), Scalar(int64_t{8}), Scalar(int64_t{2})},
@@ -187,20 +189,38 @@ std::vector<Sample> arange_samples(ScalarType dtype) {
   std::vector<Sample> out;
   for (const Range& r : ranges) {
     Sample s;
-    s.add("start", Value(r[0])).add("end", Value(r[1])).add("step", Value(r[2]));
+    if (end_only) {
+      // arange(end): the range's length as its end (start 0, step 1).
+      s.add("end", Value(r[0]));
+    } else {
+      s.add("start", Value(r[0])).add("end", Value(r[1])).add("step", Value(r[2]));
+    }
     s.add("dtype", Value(dtype)).add("device", DeviceUnderTest{});
     out.push_back(std::move(s));
   }
   if (dtype == ScalarType::kFloat32) {
     for (const Scalar& end : {Scalar(int64_t{4}), Scalar(4.5)}) {
       Sample s;
-      s.add("start", Value(Scalar(int64_t{0}))).add("end", Value(end));
+      if (!end_only) s.add("start", Value(Scalar(int64_t{0})));
+      s.add("end", Value(end));
       s.add("device", DeviceUnderTest{});
       s.note = "default dtype";
       out.push_back(std::move(s));
     }
   }
   return out;
+}
+
+OpEntry arange_entry(const std::string& name, const std::string& out, bool end_only) {
+  OpEntry e;
+  e.name = name;
+  e.family = "factory";
+  e.variants = variants(name, "", out);
+  e.dtypes = kAllTypes;
+  e.out_dtype = OutDtypeRule::kFromOut;
+  e.samples = [end_only](ScalarType dtype, uint64_t) { return arange_samples(dtype, end_only); };
+  e.reference = arange_reference;
+  return e;
 }
 
 // *_like factories: the input's sizes, dtype (or dtype=) and layout (or memory_format=).
@@ -368,7 +388,17 @@ OpEntry fill_tensor_entry() {
       throw RefError{"fill_ only supports 0-dimension value tensor but got tensor with " +
                      std::to_string(value.dim()) + " dimensions."};
     }
-    // The value goes through item(): a Scalar of its kind.
+    // On the value's device PyTorch copies it (copy_ rejects an expanded self, unlike
+    // fill_.Scalar); either way the value lands as a Scalar of its kind would.
+    const Tensor& self = a.host("self");
+    for (int64_t d = 0; d < self.dim(); ++d) {
+      if (self.sizes()[d] > 1 && self.strides()[d] == 0) {
+        throw RefError{
+            "unsupported operation: more than one element of the written-to tensor refers to a "
+            "single memory location. Please clone() the tensor before performing the "
+            "operation."};
+      }
+    }
     ScalarArg s{value.values[0], ScalarType::kFloat64};
     if (kind_of(value.dtype) == Kind::kInt) {
       s.type = value.dtype == ScalarType::kBool ? ScalarType::kBool : ScalarType::kInt64;
@@ -405,21 +435,21 @@ OpEntry zero_entry() {
 void add_factory_entries(OpDatabase& db) {
   db.add(size_factory(
       {.name = "empty.memory_format", .nondeterministic = true, .memory_format = true}));
+  {
+    // empty.out takes no memory_format (PyTorch: "'memory_format' argument is incompatible
+    // with 'out' tensor argument"): the samples of an empty without one, out= only.
+    OpEntry e =
+        size_factory({.name = "empty.memory_format", .out = "empty.out", .nondeterministic = true});
+    e.name = "empty.out";
+    e.variants = {{"empty.out", VariantKind::kOut}};
+    db.add(std::move(e));
+  }
   db.add(size_factory({.name = "empty_strided", .nondeterministic = true, .strided = true}));
   db.add(size_factory({.name = "zeros", .out = "zeros.out", .value = 0}));
   db.add(size_factory({.name = "ones", .out = "ones.out", .value = 1}));
   db.add(size_factory({.name = "full", .out = "full.out", .fill = true}));
-  {
-    OpEntry e;
-    e.name = "arange.start_step";
-    e.family = "factory";
-    e.variants = variants("arange.start_step", "", "arange.start_out");
-    e.dtypes = kAllTypes;
-    e.out_dtype = OutDtypeRule::kFromOut;
-    e.samples = [](ScalarType dtype, uint64_t) { return arange_samples(dtype); };
-    e.reference = arange_reference;
-    db.add(std::move(e));
-  }
+  db.add(arange_entry("arange", "arange.out", /*end_only=*/true));
+  db.add(arange_entry("arange.start_step", "arange.start_out", /*end_only=*/false));
   db.add(like_factory({.name = "empty_like"}));
   db.add(like_factory({.name = "zeros_like", .value = 0}));
   db.add(like_factory({.name = "ones_like", .value = 1}));

@@ -199,59 +199,70 @@ void add_reduction_entries(OpDatabase& db) {
                                      {{"correction", Value(Scalar(int64_t{2}))}},
                                      {{"correction", Value(Scalar(0.5))}}},
                     .out_dtype = OutDtypeRule::kFromOut}));
-  db.add(reduction({.name = "norm.ScalarOpt_dim",
-                    .out = "norm.out",
-                    .dtypes = kFloatingAndComplex,
-                    .dim = DimArg::kList,
-                    .result_dtypes =
-                        [](const RefArgs&, ScalarType self) {
-                          return std::vector<ScalarType>{real_counterpart(self)};
-                        },
-                    .reduce_in_input = true,
-                    .reduce =
-                        [](const std::vector<Wide>& xs, const ReductionContext& c) {
-                          const double p = norm_order(c.args);
-                          double acc = p == -INFINITY ? INFINITY : 0;
-                          bool nan = false;
-                          for (const Wide& x : xs) {
-                            const double m = std::abs(x.z);
-                            nan |= std::isnan(m);
-                            if (p == INFINITY) {
-                              acc = std::max(acc, m);
-                            } else if (p == -INFINITY) {
-                              acc = std::min(acc, m);
-                            } else if (p == 0) {
-                              acc += m != 0 ? 1 : 0;
-                            } else {
-                              acc += std::pow(m, p);
-                            }
-                          }
-                          if (nan) return std::vector<Wide>{from_real(std::nan(""))};
-                          if (p == INFINITY || p == -INFINITY || p == 0 || p == 1) {
-                            return std::vector<Wide>{from_real(acc)};
-                          }
-                          return std::vector<Wide>{
-                              from_real(p == 2 ? std::sqrt(acc) : std::pow(acc, 1 / p))};
-                        },
-                    .check =
-                        [](const RefArgs& a, const std::vector<bool>& reduced) {
-                          const double p = norm_order(a);
-                          if (!(p < 0 || p == INFINITY)) return;
-                          const RefTensor& self = a.tensor("self");
-                          for (size_t d = 0; d < reduced.size(); ++d) {
-                            if (reduced[d] && self.sizes[d] == 0) {
-                              throw RefError{"linalg.vector_norm cannot compute the"};
-                            }
-                          }
-                        },
-                    .kwargs = {{"p", Value()}},
-                    .extra_kwargs = {{{"p", Value(Scalar(int64_t{1}))}},
-                                     {{"p", Value(Scalar(3.0))}},
-                                     {{"p", Value(Scalar(INFINITY))}},
-                                     {{"p", Value(Scalar(-INFINITY))}},
-                                     {{"p", Value(Scalar(int64_t{0}))}},
-                                     {{"p", Value(Scalar(0.5))}}},
-                    .out_dtype = OutDtypeRule::kFromOut}));
+  ReductionSpec norm{
+      .name = "norm.ScalarOpt_dim",
+      .out = "norm.out",
+      .dtypes = kFloatingAndComplex,
+      .dim = DimArg::kList,
+      .result_dtypes =
+          [](const RefArgs&, ScalarType self) {
+            return std::vector<ScalarType>{real_counterpart(self)};
+          },
+      .reduce_in_input = true,
+      .reduce =
+          [](const std::vector<Wide>& xs, const ReductionContext& c) {
+            const double p = norm_order(c.args);
+            double acc = p == -INFINITY ? INFINITY : 0;
+            bool nan = false;
+            for (const Wide& x : xs) {
+              const double m = std::abs(x.z);
+              nan |= std::isnan(m);
+              if (p == INFINITY) {
+                acc = std::max(acc, m);
+              } else if (p == -INFINITY) {
+                acc = std::min(acc, m);
+              } else if (p == 0) {
+                acc += m != 0 ? 1 : 0;
+              } else {
+                acc += std::pow(m, p);
+              }
+            }
+            if (nan) return std::vector<Wide>{from_real(std::nan(""))};
+            if (p == INFINITY || p == -INFINITY || p == 0 || p == 1) {
+              return std::vector<Wide>{from_real(acc)};
+            }
+            return std::vector<Wide>{from_real(p == 2 ? std::sqrt(acc) : std::pow(acc, 1 / p))};
+          },
+      .check =
+          [](const RefArgs& a, const std::vector<bool>& reduced) {
+            const double p = norm_order(a);
+            if (!(p < 0 || p == INFINITY)) return;
+            const RefTensor& self = a.tensor("self");
+            for (size_t d = 0; d < reduced.size(); ++d) {
+              if (reduced[d] && self.sizes[d] == 0) {
+                throw RefError{"linalg.vector_norm cannot compute the"};
+              }
+            }
+          },
+      .kwargs = {{"p", Value()}},
+      .extra_kwargs = {{{"p", Value(Scalar(int64_t{1}))}},
+                       {{"p", Value(Scalar(3.0))}},
+                       {{"p", Value(Scalar(INFINITY))}},
+                       {{"p", Value(Scalar(-INFINITY))}},
+                       {{"p", Value(Scalar(int64_t{0}))}},
+                       {{"p", Value(Scalar(0.5))}}},
+      .out_dtype = OutDtypeRule::kFromOut};
+  db.add(reduction(norm));
+  // norm with dtype=: the input is cast to dtype, then reduced.
+  norm.name = "norm.ScalarOpt_dim_dtype";
+  norm.out = "norm.dtype_out";
+  norm.dtypes = kFloating;
+  norm.kwargs.push_back({"dtype", Value(ScalarType::kFloat64)});
+  norm.result_dtypes = [](const RefArgs& a, ScalarType self) {
+    return std::vector<ScalarType>{a.dtype("dtype").value_or(self)};
+  };
+  norm.reduce_in_input = false;
+  db.add(reduction(std::move(norm)));
   for (const bool all : {true, false}) {
     db.add(reduction({.name = all ? "all.dim" : "any.dim",
                       .out = all ? "all.out" : "any.out",

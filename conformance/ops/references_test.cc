@@ -210,7 +210,7 @@ TEST(References, ArangeCountsLikePyTorch) {
   EXPECT_EQ(r.outputs[0].value.numel(), 8);
   s.set("step", Value(Scalar(-1.0)));
   EXPECT_EQ(error("arange.start_step", s),
-            "upper bound and larger bound inconsistent with step sign");
+            "upper bound and lower bound inconsistent with step sign");
 }
 
 TEST(References, ClampTakesTheUpperBoundWhenBoundsCross) {

@@ -35,7 +35,7 @@ std::optional<T> bound(const Ctx& c, const char* name) {
   const std::optional<ScalarArg> s = c.args().optional_scalar(name);
   if (!s) return std::nullopt;
   if constexpr (kIsInt<T>) {
-    return s->as_int();
+    return c.wrap(s->as_int());  // PyTorch converts the bound to the dtype: -2 is 254 in uint8
   } else {
     return s->as_real();
   }
@@ -92,13 +92,6 @@ OpEntry clamp_tensor_entry() {
   return e;
 }
 
-// Ops PyTorch builds with build_unary_op or a default TensorIterator: out= must have the
-// result's dtype.
-std::string found_dtype(ScalarType expected, ScalarType given) {
-  return "Found dtype " + std::string(scalar_type_name(given)) + " but expected " +
-         std::string(scalar_type_name(expected));
-}
-
 }  // namespace
 
 void add_ternary_entries(OpDatabase& db) {
@@ -111,12 +104,11 @@ void add_ternary_entries(OpDatabase& db) {
       .math = math<kAnyKind>([](auto c, auto a, auto b) { return c != decltype(c)(0) ? a : b; }),
       .check =
           [](const RefArgs& a, ScalarType) {
+            // PyTorch still takes a uint8 condition (deprecated: it warns once).
             const ScalarType t = a.tensor("condition").dtype;
-            if (t != ScalarType::kBool) {
-              throw RefError{
-                  "where expected condition to be a boolean tensor, but got a tensor "
-                  "with dtype " +
-                  std::string(scalar_type_name(t))};
+            if (t != ScalarType::kBool && t != ScalarType::kUInt8) {
+              // PyTorch versions differ in what follows (", but got a tensor with dtype Int").
+              throw RefError{"where expected condition to be a boolean tensor"};
             }
           },
       .extra_samples =
@@ -131,12 +123,15 @@ void add_ternary_entries(OpDatabase& db) {
               out.push_back(std::move(s));
             }
             if (dtype == ScalarType::kFloat32) {
-              Sample s;
-              s.add("condition", make_tensor(src, ScalarType::kUInt8, {7}, Layout::kContiguous));
-              s.add("self", make_tensor(src, dtype, {7}, Layout::kContiguous));
-              s.add("other", make_tensor(src, dtype, {7}, Layout::kContiguous));
-              s.note = "error: a uint8 condition";
-              out.push_back(std::move(s));
+              for (ScalarType condition : {ScalarType::kUInt8, ScalarType::kInt32}) {
+                Sample s;
+                s.add("condition", make_tensor(src, condition, {7}, Layout::kContiguous));
+                s.add("self", make_tensor(src, dtype, {7}, Layout::kContiguous));
+                s.add("other", make_tensor(src, dtype, {7}, Layout::kContiguous));
+                s.note = condition == ScalarType::kUInt8 ? "a uint8 condition (deprecated)"
+                                                         : "error: an int32 condition";
+                out.push_back(std::move(s));
+              }
             }
             return out;
           },

@@ -41,12 +41,6 @@ double nan_to_num(double x, const Ctx& c) {
   return x;
 }
 
-// Unary ops PyTorch builds with build_borrowing_unary_op: out= must have the input's dtype.
-std::string found_dtype(ScalarType expected, ScalarType given) {
-  return "Found dtype " + std::string(scalar_type_name(given)) + " but expected " +
-         std::string(scalar_type_name(expected));
-}
-
 }  // namespace
 
 void add_unary_entries(OpDatabase& db) {
@@ -113,6 +107,7 @@ void add_unary_entries(OpDatabase& db) {
                     .out_dtype = OutDtypeRule::kExact,
                     .out_dtype_error = found_dtype}));
   db.add(pointwise({.name = "isnan",
+                    .out = "isnan.out",
                     .dtypes = kAllDtypes,
                     .operands = {{"self", std::nullopt, Domain{.complex_specials = true}}},
                     .result = ResultDtype::kBool,

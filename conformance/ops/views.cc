@@ -42,12 +42,15 @@ struct ViewCase {
 
 using ViewRef = std::function<Expected(const Tensor& self, const RefArgs& a)>;
 
-OpEntry view_entry(std::string name, std::vector<ViewCase> cases, ViewRef ref) {
+// An entry for the view op `name`, functional or (squeeze_, t_) in-place: an in-place view gives
+// self the view's geometry, so the same reference describes both.
+OpEntry view_entry(std::string name, std::vector<ViewCase> cases, ViewRef ref,
+                   VariantKind kind = VariantKind::kFunctional) {
   auto shared_cases = std::make_shared<const std::vector<ViewCase>>(std::move(cases));
   OpEntry e;
   e.name = name;
   e.family = "view";
-  e.variants = variants(name, "", "");
+  e.variants = {{name, kind}};
   e.dtypes = kAllDtypes;
   e.samples = [shared_cases](ScalarType dtype, uint64_t seed) {
     const std::map<std::string, Tensor> in = view_inputs(dtype, seed);
@@ -159,6 +162,14 @@ Expected slice(const Tensor& self, int64_t dim, std::optional<int64_t> start,
 
 }  // namespace
 
+// A view op and, when `inplace` is not empty, its in-place twin (an entry of its own, since the
+// planner checks an in-place-only entry against the reference's new self).
+void add_view(OpDatabase& db, const std::string& name, const std::string& inplace,
+              std::vector<ViewCase> cases, const ViewRef& ref) {
+  if (!inplace.empty()) db.add(view_entry(inplace, cases, ref, VariantKind::kInplace));
+  db.add(view_entry(name, std::move(cases), ref));
+}
+
 void add_view_entries(OpDatabase& db) {
   db.add(view_entry("view",
                     {{"3d", {{"size", ints({6, 4})}}},
@@ -196,8 +207,8 @@ void add_view_entries(OpDatabase& db) {
                       return view_or_copy(self, infer_size(a.ints("shape", {}), self.numel()),
                                           true);
                     }));
-  db.add(view_entry(
-      "as_strided",
+  add_view(
+      db, "as_strided", "as_strided_",
       {{"3d", {{"size", ints({2, 2})}, {"stride", ints({1, 2})}}},
        {"3d", {{"size", ints({3, 3})}, {"stride", ints({3, 1})}, {"storage_offset", integer(1)}}},
        {"3d", {{"size", ints({2, 2, 2, 2})}, {"stride", ints({1, 1, 1, 1})}}},
@@ -216,7 +227,7 @@ void add_view_entries(OpDatabase& db) {
         }
         return one(view_of(self, Sizes(size.begin(), size.end()),
                            Sizes(stride.begin(), stride.end()), offset));
-      }));
+      });
   db.add(view_entry("permute",
                     {{"3d", {{"dims", ints({2, 0, 1})}}},
                      {"3d", {{"dims", ints({-1, 0, 1})}}},
@@ -243,36 +254,36 @@ void add_view_entries(OpDatabase& db) {
                       }
                       return one(view_of(self, sizes, strides, self.storage_offset()));
                     }));
-  db.add(view_entry("transpose.int",
-                    {{"3d", {{"dim0", integer(0)}, {"dim1", integer(2)}}},
-                     {"3d", {{"dim0", integer(-1)}, {"dim1", integer(0)}}},
-                     {"3d", {{"dim0", integer(1)}, {"dim1", integer(1)}}},
-                     {"3d", {{"dim0", integer(0)}, {"dim1", integer(3)}}},
-                     {"transposed", {{"dim0", integer(0)}, {"dim1", integer(1)}}},
-                     {"0-dim", {{"dim0", integer(0)}, {"dim1", integer(-1)}}}},
-                    [](const Tensor& self, const RefArgs& a) {
-                      Sizes sizes = sizes_of(self), strides = strides_of(self);
-                      const int64_t d0 = wrap(a.integer("dim0", 0), self.dim());
-                      const int64_t d1 = wrap(a.integer("dim1", 0), self.dim());
-                      if (self.dim() > 0) {
-                        std::swap(sizes[d0], sizes[d1]);
-                        std::swap(strides[d0], strides[d1]);
-                      }
-                      return one(view_of(self, sizes, strides, self.storage_offset()));
-                    }));
-  db.add(view_entry("t", {{"0-dim", {}}, {"offset", {}}, {"transposed", {}}, {"3d", {}}},
-                    [](const Tensor& self, const RefArgs&) {
-                      if (self.dim() > 2) {
-                        throw RefError{"t() expects a tensor with <= 2 dimensions, but self is " +
-                                       std::to_string(self.dim()) + "D"};
-                      }
-                      Sizes sizes = sizes_of(self), strides = strides_of(self);
-                      if (self.dim() == 2) {
-                        std::swap(sizes[0], sizes[1]);
-                        std::swap(strides[0], strides[1]);
-                      }
-                      return one(view_of(self, sizes, strides, self.storage_offset()));
-                    }));
+  add_view(db, "transpose.int", "transpose_",
+           {{"3d", {{"dim0", integer(0)}, {"dim1", integer(2)}}},
+            {"3d", {{"dim0", integer(-1)}, {"dim1", integer(0)}}},
+            {"3d", {{"dim0", integer(1)}, {"dim1", integer(1)}}},
+            {"3d", {{"dim0", integer(0)}, {"dim1", integer(3)}}},
+            {"transposed", {{"dim0", integer(0)}, {"dim1", integer(1)}}},
+            {"0-dim", {{"dim0", integer(0)}, {"dim1", integer(-1)}}}},
+           [](const Tensor& self, const RefArgs& a) {
+             Sizes sizes = sizes_of(self), strides = strides_of(self);
+             const int64_t d0 = wrap(a.integer("dim0", 0), self.dim());
+             const int64_t d1 = wrap(a.integer("dim1", 0), self.dim());
+             if (self.dim() > 0) {
+               std::swap(sizes[d0], sizes[d1]);
+               std::swap(strides[d0], strides[d1]);
+             }
+             return one(view_of(self, sizes, strides, self.storage_offset()));
+           });
+  add_view(db, "t", "t_", {{"0-dim", {}}, {"offset", {}}, {"transposed", {}}, {"3d", {}}},
+           [](const Tensor& self, const RefArgs&) {
+             if (self.dim() > 2) {
+               throw RefError{"t() expects a tensor with <= 2 dimensions, but self is " +
+                              std::to_string(self.dim()) + "D"};
+             }
+             Sizes sizes = sizes_of(self), strides = strides_of(self);
+             if (self.dim() == 2) {
+               std::swap(sizes[0], sizes[1]);
+               std::swap(strides[0], strides[1]);
+             }
+             return one(view_of(self, sizes, strides, self.storage_offset()));
+           });
   db.add(view_entry(
       "expand",
       {{"column", {{"size", ints({3, 4})}}},
@@ -291,46 +302,66 @@ void add_view_entries(OpDatabase& db) {
                     [](const Tensor& self, const RefArgs& a) {
                       return expand(self, sizes_of(a.host("other")));
                     }));
-  db.add(view_entry("squeeze", {{"1x3x1", {}}, {"3d", {}}, {"0-dim", {}}, {"column", {}}},
-                    [](const Tensor& self, const RefArgs&) {
-                      Sizes sizes, strides;
-                      for (int64_t d = 0; d < self.dim(); ++d) {
-                        if (self.sizes()[d] == 1) continue;
-                        sizes.push_back(self.sizes()[d]);
-                        strides.push_back(self.strides()[d]);
-                      }
-                      return one(view_of(self, sizes, strides, self.storage_offset()));
-                    }));
-  db.add(view_entry("squeeze.dim",
-                    {{"1x3x1", {{"dim", integer(0)}}},
-                     {"1x3x1", {{"dim", integer(-1)}}},
-                     {"1x3x1", {{"dim", integer(1)}}},
-                     {"0-dim", {{"dim", integer(0)}}},
-                     {"3d", {{"dim", integer(3)}}}},
-                    [](const Tensor& self, const RefArgs& a) {
-                      const int64_t dim = wrap(a.integer("dim", 0), self.dim());
-                      Sizes sizes = sizes_of(self), strides = strides_of(self);
-                      if (self.dim() > 0 && sizes[dim] == 1) {
-                        sizes.erase(sizes.begin() + dim);
-                        strides.erase(strides.begin() + dim);
-                      }
-                      return one(view_of(self, sizes, strides, self.storage_offset()));
-                    }));
-  db.add(view_entry("unsqueeze",
-                    {{"3d", {{"dim", integer(0)}}},
-                     {"3d", {{"dim", integer(3)}}},
-                     {"3d", {{"dim", integer(-1)}}},
-                     {"transposed", {{"dim", integer(1)}}},
-                     {"0-dim", {{"dim", integer(0)}}},
-                     {"3d", {{"dim", integer(5)}}}},
-                    [](const Tensor& self, const RefArgs& a) {
-                      const int64_t dim = wrap(a.integer("dim", 0), self.dim() + 1);
-                      Sizes sizes = sizes_of(self), strides = strides_of(self);
-                      const int64_t stride = dim >= self.dim() ? 1 : sizes[dim] * strides[dim];
-                      sizes.insert(sizes.begin() + dim, 1);
-                      strides.insert(strides.begin() + dim, stride);
-                      return one(view_of(self, sizes, strides, self.storage_offset()));
-                    }));
+  add_view(db, "squeeze", "squeeze_", {{"1x3x1", {}}, {"3d", {}}, {"0-dim", {}}, {"column", {}}},
+           [](const Tensor& self, const RefArgs&) {
+             Sizes sizes, strides;
+             for (int64_t d = 0; d < self.dim(); ++d) {
+               if (self.sizes()[d] == 1) continue;
+               sizes.push_back(self.sizes()[d]);
+               strides.push_back(self.strides()[d]);
+             }
+             return one(view_of(self, sizes, strides, self.storage_offset()));
+           });
+  add_view(db, "squeeze.dim", "squeeze_.dim",
+           {{"1x3x1", {{"dim", integer(0)}}},
+            {"1x3x1", {{"dim", integer(-1)}}},
+            {"1x3x1", {{"dim", integer(1)}}},
+            {"0-dim", {{"dim", integer(0)}}},
+            {"3d", {{"dim", integer(3)}}}},
+           [](const Tensor& self, const RefArgs& a) {
+             const int64_t dim = wrap(a.integer("dim", 0), self.dim());
+             Sizes sizes = sizes_of(self), strides = strides_of(self);
+             if (self.dim() > 0 && sizes[dim] == 1) {
+               sizes.erase(sizes.begin() + dim);
+               strides.erase(strides.begin() + dim);
+             }
+             return one(view_of(self, sizes, strides, self.storage_offset()));
+           });
+  add_view(db, "squeeze.dims", "squeeze_.dims",
+           {{"1x3x1", {{"dim", ints({0, 2})}}},
+            {"1x3x1", {{"dim", ints({-1, 1})}}},
+            {"3d", {{"dim", ints({})}}},
+            {"0-dim", {{"dim", ints({0})}}},
+            {"3d", {{"dim", ints({0, 3})}}}},
+           [](const Tensor& self, const RefArgs& a) {
+             std::vector<bool> squeezed(static_cast<size_t>(self.dim()), false);
+             for (int64_t d : a.ints("dim", {})) {
+               const int64_t w = wrap(d, self.dim());
+               if (self.dim() > 0) squeezed[w] = self.sizes()[w] == 1;
+             }
+             Sizes sizes, strides;
+             for (int64_t d = 0; d < self.dim(); ++d) {
+               if (squeezed[d]) continue;
+               sizes.push_back(self.sizes()[d]);
+               strides.push_back(self.strides()[d]);
+             }
+             return one(view_of(self, sizes, strides, self.storage_offset()));
+           });
+  add_view(db, "unsqueeze", "unsqueeze_",
+           {{"3d", {{"dim", integer(0)}}},
+            {"3d", {{"dim", integer(3)}}},
+            {"3d", {{"dim", integer(-1)}}},
+            {"transposed", {{"dim", integer(1)}}},
+            {"0-dim", {{"dim", integer(0)}}},
+            {"3d", {{"dim", integer(5)}}}},
+           [](const Tensor& self, const RefArgs& a) {
+             const int64_t dim = wrap(a.integer("dim", 0), self.dim() + 1);
+             Sizes sizes = sizes_of(self), strides = strides_of(self);
+             const int64_t stride = dim >= self.dim() ? 1 : sizes[dim] * strides[dim];
+             sizes.insert(sizes.begin() + dim, 1);
+             strides.insert(strides.begin() + dim, stride);
+             return one(view_of(self, sizes, strides, self.storage_offset()));
+           });
   db.add(view_entry("select.int",
                     {{"3d", {{"dim", integer(1)}, {"index", integer(2)}}},
                      {"3d", {{"dim", integer(-1)}, {"index", integer(-1)}}},

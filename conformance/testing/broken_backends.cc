@@ -3,6 +3,7 @@
 #include <csignal>
 
 #include "conformance/framework/ref_tensor.h"
+#include "sdk/core/error.h"
 #include "sdk/core/result_type.h"
 #include "sdk/core/storage.h"
 #include "sdk/core/tensor_impl.h"
@@ -93,7 +94,8 @@ void add_flattened_kernel(void* user_data, const OperatorHandle&, DispatchKeySet
   Sizes shape;
   const Sizes a(self.sizes().begin(), self.sizes().end()),
       b(other.sizes().begin(), other.sizes().end());
-  broadcast_sizes(a, b, &shape);
+  // No shared meta function runs before this kernel: it checks the shapes itself.
+  BP_CHECK(broadcast_sizes(a, b, &shape), "The size of tensor a must match the size of tensor b");
   const ScalarType dtype = result_type(self, other);
   Storage storage = Storage::allocate(static_cast<size_t>(numel_of(shape)) * element_size(dtype),
                                       self.storage().allocator());
