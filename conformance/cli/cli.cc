@@ -1,0 +1,143 @@
+#include "conformance/cli/cli.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <sstream>
+#include <stdexcept>
+
+#include "conformance/cli/commands.h"
+#include "conformance/cli/options.h"
+#include "conformance/io/case_file.h"
+#include "conformance/io/progress.h"
+#include "conformance/io/report.h"
+#include "conformance/ops/database.h"
+#include "conformance/runner/run.h"
+#include "conformance/runner/verdict.h"
+
+namespace bp::conformance {
+namespace {
+
+std::unique_ptr<Backend> make_backend(const std::string& name, const BackendFactories& backends) {
+  for (const BackendFactory& f : backends) {
+    if (f.name == name) return f.make();
+  }
+  if (name.ends_with(".so") || name.find('/') != std::string::npos) {
+    throw std::invalid_argument(
+        "--backend " + name +
+        ": loading a plugin through the C ABI is not implemented yet (see docs/conformance.md, "
+        "'Plugin backends'); in-process backends: --list-backends");
+  }
+  throw std::invalid_argument("unknown backend '" + name + "' (see --list-backends)");
+}
+
+void write_reports(const CliOptions& o, const RunResults& results, const RunVerdict& verdict,
+                   const Profile* profile, std::ostream& out) {
+  std::ostringstream summary;
+  print_summary(results, verdict, profile, summary);
+  out << summary.str();
+  for (const std::string& path : {o.json_report, o.html_report, o.text_report}) {
+    const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+    if (!path.empty() && !dir.empty()) std::filesystem::create_directories(dir);
+  }
+  if (!o.text_report.empty()) {
+    write_text_file(o.text_report, summary.str());
+    out << "Summary: " << o.text_report << "\n";
+  }
+  if (!o.json_report.empty()) {
+    write_text_file(o.json_report, report_json(results, verdict, profile).dump(2) + "\n");
+    out << "JSON report: " << o.json_report << "\n";
+  }
+  if (!o.html_report.empty()) {
+    write_text_file(o.html_report, report_html(results, verdict, profile));
+    out << "HTML report: " << o.html_report << "\n";
+  }
+}
+
+int run(const CliOptions& o, const BackendFactories& backends, std::ostream& out,
+        std::ostream& err) {
+  if (o.help) {
+    out << usage();
+    return 0;
+  }
+  if (o.list_backends) {
+    for (const BackendFactory& f : backends) out << f.name << "\t" << f.description << "\n";
+    return 0;
+  }
+  if (o.list_profiles) {
+    for (const Profile& p : profiles()) out << p.name << "\t" << p.description << "\n";
+    return 0;
+  }
+  if (o.list_ops) {
+    list_ops(o, out);
+    return 0;
+  }
+  const Profile* profile = nullptr;
+  if (!o.profile.empty()) {
+    profile = find_profile(o.profile);
+    if (profile == nullptr) throw std::invalid_argument("unknown profile '" + o.profile + "'");
+  }
+  Tolerances tolerances = Tolerances::builtin();
+  if (!o.tolerances.empty()) tolerances.merge_file(o.tolerances);
+  if (!o.write_cases.empty()) {
+    const size_t n = write_cases(o, tolerances);
+    out << "wrote " << n << " cases to " << o.write_cases << "\n";
+    return 0;
+  }
+  const std::unique_ptr<Backend> backend = make_backend(o.backend, backends);
+  // Plugin backends are also compared with the reference CPU backend.
+  const CpuBackend cpu;
+  const Backend* compare_with = backend->is_cpu() ? nullptr : &cpu;
+  if (!o.replay.empty()) return replay(o, *backend, compare_with, tolerances, out);
+
+  RunResults results;
+  if (!o.cases.empty()) {
+    results = run_case_file(o, *backend, compare_with, tolerances, err);
+  } else {
+    RunOptions options;
+    options.ops_regex = o.ops_regex;
+    options.dtypes = o.dtypes;
+    options.isolate = o.isolate;
+    options.entry_timeout_seconds = o.timeout_seconds;
+    options.tolerances = &tolerances;
+    options.compare_with = compare_with;
+    const std::string backend_name = backend->name();
+    if (o.repros) {
+      options.on_failure = [&](const Case& c, const CaseOutcome& outcome) {
+        return write_repro(o.repro_dir, c, outcome, backend_name);
+      };
+    }
+    ProgressPrinter progress(err, ::isatty(2) != 0);
+    if (!o.quiet) options.progress = [&](const Progress& p) { progress.update(p); };
+    results = run_suite(op_database(), *backend, options);
+    progress.finish();
+  }
+  if (!o.expected_failures.empty()) {
+    apply_expected_failures(results, ExpectedFailures::load(o.expected_failures));
+  }
+  const RunVerdict verdict = judge(results, profile, op_database());
+  write_reports(o, results, verdict, profile, out);
+  return verdict.passed ? 0 : 1;
+}
+
+}  // namespace
+
+BackendFactory cpu_backend_factory() {
+  return {"cpu", "the reference CPU backend, in process",
+          [] { return std::unique_ptr<Backend>(new CpuBackend()); }};
+}
+
+int run_cli(const std::vector<std::string>& args, const BackendFactories& backends,
+            std::ostream& out, std::ostream& err) {
+  try {
+    return run(parse_options(args), backends, out, err);
+  } catch (const std::invalid_argument& e) {
+    err << "backplane-conformance: " << e.what() << "\n\n" << usage();
+    return 2;
+  } catch (const std::exception& e) {
+    err << "backplane-conformance: " << e.what() << "\n";
+    return 2;
+  }
+}
+
+}  // namespace bp::conformance

@@ -1,0 +1,131 @@
+#include "conformance/cli/options.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+#include <stdexcept>
+
+namespace bp::conformance {
+
+std::string usage() {
+  return R"(Usage: backplane-conformance [options]
+
+Checks every op of a backend against naive references (docs/conformance.md).
+
+Backend:
+  --backend NAME            the backend under test (default: cpu); --list-backends lists them.
+                            A path to a C-ABI plugin (*.so) is not supported yet.
+Selection:
+  --ops REGEX               entries or ops whose name matches (ECMAScript regex, searched)
+  --dtypes LIST             comma-separated dtypes (default: all 12), e.g. float32,int64
+  --profile NAME            fail unless the profile's ops all pass: tier1, tier1-all-dtypes
+  --list-ops, --list-profiles
+Running:
+  --isolate                 run each entry in a child process: a crash fails its op only
+  --timeout SECONDS         with --isolate: kill an entry running longer (default 300)
+  --expected-failures FILE  known gaps ("<op> <dtype or *>" lines): they do not fail the run
+  --tolerances FILE         tolerance overrides (the shape of conformance/tolerances.json)
+  --quiet                   no progress bar
+Output:
+  --report-dir DIR          write report.json, report.html, summary.txt and repros/ in DIR
+  --json FILE, --html FILE  write the JSON / self-contained HTML report
+  --text FILE               write the summary (as printed) to FILE
+  --repro-dir DIR           where each failure's repro file goes (default: conformance-repros)
+  --no-repro                write no repro files
+Cases as data:
+  --cases FILE              run the cases of a case file instead of the op database
+  --replay FILE             run a repro file's case again and show the difference
+  --write-cases FILE        write the selected entries' cases as a case file (no run)
+Exit status: 0 pass, 1 fail, 2 usage error.
+)";
+}
+
+std::string user_path(const std::string& path) {
+  const char* dir = std::getenv("BUILD_WORKING_DIRECTORY");
+  if (path.empty() || dir == nullptr || std::filesystem::path(path).is_absolute()) return path;
+  return (std::filesystem::path(dir) / path).string();
+}
+
+CliOptions parse_options(const std::vector<std::string>& args) {
+  CliOptions o;
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string flag = args[i];
+    std::string value;
+    bool has_value = false;
+    if (const size_t eq = flag.find('='); flag.starts_with("--") && eq != std::string::npos) {
+      value = flag.substr(eq + 1);
+      flag = flag.substr(0, eq);
+      has_value = true;
+    }
+    auto next = [&]() -> std::string {
+      if (has_value) return value;
+      if (i + 1 >= args.size()) throw std::invalid_argument(flag + " needs a value");
+      return args[++i];
+    };
+    if (flag == "--backend") {
+      o.backend = next();
+    } else if (flag == "--ops") {
+      o.ops_regex = next();
+    } else if (flag == "--dtypes") {
+      std::istringstream list(next());
+      std::string name;
+      o.dtypes = DtypeSet();
+      while (std::getline(list, name, ',')) {
+        std::optional<ScalarType> t = scalar_type_from_name(name);
+        if (!t) throw std::invalid_argument("--dtypes: unknown dtype '" + name + "'");
+        o.dtypes = o.dtypes | DtypeSet(*t);
+      }
+    } else if (flag == "--profile") {
+      o.profile = next();
+    } else if (flag == "--isolate") {
+      o.isolate = true;
+    } else if (flag == "--timeout") {
+      o.timeout_seconds = std::stoi(next());
+    } else if (flag == "--expected-failures") {
+      o.expected_failures = user_path(next());
+    } else if (flag == "--tolerances") {
+      o.tolerances = user_path(next());
+    } else if (flag == "--json") {
+      o.json_report = user_path(next());
+    } else if (flag == "--html") {
+      o.html_report = user_path(next());
+    } else if (flag == "--text") {
+      o.text_report = user_path(next());
+    } else if (flag == "--report-dir") {
+      o.report_dir = user_path(next());
+    } else if (flag == "--repro-dir") {
+      o.repro_dir = user_path(next());
+    } else if (flag == "--no-repro") {
+      o.repros = false;
+    } else if (flag == "--cases") {
+      o.cases = user_path(next());
+    } else if (flag == "--replay") {
+      o.replay = user_path(next());
+    } else if (flag == "--write-cases") {
+      o.write_cases = user_path(next());
+    } else if (flag == "--list-ops") {
+      o.list_ops = true;
+    } else if (flag == "--list-backends") {
+      o.list_backends = true;
+    } else if (flag == "--list-profiles") {
+      o.list_profiles = true;
+    } else if (flag == "--quiet") {
+      o.quiet = true;
+    } else if (flag == "-h" || flag == "--help") {
+      o.help = true;
+    } else {
+      throw std::invalid_argument("unknown option '" + args[i] + "'");
+    }
+  }
+  if (!o.report_dir.empty()) {
+    const std::filesystem::path dir(o.report_dir);
+    if (o.json_report.empty()) o.json_report = (dir / "report.json").string();
+    if (o.html_report.empty()) o.html_report = (dir / "report.html").string();
+    if (o.text_report.empty()) o.text_report = (dir / "summary.txt").string();
+    if (o.repro_dir == "conformance-repros") o.repro_dir = (dir / "repros").string();
+  }
+  if (o.repro_dir == "conformance-repros") o.repro_dir = user_path(o.repro_dir);
+  return o;
+}
+
+}  // namespace bp::conformance

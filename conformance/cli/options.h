@@ -1,0 +1,50 @@
+// The command line's options, parsed.
+//
+// Thread safety: a value type.
+#ifndef BACKPLANE_CONFORMANCE_CLI_OPTIONS_H_
+#define BACKPLANE_CONFORMANCE_CLI_OPTIONS_H_
+
+#include <string>
+#include <vector>
+
+#include "conformance/framework/dtype_set.h"
+
+namespace bp::conformance {
+
+struct CliOptions {
+  std::string backend = "cpu";
+  std::string ops_regex;
+  DtypeSet dtypes = kAllDtypes;
+  std::string profile;
+  bool isolate = false;
+  int timeout_seconds = 300;
+  std::string expected_failures;
+  std::string tolerances;
+  std::string json_report;
+  std::string html_report;
+  std::string text_report;  // the printed summary, again
+  // --report-dir: where report.json, report.html, summary.txt and repros/ go by default.
+  std::string report_dir;
+  std::string repro_dir = "conformance-repros";
+  bool repros = true;
+  std::string cases;
+  std::string replay;
+  std::string write_cases;
+  bool list_ops = false;
+  bool list_backends = false;
+  bool list_profiles = false;
+  bool quiet = false;
+  bool help = false;
+};
+
+// Errors: std::invalid_argument naming the bad option.
+CliOptions parse_options(const std::vector<std::string>& args);
+// The --help text.
+std::string usage();
+// `path` relative to the directory the user ran `bazel run` from (BUILD_WORKING_DIRECTORY),
+// when set; unchanged otherwise.
+std::string user_path(const std::string& path);
+
+}  // namespace bp::conformance
+
+#endif  // BACKPLANE_CONFORMANCE_CLI_OPTIONS_H_

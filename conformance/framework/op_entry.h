@@ -1,0 +1,103 @@
+// The op database: one OpEntry per op (or per structured group: the functional, in-place and out=
+// variants checked together), saying how to make sample inputs, which dtypes PyTorch supports, and
+// what the op returns (a naive reference).
+//
+//   OpEntry e;
+//   e.name = "add.Tensor";
+//   e.family = "binary";
+//   e.variants = {{"add.Tensor", VariantKind::kFunctional}, {"add_.Tensor", VariantKind::kInplace},
+//                 {"add.out", VariantKind::kOut}};
+//   e.dtypes = kAllDtypes;
+//   e.samples = [](ScalarType dtype, uint64_t seed) { return binary_samples(dtype, seed, ...); };
+//   e.reference = [](const RefArgs& a) { ... return Expected::of(result); };
+//   database.add(std::move(e));
+//
+// Families (conformance/families/) build entries from a few lines each; conformance/ops/ holds
+// the entries. The runner derives every check from an entry: in-place and out= expectations come
+// from the functional reference (PyTorch's rules for in-place and out= outputs), so an entry
+// with a functional variant writes its reference once.
+//
+// Thread safety: an OpDatabase is built once, then read-only.
+#ifndef BACKPLANE_CONFORMANCE_FRAMEWORK_OP_ENTRY_H_
+#define BACKPLANE_CONFORMANCE_FRAMEWORK_OP_ENTRY_H_
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "conformance/framework/dtype_set.h"
+#include "conformance/framework/expected.h"
+#include "conformance/framework/ref_args.h"
+#include "conformance/framework/sample.h"
+
+namespace bp::conformance {
+
+enum class VariantKind { kFunctional, kInplace, kOut };
+// "functional", "inplace", "out".
+std::string_view variant_kind_name(VariantKind kind);
+
+struct OpVariant {
+  std::string op;  // "add_.Tensor": PyTorch's name
+  VariantKind kind;
+};
+
+// Which out= dtypes an op accepts.
+enum class OutDtypeRule {
+  kSafeCast,  // any dtype the result can be cast to (TensorIterator ops): "can't be cast to ..."
+  kExact,     // exactly the result's dtype: "Expected out tensor to have dtype ..."
+  kFromOut,   // the out's dtype is the dtype to compute in (reductions' out=): not checked
+};
+
+using SampleFn = std::function<std::vector<Sample>(ScalarType dtype, uint64_t seed)>;
+// Throws RefError when PyTorch raises for the sample.
+using ReferenceFn = std::function<Expected(const RefArgs&)>;
+
+struct OpEntry {
+  std::string name;    // unique; reports group the variants under it
+  std::string family;  // "unary", "binary", "reduction", ...
+  int tier = 1;        // OPS.md's tier
+  std::vector<OpVariant> variants;
+  // The dtypes PyTorch supports for the op on CPU: the dtypes tested. Samples of dtype D have
+  // their first tensor (or their dtype= argument) in D.
+  DtypeSet dtypes;
+  SampleFn samples;
+  ReferenceFn reference;
+  OutDtypeRule out_dtype = OutDtypeRule::kSafeCast;
+  // kExact: the error for an out of dtype `given` where `expected` is required; default
+  // "Expected out tensor to have dtype <expected>, but got <given> instead".
+  std::function<std::string(ScalarType expected, ScalarType given)> out_dtype_error;
+  // Key of the op's tolerances in tolerances.json; default: the name before the first '.'.
+  std::string tolerance_key;
+  // Results whose values PyTorch leaves unspecified beyond what the reference says (empty()).
+  // Also skips the check that the variants' results agree bit for bit.
+  bool nondeterministic = false;
+
+  const OpVariant* variant(VariantKind kind) const;
+  std::string tolerance_name() const;
+};
+
+class OpDatabase {
+ public:
+  // Errors (internal): a duplicate entry name, an op covered by two entries, an entry without
+  // variants, samples or reference.
+  void add(OpEntry entry);
+
+  const std::vector<OpEntry>& entries() const { return entries_; }
+  const OpEntry* find(std::string_view name) const;
+  // The entry covering the op `op_name` ("add_.Tensor"), or null.
+  const OpEntry* entry_for_op(std::string_view op_name) const;
+
+ private:
+  std::vector<OpEntry> entries_;
+  std::map<std::string, size_t, std::less<>> by_op_;
+};
+
+// The seed of an entry's samples for a dtype: a stable hash, recorded in repro files.
+uint64_t sample_seed(std::string_view entry, ScalarType dtype);
+
+}  // namespace bp::conformance
+
+#endif  // BACKPLANE_CONFORMANCE_FRAMEWORK_OP_ENTRY_H_

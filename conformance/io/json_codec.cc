@@ -1,0 +1,313 @@
+#include "conformance/io/json_codec.h"
+
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+#include "conformance/framework/layouts.h"
+#include "sdk/core/empty.h"
+
+namespace bp::conformance {
+namespace {
+
+[[noreturn]] void malformed(const std::string& what, const json& j) {
+  throw std::runtime_error(what + ", got " + j.dump());
+}
+
+json real_to_json(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  if (v == 0 && std::signbit(v)) return "-0.0";
+  return v;
+}
+
+double real_from_json(const json& j) {
+  if (j.is_number()) return j.get<double>();
+  if (j.is_string()) {
+    const std::string s = j.get<std::string>();
+    if (s == "nan") return std::nan("");
+    if (s == "inf") return INFINITY;
+    if (s == "-inf") return -INFINITY;
+    if (s == "-0.0") return -0.0;
+  }
+  malformed("expected a number or \"nan\", \"inf\", \"-inf\", \"-0.0\"", j);
+}
+
+std::string memory_format_name(MemoryFormat f) {
+  switch (f) {
+    case MemoryFormat::kContiguous:
+      return "contiguous_format";
+    case MemoryFormat::kChannelsLast:
+      return "channels_last";
+    case MemoryFormat::kChannelsLast3d:
+      return "channels_last_3d";
+    case MemoryFormat::kPreserve:
+      return "preserve_format";
+  }
+  return "?";
+}
+
+MemoryFormat memory_format_from_json(const json& j) {
+  for (MemoryFormat f : {MemoryFormat::kContiguous, MemoryFormat::kChannelsLast,
+                         MemoryFormat::kChannelsLast3d, MemoryFormat::kPreserve}) {
+    if (j.is_string() && j.get<std::string>() == memory_format_name(f)) return f;
+  }
+  malformed("expected a memory format name", j);
+}
+
+Sizes ints_of(const json& j) {
+  if (!j.is_array()) malformed("expected a list of integers", j);
+  return j.get<Sizes>();
+}
+
+json scalar_to_json(const Scalar& s) {
+  switch (s.type()) {
+    case ScalarType::kBool:
+      return s.to<bool>();
+    case ScalarType::kInt64:
+      return s.to<int64_t>();
+    case ScalarType::kFloat64:
+      return real_to_json(s.to<double>());
+    default: {
+      const complex<double> z = s.to<complex<double>>();
+      return json{{"real", real_to_json(z.real())}, {"imag", real_to_json(z.imag())}};
+    }
+  }
+}
+
+Scalar scalar_from_json(const json& j) {
+  if (j.is_boolean()) return Scalar(j.get<bool>());
+  if (j.is_number_integer()) return Scalar(j.get<int64_t>());
+  if (j.is_object()) {
+    return Scalar(complex<double>(real_from_json(j.at("real")), real_from_json(j.at("imag"))));
+  }
+  return Scalar(real_from_json(j));
+}
+
+}  // namespace
+
+json element_to_json(const Wide& w, ScalarType dtype) {
+  switch (kind_of(dtype)) {
+    case Kind::kInt:
+      if (dtype == ScalarType::kBool) return w.i != 0;
+      return w.i;
+    case Kind::kReal:
+      return real_to_json(w.z.real());
+    case Kind::kComplex:
+      return json::array({real_to_json(w.z.real()), real_to_json(w.z.imag())});
+  }
+  return nullptr;
+}
+
+Wide element_from_json(const json& j, ScalarType dtype) {
+  switch (kind_of(dtype)) {
+    case Kind::kInt:
+      if (j.is_boolean()) return from_int(Int(j.get<bool>() ? 1 : 0));
+      if (!j.is_number_integer()) malformed("expected an integer", j);
+      return cast(from_int(Int(j.get<int64_t>())), ScalarType::kInt64, dtype);
+    case Kind::kReal:
+      return from_real(real_from_json(j));
+    case Kind::kComplex:
+      if (j.is_array() && j.size() == 2) {
+        return from_complex(cd(real_from_json(j[0]), real_from_json(j[1])));
+      }
+      return from_complex(cd(real_from_json(j), 0));
+  }
+  return Wide{};
+}
+
+ScalarType dtype_from_json(const json& j) {
+  if (j.is_string()) {
+    if (auto t = scalar_type_from_name(j.get<std::string>())) return *t;
+  }
+  malformed("expected a dtype name such as \"float32\"", j);
+}
+
+json tensor_to_json(const Tensor& host) {
+  const size_t elements = host.storage().nbytes() / host.itemsize();
+  json storage = json::array();
+  const auto* base = static_cast<const char*>(host.storage().data());
+  for (size_t i = 0; i < elements; ++i) {
+    storage.push_back(
+        element_to_json(read_element(base + i * host.itemsize(), host.dtype()), host.dtype()));
+  }
+  json j{{"dtype", std::string(scalar_type_name(host.dtype()))},
+         {"sizes", Sizes(host.sizes().begin(), host.sizes().end())},
+         {"strides", Sizes(host.strides().begin(), host.strides().end())},
+         {"storage_offset", host.storage_offset()},
+         {"storage", std::move(storage)}};
+  if (host.is_wrapped_number()) j["wrapped_number"] = true;
+  return j;
+}
+
+Tensor tensor_from_json(const json& j) {
+  if (!j.is_object() || !j.contains("dtype") || !j.contains("sizes")) {
+    malformed("expected a tensor {\"dtype\", \"sizes\", ...}", j);
+  }
+  const ScalarType dtype = dtype_from_json(j.at("dtype"));
+  const Sizes sizes = ints_of(j.at("sizes"));
+  Tensor t;
+  if (j.contains("values")) {
+    // The short form: row-major values, a new contiguous tensor.
+    t = make_contiguous(ref_tensor_from_json(j));
+  } else {
+    const json& storage = j.at("storage");
+    const Sizes strides =
+        j.contains("strides") ? ints_of(j.at("strides")) : contiguous_strides_of(sizes);
+    const int64_t offset = j.value("storage_offset", int64_t{0});
+    if (strides.size() != sizes.size()) malformed("strides and sizes differ in length", j);
+    int64_t last = offset;
+    for (size_t d = 0; d < sizes.size(); ++d) last += (sizes[d] - 1) * strides[d];
+    if (numel_of(sizes) > 0 && last >= static_cast<int64_t>(storage.size())) {
+      malformed("the storage is too small for sizes, strides and offset", j.at("sizes"));
+    }
+    Tensor base =
+        native::empty({static_cast<int64_t>(storage.size())}, dtype, Device(DeviceType::kCPU));
+    auto* p = static_cast<char*>(base.storage().data());
+    for (size_t i = 0; i < storage.size(); ++i) {
+      write_element(p + i * element_size(dtype), dtype, element_from_json(storage[i], dtype));
+    }
+    t = strided_view(base, sizes, strides, offset);
+  }
+  if (j.value("wrapped_number", false)) t.impl()->set_wrapped_number(true);
+  return t;
+}
+
+json ref_tensor_to_json(const RefTensor& t) {
+  json values = json::array();
+  for (const Wide& w : t.values) values.push_back(element_to_json(w, t.dtype));
+  return json{{"dtype", std::string(scalar_type_name(t.dtype))},
+              {"sizes", t.sizes},
+              {"values", std::move(values)}};
+}
+
+RefTensor ref_tensor_from_json(const json& j) {
+  RefTensor t{dtype_from_json(j.at("dtype")), ints_of(j.at("sizes")), {}};
+  const json& values = j.at("values");
+  if (!values.is_array() || static_cast<int64_t>(values.size()) != t.numel()) {
+    malformed("expected " + std::to_string(t.numel()) + " values", values);
+  }
+  for (const json& v : values) t.values.push_back(element_from_json(v, t.dtype));
+  return t;
+}
+
+json expected_output_to_json(const ExpectedOutput& o) {
+  json j = ref_tensor_to_json(o.value);
+  if (o.values_unspecified) {
+    j.erase("values");
+    j["values_unspecified"] = true;
+  }
+  if (o.strides) j["strides"] = *o.strides;
+  if (o.storage_offset) j["storage_offset"] = *o.storage_offset;
+  if (!o.aliases.empty()) j["aliases"] = o.aliases;
+  if (o.may_alias) j["may_alias"] = true;
+  return j;
+}
+
+ExpectedOutput expected_output_from_json(const json& j) {
+  ExpectedOutput o;
+  o.values_unspecified = j.value("values_unspecified", false);
+  if (o.values_unspecified) {
+    RefTensor t{dtype_from_json(j.at("dtype")), ints_of(j.at("sizes")), {}};
+    t.values.resize(static_cast<size_t>(t.numel()));
+    o.value = std::move(t);
+  } else {
+    o.value = ref_tensor_from_json(j);
+  }
+  if (j.contains("strides")) o.strides = ints_of(j.at("strides"));
+  if (j.contains("storage_offset")) o.storage_offset = j.at("storage_offset").get<int64_t>();
+  o.aliases = j.value("aliases", std::string());
+  o.may_alias = j.value("may_alias", false);
+  return o;
+}
+
+json argument_to_json(const SampleValue& v) {
+  if (const auto* t = std::get_if<TensorArg>(&v)) {
+    json j = tensor_to_json(t->host);
+    if (t->keep_on_host) j["on_host"] = true;
+    return j;
+  }
+  if (std::holds_alternative<DeviceUnderTest>(v)) return "<device>";
+  const Value& value = std::get<Value>(v);
+  switch (value.tag()) {
+    case Value::Tag::kNone:
+      return nullptr;
+    case Value::Tag::kBool:
+      return value.to<bool>();
+    case Value::Tag::kInt:
+      return value.to<int64_t>();
+    case Value::Tag::kDouble:
+      return real_to_json(value.to<double>());
+    case Value::Tag::kString:
+      return value.ref<std::string>();
+    case Value::Tag::kScalarType:
+      return std::string(scalar_type_name(value.ref<ScalarType>()));
+    case Value::Tag::kMemoryFormat:
+      return memory_format_name(value.ref<MemoryFormat>());
+    case Value::Tag::kIntList:
+      return value.ref<std::vector<int64_t>>();
+    case Value::Tag::kDoubleList: {
+      json a = json::array();
+      for (double d : value.ref<std::vector<double>>()) a.push_back(real_to_json(d));
+      return a;
+    }
+    case Value::Tag::kBoolList:
+      return value.ref<std::vector<bool>>();
+    case Value::Tag::kTensor:
+      return tensor_to_json(value.ref<Tensor>());
+    case Value::Tag::kDevice: {
+      std::ostringstream out;
+      out << value.ref<Device>();
+      return out.str();
+    }
+    default:
+      return scalar_to_json(value.to<Scalar>());
+  }
+}
+
+SampleValue argument_from_json(const json& j, const Type& type) {
+  if (j.is_null()) return Value();
+  if (type.is_list) {
+    switch (type.kind) {
+      case TypeKind::kInt:
+        return Value(j.is_array() ? ints_of(j) : std::vector<int64_t>{j.get<int64_t>()});
+      case TypeKind::kFloat: {
+        std::vector<double> v;
+        for (const json& x : j) v.push_back(real_from_json(x));
+        return Value(std::move(v));
+      }
+      case TypeKind::kBool:
+        return Value(j.get<std::vector<bool>>());
+      default:
+        malformed("lists of this type are not supported in case files", j);
+    }
+  }
+  switch (type.kind) {
+    case TypeKind::kTensor:
+      return TensorArg{tensor_from_json(j), j.value("on_host", false)};
+    case TypeKind::kInt:
+      if (!j.is_number_integer()) malformed("expected an integer", j);
+      return Value(j.get<int64_t>());
+    case TypeKind::kFloat:
+      return Value(real_from_json(j));
+    case TypeKind::kBool:
+      if (!j.is_boolean()) malformed("expected true or false", j);
+      return Value(j.get<bool>());
+    case TypeKind::kStr:
+      if (!j.is_string()) malformed("expected a string", j);
+      return Value(j.get<std::string>());
+    case TypeKind::kScalar:
+      return Value(scalar_from_json(j));
+    case TypeKind::kScalarType:
+      return Value(dtype_from_json(j));
+    case TypeKind::kDevice:
+      if (j == "<device>") return DeviceUnderTest{};
+      return Value(Device::parse(j.get<std::string>()));
+    case TypeKind::kMemoryFormat:
+      return Value(memory_format_from_json(j));
+    default:
+      malformed("arguments of this type are not supported in case files", j);
+  }
+}
+
+}  // namespace bp::conformance

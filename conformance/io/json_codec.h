@@ -1,0 +1,54 @@
+// Lossless JSON for the suite's data: elements, tensors with their whole storage, expected
+// outputs, and plain argument values.
+//
+//   json t = tensor_to_json(host);   // {"dtype": "float32", "sizes": [2, 3], "strides": [1, 2],
+//                                    //  "storage_offset": 0, "storage": [1.5, "nan", "-0.0", ...]}
+//   Tensor back = tensor_from_json(t);   // same geometry and bytes (NaN payloads aside)
+//
+// Elements: bool as true/false, integers as JSON integers, floating values as JSON numbers (which
+// round-trip: doubles are written with 17 significant digits) except NaN, infinities and -0.0,
+// which are the strings "nan", "inf", "-inf" and "-0.0"; complex values as [real, imag].
+// docs/conformance.md describes the format.
+//
+// Errors: std::runtime_error naming what is malformed.
+// Thread safety: pure functions.
+#ifndef BACKPLANE_CONFORMANCE_IO_JSON_CODEC_H_
+#define BACKPLANE_CONFORMANCE_IO_JSON_CODEC_H_
+
+#include "conformance/framework/expected.h"
+#include "conformance/framework/ref_tensor.h"
+#include "conformance/framework/sample.h"
+#include "nlohmann/json.hpp"
+#include "sdk/dispatch/schema.h"
+
+namespace bp::conformance {
+
+using json = nlohmann::json;
+
+json element_to_json(const Wide& w, ScalarType dtype);
+Wide element_from_json(const json& j, ScalarType dtype);
+
+ScalarType dtype_from_json(const json& j);
+
+// A CPU tensor with its geometry and whole storage.
+json tensor_to_json(const Tensor& host);
+Tensor tensor_from_json(const json& j);
+
+// Logical values: {"dtype", "sizes", "values"} (row-major).
+json ref_tensor_to_json(const RefTensor& t);
+RefTensor ref_tensor_from_json(const json& j);
+
+// An expected output: a ref tensor plus the optional "strides", "storage_offset", "aliases",
+// "may_alias" and "values_unspecified".
+json expected_output_to_json(const ExpectedOutput& o);
+ExpectedOutput expected_output_from_json(const json& j);
+
+// One argument: tensors as objects ("on_host": true when kept on the host), the device under
+// test as "<device>", numbers, strings, dtype and memory format names, lists, null for None.
+json argument_to_json(const SampleValue& v);
+// One argument read as the schema's type says.
+SampleValue argument_from_json(const json& j, const Type& type);
+
+}  // namespace bp::conformance
+
+#endif  // BACKPLANE_CONFORMANCE_IO_JSON_CODEC_H_

@@ -1,0 +1,38 @@
+// Reports of a run: the summary table printed at the end, the JSON report (everything, for
+// machines), and the self-contained HTML report (an op x dtype matrix in colours, the
+// failures with their repro files, the tolerances used, and for plugin backends which ops ran
+// through the Common key or a CPU fallback and how many bytes they moved).
+//
+//   print_summary(results, verdict, profile, std::cout);
+//   write_text_file("report.json", report_json(results, verdict, profile).dump(2));
+//   write_text_file("report.html", report_html(results, verdict, profile));
+//
+// docs/conformance.md describes the JSON report's fields.
+//
+// Thread safety: pure functions.
+#ifndef BACKPLANE_CONFORMANCE_IO_REPORT_H_
+#define BACKPLANE_CONFORMANCE_IO_REPORT_H_
+
+#include <ostream>
+#include <string>
+
+#include "conformance/runner/results.h"
+#include "conformance/runner/verdict.h"
+#include "nlohmann/json.hpp"
+
+namespace bp::conformance {
+
+// `profile` may be null.
+void print_summary(const RunResults& results, const RunVerdict& verdict, const Profile* profile,
+                   std::ostream& out);
+nlohmann::json report_json(const RunResults& results, const RunVerdict& verdict,
+                           const Profile* profile);
+std::string report_html(const RunResults& results, const RunVerdict& verdict,
+                        const Profile* profile);
+
+// Writes `text` to `path`, creating its directory. Errors: std::runtime_error.
+void write_text_file(const std::string& path, const std::string& text);
+
+}  // namespace bp::conformance
+
+#endif  // BACKPLANE_CONFORMANCE_IO_REPORT_H_

@@ -1,0 +1,450 @@
+// Binary pointwise ops (Tensor-Tensor and Tensor-Scalar overloads): PyTorch's semantics in wide
+// precision, one entry each.
+#include <cmath>
+
+#include "conformance/families/pointwise.h"
+#include "conformance/framework/layouts.h"
+#include "conformance/ops/database.h"
+
+namespace bp::conformance {
+namespace {
+
+const std::vector<Scalar> kNumbers = {Scalar(int64_t{3}), Scalar(-2.5), Scalar(true),
+                                      Scalar(complex<double>(1, -2))};
+
+// add / sub: a + alpha * b (bool: `or`, since 1 + 1 is true).
+const ElementFn kAddMath = math<kAnyKind>([](auto a, auto b, const Ctx& c) {
+  return a + c.scalar<decltype(a)>("alpha", ScalarArg::integer(1)) * b;
+});
+const ElementFn kSubMath = math<kAnyKind>([](auto a, auto b, const Ctx& c) {
+  return a - c.scalar<decltype(a)>("alpha", ScalarArg::integer(1)) * b;
+});
+
+// PyTorch's alpha_check.
+void check_alpha(const RefArgs& a, ScalarType common) {
+  const std::optional<ScalarArg> alpha = a.optional_scalar("alpha");
+  if (!alpha) return;
+  if (alpha->type == ScalarType::kBool && common != ScalarType::kBool) {
+    throw RefError{"Boolean alpha only supported for Boolean results."};
+  }
+  if (!is_floating_point(common) && !is_complex(common) && alpha->type != ScalarType::kBool &&
+      alpha->type != ScalarType::kInt64) {
+    throw RefError{
+        "For integral input tensors, argument alpha must not be a floating point number."};
+  }
+  if (!is_complex(common) && alpha->type == ScalarType::kComplex128) {
+    throw RefError{"For non-complex input tensors, argument alpha must not be a complex number."};
+  }
+}
+
+// PyTorch's sub_check (before building the output; alpha_check comes after).
+void check_sub(const RefArgs& a, ScalarType) {
+  const bool self_bool = a.tensor("self").dtype == ScalarType::kBool;
+  const bool other_bool = a.has("other") && a.optional_tensor("other") != nullptr
+                              ? a.tensor("other").dtype == ScalarType::kBool
+                              : a.scalar("other", ScalarArg::integer(0)).type == ScalarType::kBool;
+  if (self_bool && other_bool) {
+    throw RefError{
+        "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
+        "`^` or `logical_xor()` operator instead."};
+  }
+  if (self_bool || other_bool) {
+    throw RefError{
+        "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+        "trying to invert a mask, use the `~` or `logical_not()` operator instead."};
+  }
+}
+
+const std::vector<Kwargs> kAlphas = {{{"alpha", Value(Scalar(int64_t{2}))}},
+                                     {{"alpha", Value(Scalar(-1.5))}}};
+
+// Integer division and remainder by zero raise; -1 is left out of divisors (INT_MIN / -1 traps).
+const Domain kDivisor{.exclude = {0.0, -1.0}};
+
+Int nonzero(Int b) {
+  if (b == Int(0)) throw RefError{"ZeroDivisionError"};
+  return b;
+}
+
+// PyTorch's div_floor_floating, in the precision its kernel computes in.
+double floor_divide(double a, double b, const Ctx& c) {
+  if (b == 0) return a / b;
+  const double mod = std::fmod(a, b);
+  double div = c.round_opmath((a - mod) / b);
+  if (mod != 0 && (b < 0) != (mod < 0)) div -= 1;
+  if (div == 0) return std::copysign(0.0, a / b);
+  double floordiv = std::floor(div);
+  if (div - floordiv > 0.5) floordiv += 1.0;
+  return floordiv;
+}
+
+// Samples with a zero integral divisor.
+std::vector<Sample> zero_divisor(ScalarType dtype, ValueSource& src) {
+  if (!is_integral(dtype, /*include_bool=*/false)) return {};
+  RefTensor divisor = src.draw(dtype, {3}, kDivisor);
+  divisor.values[1] = from_int(Int(0));
+  Sample s;
+  s.add("self", make_tensor(src, dtype, {3}, Layout::kContiguous));
+  s.add("other", lay_out(divisor, Layout::kContiguous));
+  s.note = "error: an integer divided by zero";
+  return {s};
+}
+
+const ElementFn kDivMath = math<kFloatingKind>([](auto a, auto b) { return a / b; });
+
+// div with rounding_mode: no rounding mode is true division; with one, integers stay integers.
+ScalarType div_mode_result(const RefArgs& a, ScalarType common) {
+  if (!a.string("rounding_mode") && is_integral(common, true)) return ScalarType::kFloat32;
+  return common;
+}
+
+const ElementFn kDivModeMath = math<kIntOrRealKind>([](auto a, auto b, const Ctx& c) {
+  using T = decltype(a);
+  const std::optional<std::string> mode = c.args().string("rounding_mode");
+  if constexpr (kIsInt<T>) {
+    return *mode == "trunc" ? trunc_div(a, nonzero(b)) : floor_div(a, nonzero(b));
+  } else {
+    if (!mode) return a / b;
+    if (*mode == "trunc") return std::trunc(c.round_opmath(a / b));
+    return floor_divide(a, b, c);
+  }
+});
+
+const std::vector<Kwargs> kRoundingModes = {{{"rounding_mode", Value("floor")}},
+                                            {{"rounding_mode", Value()}}};
+
+// remainder: the result has the divisor's sign (Python's %).
+const ElementFn kRemainderMath = math<kIntOrRealKind>([](auto a, auto b, const Ctx& c) {
+  if constexpr (kIsInt<decltype(a)>) {
+    return floor_mod(a, nonzero(b));
+  } else {
+    double mod = std::fmod(a, b);
+    if (mod != 0 && (b < 0) != (mod < 0)) mod = c.round_opmath(mod + b);
+    return mod;
+  }
+});
+
+// `fn` for an op whose scalar operand comes first: the pointwise family passes tensor operands
+// before scalar ones.
+ElementFn scalar_first(ElementFn fn) {
+  return [fn](const std::vector<Wide>& operands, const Ctx& c) {
+    return fn({operands.rbegin(), operands.rend()}, c);
+  };
+}
+
+// Real divisors of the tensor-scalar overloads: neither zero nor -1 (see kDivisor).
+const std::vector<Scalar> kScalarDivisors = {Scalar(int64_t{3}), Scalar(-2.5), Scalar(int64_t{-4})};
+
+const ElementFn kLessMath = math<kIntOrRealKind>([](auto a, auto b) { return a < b; });
+const ElementFn kBitwiseAndMath = math<kIntKind>([](Int a, Int b) { return a & b; });
+const std::vector<Scalar> kBitmasks = {Scalar(int64_t{3}), Scalar(int64_t{-6}), Scalar(true)};
+
+// Bases of powers: small (integer powers overflow soon enough), never zero (complex powers of
+// zero are left to implementations).
+const Domain kBase{.low = -4, .high = 4, .int_low = -9, .int_high = 9, .exclude = {0.0}};
+
+// Integer powers: repeated squaring with wrap-around; negative exponents as PyTorch's powi.
+Int int_pow(Int base, Int exp) {
+  if (exp < Int(0)) {
+    if (base == Int(1)) return Int(1);
+    if (base == Int(-1)) return (exp.v % 2 != 0) ? Int(-1) : Int(1);
+    return Int(0);
+  }
+  Int result(1);
+  for (int64_t e = exp.v; e != 0; e /= 2) {
+    if (e % 2 != 0) result = result * base;
+    base = base * base;
+  }
+  return result;
+}
+
+// pow with a tensor exponent.
+const ElementFn kPowMath = math<kAnyKind>([](auto a, auto b) {
+  if constexpr (kIsInt<decltype(a)>) {
+    return int_pow(a, b);
+  } else {
+    return std::pow(a, b);
+  }
+});
+
+// pow with a Scalar exponent: PyTorch computes some exponents with other functions, which
+// differ from std::pow on signed zeros and infinities.
+template <typename T>
+T pow_scalar(T x, T e) {
+  if (e == T(0)) return T(1);
+  if (e == T(1)) return x;
+  if (e == T(0.5)) return std::sqrt(x);
+  if (e == T(-0.5)) return T(1) / std::sqrt(x);
+  if (e == T(-1)) return T(1) / x;
+  if (e == T(2)) return x * x;
+  if (e == T(3)) return x * x * x;
+  if (e == T(-2)) return T(1) / (x * x);
+  return std::pow(x, e);
+}
+
+}  // namespace
+
+void add_binary_entries(OpDatabase& db) {
+  db.add(pointwise({.name = "add.Tensor",
+                    .inplace = "add_.Tensor",
+                    .out = "add.out",
+                    .dtypes = kAllDtypes,
+                    .operands = {{"self"}, {"other"}},
+                    .math = kAddMath,
+                    .check_after_build = check_alpha,
+                    .extra_kwargs = kAlphas}));
+  db.add(pointwise({.name = "add.Scalar",
+                    .inplace = "add_.Scalar",
+                    .dtypes = kAllDtypes,
+                    .scalar_operands = {"other"},
+                    .scalars = kNumbers,
+                    .math = kAddMath,
+                    .check_after_build = check_alpha,
+                    .extra_kwargs = kAlphas}));
+  db.add(pointwise({.name = "sub.Tensor",
+                    .inplace = "sub_.Tensor",
+                    .out = "sub.out",
+                    .dtypes = kAllButBool,
+                    .operands = {{"self"}, {"other"}},
+                    .math = kSubMath,
+                    .check = check_sub,
+                    .check_after_build = check_alpha,
+                    .extra_kwargs = kAlphas,
+                    .extra_samples = [](ScalarType dtype, ValueSource& src) {
+                      std::vector<Sample> s;
+                      if (dtype != ScalarType::kFloat32) return s;
+                      for (ScalarType other : {ScalarType::kBool, ScalarType::kFloat32}) {
+                        Sample bools;
+                        bools.add("self",
+                                  make_tensor(src, ScalarType::kBool, {7}, Layout::kContiguous));
+                        bools.add("other", make_tensor(src, other, {7}, Layout::kContiguous));
+                        bools.note = "error: bool operands";
+                        s.push_back(std::move(bools));
+                      }
+                      return s;
+                    }}));
+  db.add(pointwise({.name = "sub.Scalar",
+                    .inplace = "sub_.Scalar",
+                    .dtypes = kAllButBool,
+                    .scalar_operands = {"other"},
+                    .scalars = kNumbers,
+                    .math = kSubMath,
+                    .check = check_sub,
+                    .check_after_build = check_alpha,
+                    .extra_kwargs = kAlphas}));
+  db.add(pointwise({.name = "mul.Tensor",
+                    .inplace = "mul_.Tensor",
+                    .out = "mul.out",
+                    .dtypes = kAllDtypes,
+                    .operands = {{"self"}, {"other"}},
+                    .math = math<kAnyKind>([](auto a, auto b) { return a * b; })}));
+  db.add(pointwise({.name = "mul.Scalar",
+                    .inplace = "mul_.Scalar",
+                    .dtypes = kAllDtypes,
+                    .scalar_operands = {"other"},
+                    .scalars = kNumbers,
+                    .math = math<kAnyKind>([](auto a, auto b) { return a * b; })}));
+  db.add(pointwise({.name = "div.Tensor",
+                    .inplace = "div_.Tensor",
+                    .out = "div.out",
+                    .dtypes = kAllDtypes,
+                    .operands = {{"self"}, {"other"}},
+                    .result = ResultDtype::kFloat,
+                    .math = kDivMath}));
+  db.add(pointwise({.name = "div.Scalar",
+                    .inplace = "div_.Scalar",
+                    .dtypes = kAllDtypes,
+                    .scalar_operands = {"other"},
+                    .scalars = kNumbers,
+                    .result = ResultDtype::kFloat,
+                    .math = kDivMath}));
+  db.add(pointwise({.name = "div.Tensor_mode",
+                    .inplace = "div_.Tensor_mode",
+                    .out = "div.out_mode",
+                    .dtypes = kAllTypes,
+                    .operands = {{"self"}, {"other", std::nullopt, kDivisor}},
+                    .result_dtype = div_mode_result,
+                    .math = kDivModeMath,
+                    .kwargs = {{"rounding_mode", Value("trunc")}},
+                    .extra_kwargs = kRoundingModes,
+                    .extra_samples = zero_divisor}));
+  db.add(pointwise({.name = "div.Scalar_mode",
+                    .inplace = "div_.Scalar_mode",
+                    .dtypes = kAllTypes,
+                    .scalar_operands = {"other"},
+                    .scalars = kScalarDivisors,
+                    .result_dtype = div_mode_result,
+                    .math = kDivModeMath,
+                    .kwargs = {{"rounding_mode", Value("trunc")}},
+                    .extra_kwargs = kRoundingModes}));
+  db.add(pointwise({.name = "remainder.Tensor",
+                    .inplace = "remainder_.Tensor",
+                    .out = "remainder.Tensor_out",
+                    .dtypes = kAllTypes,
+                    .operands = {{"self"}, {"other", std::nullopt, kDivisor}},
+                    .math = kRemainderMath,
+                    .extra_samples = zero_divisor}));
+  db.add(pointwise({.name = "remainder.Scalar",
+                    .inplace = "remainder_.Scalar",
+                    .out = "remainder.Scalar_out",
+                    .dtypes = kAllTypes,
+                    .scalar_operands = {"other"},
+                    .scalars = kScalarDivisors,
+                    .math = kRemainderMath}));
+  // A scalar on the left: the math takes the tensor operand first.
+  db.add(pointwise({.name = "remainder.Scalar_Tensor",
+                    .dtypes = kAllTypes,
+                    .operands = {{"other", std::nullopt, kDivisor}},
+                    .scalar_operands = {"self"},
+                    .scalars = kScalarDivisors,
+                    .math = scalar_first(kRemainderMath)}));
+  db.add(pointwise({.name = "pow.Tensor_Tensor",
+                    .inplace = "pow_.Tensor",
+                    .out = "pow.Tensor_Tensor_out",
+                    .dtypes = kAllButBool,
+                    .operands = {{"self", std::nullopt, kBase},
+                                 {"exponent", std::nullopt,
+                                  Domain{.low = -3, .high = 3, .int_low = -2, .int_high = 9}}},
+                    .math = kPowMath}));
+  // A scalar base: PyTorch computes it as pow.Tensor_Tensor with the base wrapped as a tensor.
+  db.add(pointwise({.name = "pow.Scalar",
+                    .out = "pow.Scalar_out",
+                    .dtypes = kAllButBool,
+                    .operands = {{"exponent", std::nullopt,
+                                  Domain{.low = -3, .high = 3, .int_low = 0, .int_high = 9}}},
+                    .scalar_operands = {"self"},
+                    .scalars = {Scalar(int64_t{2}), Scalar(2.5), Scalar(int64_t{-3})},
+                    .math = scalar_first(kPowMath)}));
+  db.add(pointwise(
+      {.name = "pow.Tensor_Scalar",
+       .inplace = "pow_.Scalar",
+       .out = "pow.Tensor_Scalar_out",
+       .dtypes = kAllButBool,
+       .operands = {{"self", std::nullopt, kBase}},
+       .scalar_operands = {"exponent"},
+       .scalars = {Scalar(int64_t{2}), Scalar(int64_t{3}), Scalar(0.5), Scalar(-1.0), Scalar(2.5),
+                   Scalar(int64_t{0}), Scalar(int64_t{-2}), Scalar(-0.5), Scalar(int64_t{1})},
+       .math = math<kAnyKind>([](auto a, auto e) {
+         if constexpr (kIsInt<decltype(a)>) {
+           return int_pow(a, e);
+         } else {
+           return pow_scalar(a, e);
+         }
+       }),
+       .check =
+           [](const RefArgs& a, ScalarType common) {
+             const ScalarArg e = a.scalar("exponent", ScalarArg::integer(1));
+             if (is_integral(common, false) && e.type == ScalarType::kInt64 &&
+                 e.as_int() < Int(0)) {
+               throw RefError{"Integers to negative integer powers are not allowed."};
+             }
+           },
+       // PyTorch builds it as a unary op on the base cast to the common dtype: out= needs
+       // that dtype exactly.
+       .out_dtype = OutDtypeRule::kExact,
+       .out_dtype_error = found_dtype}));
+  db.add(pointwise({.name = "maximum",
+                    .out = "maximum.out",
+                    .dtypes = kAllButComplex,
+                    .operands = {{"self"}, {"other"}},
+                    .math = math<kIntOrRealKind>([](auto a, auto b) {
+                      if constexpr (kIsReal<decltype(a)>) {
+                        if (std::isnan(a) || std::isnan(b)) return std::nan("");
+                      }
+                      return a < b ? b : a;
+                    }),
+                    .rejected = kComplex,
+                    .rejected_message = "maximum not implemented for complex tensors."}));
+  db.add(pointwise({.name = "eq.Tensor",
+                    .inplace = "eq_.Tensor",
+                    .out = "eq.Tensor_out",
+                    .dtypes = kAllDtypes,
+                    .operands = {{"self", std::nullopt, Domain{.whole = true}},
+                                 {"other", std::nullopt, Domain{.whole = true}}},
+                    .result = ResultDtype::kBool,
+                    .math = math<kAnyKind>([](auto a, auto b) { return a == b; })}));
+  db.add(pointwise(
+      {.name = "eq.Scalar",
+       .inplace = "eq_.Scalar",
+       .out = "eq.Scalar_out",
+       .dtypes = kAllDtypes,
+       .operands = {{"self", std::nullopt,
+                     Domain{.low = -4, .high = 4, .int_low = -4, .int_high = 4, .whole = true}}},
+       .scalar_operands = {"other"},
+       .scalars = {Scalar(int64_t{3}), Scalar(-2.0), Scalar(true), Scalar(complex<double>(1, -2))},
+       .result = ResultDtype::kBool,
+       .math = math<kAnyKind>([](auto a, auto b) { return a == b; })}));
+  db.add(pointwise({.name = "lt.Tensor",
+                    .inplace = "lt_.Tensor",
+                    .out = "lt.Tensor_out",
+                    .dtypes = kAllButComplex,
+                    .operands = {{"self", std::nullopt, Domain{.whole = true}},
+                                 {"other", std::nullopt, Domain{.whole = true}}},
+                    .result = ResultDtype::kBool,
+                    .math = kLessMath}));
+  db.add(pointwise(
+      {.name = "lt.Scalar",
+       .inplace = "lt_.Scalar",
+       .out = "lt.Scalar_out",
+       .dtypes = kAllButComplex,
+       .operands = {{"self", std::nullopt,
+                     Domain{.low = -4, .high = 4, .int_low = -4, .int_high = 4, .whole = true}}},
+       .scalar_operands = {"other"},
+       .scalars = {Scalar(int64_t{3}), Scalar(-2.0), Scalar(true)},
+       .result = ResultDtype::kBool,
+       .math = kLessMath}));
+  db.add(pointwise({.name = "logical_and",
+                    .inplace = "logical_and_",
+                    .out = "logical_and.out",
+                    .dtypes = kAllDtypes,
+                    .operands = {{"self"}, {"other"}},
+                    .result = ResultDtype::kBool,
+                    .math = math<kAnyKind>([](auto a, auto b) {
+                      using T = decltype(a);
+                      return a != T(0) && b != T(0);
+                    })}));
+  db.add(pointwise({.name = "bitwise_and.Tensor",
+                    .inplace = "bitwise_and_.Tensor",
+                    .out = "bitwise_and.Tensor_out",
+                    .dtypes = kIntegral | kBoolOnly,
+                    .operands = {{"self"}, {"other"}},
+                    .math = kBitwiseAndMath}));
+  db.add(pointwise({.name = "bitwise_and.Scalar",
+                    .inplace = "bitwise_and_.Scalar",
+                    .out = "bitwise_and.Scalar_out",
+                    .dtypes = kIntegral | kBoolOnly,
+                    .scalar_operands = {"other"},
+                    .scalars = kBitmasks,
+                    .math = kBitwiseAndMath}));
+  db.add(pointwise({.name = "bitwise_and.Scalar_Tensor",
+                    .dtypes = kIntegral | kBoolOnly,
+                    .operands = {{"other"}},
+                    .scalar_operands = {"self"},
+                    .scalars = kBitmasks,
+                    .math = scalar_first(kBitwiseAndMath)}));
+  db.add(pointwise({.name = "gcd",
+                    .inplace = "gcd_",
+                    .out = "gcd.out",
+                    .dtypes = kIntegral,
+                    .operands = {{"self"}, {"other"}},
+                    .math = math<kIntKind>([](Int a, Int b, const Ctx& c) {
+                      // PyTorch's calc_gcd, in the dtype's width (abs of the minimum wraps).
+                      a = c.wrap(a < Int(0) ? -a : a);
+                      b = c.wrap(b < Int(0) ? -b : b);
+                      while (a != Int(0)) {
+                        const Int next = c.wrap(trunc_mod(b, a));
+                        b = a;
+                        a = next;
+                      }
+                      return b;
+                    })}));
+  db.add(pointwise({.name = "atan2",
+                    .inplace = "atan2_",
+                    .out = "atan2.out",
+                    .dtypes = kAllButComplex,
+                    .operands = {{"self"}, {"other"}},
+                    .result = ResultDtype::kFloat,
+                    .math = math<kRealKind>([](double a, double b) { return std::atan2(a, b); })}));
+}
+
+}  // namespace bp::conformance

@@ -1,0 +1,29 @@
+// The op database: every op Backplane declares or OPS.md promises, one entry per op (or per
+// structured group), split by family. The test //conformance/ops:database_test fails when a
+// registered op has no entry.
+//
+//   const OpDatabase& db = op_database();
+//   const OpEntry* add = db.entry_for_op("add_.Tensor");
+//
+// Thread safety: op_database() builds the database once (thread-safe static); read-only after.
+#ifndef BACKPLANE_CONFORMANCE_OPS_DATABASE_H_
+#define BACKPLANE_CONFORMANCE_OPS_DATABASE_H_
+
+#include "conformance/framework/op_entry.h"
+
+namespace bp::conformance {
+
+const OpDatabase& op_database();
+
+// One per family file.
+void add_unary_entries(OpDatabase& db);
+void add_binary_entries(OpDatabase& db);
+void add_ternary_entries(OpDatabase& db);
+void add_reduction_entries(OpDatabase& db);
+void add_factory_entries(OpDatabase& db);
+void add_view_entries(OpDatabase& db);
+void add_copy_entries(OpDatabase& db);
+
+}  // namespace bp::conformance
+
+#endif  // BACKPLANE_CONFORMANCE_OPS_DATABASE_H_

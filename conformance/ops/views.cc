@@ -1,0 +1,508 @@
+// View ops: the exact sizes, strides and storage offset PyTorch gives each view, computed from
+// the input's geometry, and its values read through them from the input's storage.
+#include <map>
+#include <memory>
+
+#include "conformance/families/memory_rules.h"
+#include "conformance/families/pointwise.h"
+#include "conformance/framework/layouts.h"
+#include "conformance/framework/reduce.h"
+#include "conformance/ops/database.h"
+
+namespace bp::conformance {
+namespace {
+
+Value ints(std::vector<int64_t> v) { return Value(std::move(v)); }
+Value integer(int64_t v) { return Value(v); }
+
+// The inputs every view op is tried on, by name.
+std::map<std::string, Tensor> view_inputs(ScalarType dtype, uint64_t seed) {
+  ValueSource src(seed);
+  std::map<std::string, Tensor> in;
+  in["3d"] = make_tensor(src, dtype, {2, 3, 4}, Layout::kContiguous);
+  in["transposed"] = make_tensor(src, dtype, {5, 7}, Layout::kTransposed);
+  in["transposed46"] = make_tensor(src, dtype, {4, 6}, Layout::kTransposed);
+  in["sliced"] = make_tensor(src, dtype, {4, 9}, Layout::kSliced);
+  in["expanded"] = make_tensor(src, dtype, {6, 5}, Layout::kExpanded);
+  in["channels-last"] = make_tensor(src, dtype, {2, 3, 4, 5}, Layout::kChannelsLast);
+  in["0-dim"] = make_tensor(src, dtype, {}, Layout::kContiguous);
+  in["zero-size"] = make_tensor(src, dtype, {0, 3}, Layout::kContiguous);
+  in["offset"] = make_tensor(src, dtype, {17}, Layout::kOffset);
+  in["column"] = make_tensor(src, dtype, {3, 1}, Layout::kContiguous);
+  in["2d"] = make_tensor(src, dtype, {2, 3}, Layout::kContiguous);
+  in["square"] = make_tensor(src, dtype, {4, 4}, Layout::kContiguous);
+  in["1x3x1"] = make_tensor(src, dtype, {1, 3, 1}, Layout::kContiguous);
+  return in;
+}
+
+struct ViewCase {
+  std::string input;
+  Kwargs args;
+};
+
+using ViewRef = std::function<Expected(const Tensor& self, const RefArgs& a)>;
+
+// An entry for the view op `name`, functional or (squeeze_, t_) in-place: an in-place view gives
+// self the view's geometry, so the same reference describes both.
+OpEntry view_entry(std::string name, std::vector<ViewCase> cases, ViewRef ref,
+                   VariantKind kind = VariantKind::kFunctional) {
+  auto shared_cases = std::make_shared<const std::vector<ViewCase>>(std::move(cases));
+  OpEntry e;
+  e.name = name;
+  e.family = "view";
+  e.variants = {{name, kind}};
+  e.dtypes = kAllDtypes;
+  e.samples = [shared_cases](ScalarType dtype, uint64_t seed) {
+    const std::map<std::string, Tensor> in = view_inputs(dtype, seed);
+    std::vector<Sample> out;
+    for (const ViewCase& c : *shared_cases) {
+      Sample s;
+      s.add("self", in.at(c.input));
+      for (const SampleArg& a : c.args) {
+        // A tensor argument names another input (expand_as's other).
+        if (const auto* v = std::get_if<Value>(&a.value);
+            v != nullptr && v->tag() == Value::Tag::kString && in.count(v->ref<std::string>())) {
+          s.add(a.name, in.at(v->ref<std::string>()));
+        } else {
+          s.args.push_back(a);
+        }
+      }
+      s.note = c.input;
+      out.push_back(std::move(s));
+    }
+    return out;
+  };
+  e.reference = [ref](const RefArgs& a) { return ref(a.host("self"), a); };
+  return e;
+}
+
+Expected one(ExpectedOutput o) {
+  Expected e;
+  e.outputs.push_back(std::move(o));
+  return e;
+}
+
+// A view, or (reshape, flatten) a row-major copy when no view has the shape.
+Expected view_or_copy(const Tensor& self, const Sizes& shape, bool allow_copy) {
+  if (std::optional<Sizes> s = view_strides(sizes_of(self), strides_of(self), shape)) {
+    return one(view_of(self, shape, *s, self.storage_offset()));
+  }
+  if (!allow_copy) {
+    throw RefError{
+        "view size is not compatible with input tensor's size and stride (at least one "
+        "dimension spans across two contiguous subspaces). Use .reshape(...) instead."};
+  }
+  RefTensor values = read_tensor(self);
+  values.sizes = shape;
+  ExpectedOutput o = Expected::output(std::move(values));
+  o.strides = contiguous_strides_of(shape);
+  return one(std::move(o));
+}
+
+int64_t wrap(int64_t dim, int64_t ndim) { return wrap_dim_or_throw(dim, ndim); }
+
+Expected expand(const Tensor& self, const std::vector<int64_t>& target) {
+  const Sizes sizes = sizes_of(self), strides = strides_of(self);
+  const int64_t ndim = static_cast<int64_t>(target.size()), old = self.dim();
+  if (ndim < old) {
+    throw RefError{"the number of sizes provided (" + std::to_string(ndim) +
+                   ") must be greater or equal to the number of dimensions in the tensor (" +
+                   std::to_string(old) + ")"};
+  }
+  Sizes out_sizes(ndim), out_strides(ndim);
+  for (int64_t i = ndim - 1; i >= 0; --i) {
+    const int64_t dim = old - 1 - (ndim - 1 - i);
+    int64_t size = dim >= 0 ? sizes[dim] : 1;
+    int64_t stride =
+        dim >= 0 ? strides[dim] : (i + 1 < ndim ? out_sizes[i + 1] * out_strides[i + 1] : 1);
+    int64_t t = target[i];
+    if (t == -1) {
+      if (dim < 0) {
+        throw RefError{
+            "The expanded size of the tensor (-1) isn't allowed in a leading, "
+            "non-existing dimension " +
+            std::to_string(i)};
+      }
+      t = size;
+    }
+    if (size != t) {
+      if (size != 1) {
+        throw RefError{"The expanded size of the tensor (" + std::to_string(t) +
+                       ") must match the existing size (" + std::to_string(size) +
+                       ") at non-singleton dimension " + std::to_string(i) +
+                       ".  Target sizes: " + sizes_string(Sizes(target.begin(), target.end())) +
+                       ".  Tensor sizes: " + sizes_string(sizes)};
+      }
+      size = t;
+      stride = 0;
+    }
+    out_sizes[i] = size;
+    out_strides[i] = stride;
+  }
+  return one(view_of(self, out_sizes, out_strides, self.storage_offset()));
+}
+
+Expected slice(const Tensor& self, int64_t dim, std::optional<int64_t> start,
+               std::optional<int64_t> end, int64_t step) {
+  if (self.dim() == 0) throw RefError{"slice() cannot be applied to a 0-dim tensor."};
+  dim = wrap(dim, self.dim());
+  if (step <= 0) throw RefError{"slice step must be positive"};
+  Sizes sizes = sizes_of(self), strides = strides_of(self);
+  const int64_t n = sizes[dim];
+  int64_t s = start.value_or(0), e = end.value_or(INT64_MAX);
+  if (s < 0) s += n;
+  if (e < 0) e += n;
+  s = s < 0 ? 0 : std::min(s, n);
+  e = e < s ? s : std::min(e, n);
+  const int64_t offset = self.storage_offset() + s * strides[dim];
+  sizes[dim] = (e - s + step - 1) / step;
+  strides[dim] *= step;
+  return one(view_of(self, sizes, strides, offset));
+}
+
+}  // namespace
+
+// A view op and, when `inplace` is not empty, its in-place twin (an entry of its own, since the
+// planner checks an in-place-only entry against the reference's new self).
+void add_view(OpDatabase& db, const std::string& name, const std::string& inplace,
+              std::vector<ViewCase> cases, const ViewRef& ref) {
+  if (!inplace.empty()) db.add(view_entry(inplace, cases, ref, VariantKind::kInplace));
+  db.add(view_entry(name, std::move(cases), ref));
+}
+
+void add_view_entries(OpDatabase& db) {
+  db.add(view_entry("view",
+                    {{"3d", {{"size", ints({6, 4})}}},
+                     {"3d", {{"size", ints({-1})}}},
+                     {"3d", {{"size", ints({4, -1, 2})}}},
+                     {"3d", {{"size", ints({2, 3, 4, 1})}}},
+                     {"3d", {{"size", ints({3, -1, -1})}}},
+                     {"3d", {{"size", ints({5, 5})}}},
+                     {"transposed", {{"size", ints({35})}}},
+                     {"transposed46", {{"size", ints({2, 2, 6})}}},
+                     {"sliced", {{"size", ints({2, 2, 9})}}},
+                     {"expanded", {{"size", ints({6, 5, 1})}}},
+                     {"expanded", {{"size", ints({30})}}},
+                     {"channels-last", {{"size", ints({2, 3, 20})}}},
+                     {"0-dim", {{"size", ints({1})}}},
+                     {"0-dim", {{"size", ints({})}}},
+                     {"zero-size", {{"size", ints({3, 0})}}},
+                     {"offset", {{"size", ints({1, 17})}}}},
+                    [](const Tensor& self, const RefArgs& a) {
+                      return view_or_copy(self, infer_size(a.ints("size", {}), self.numel()),
+                                          false);
+                    }));
+  db.add(view_entry("reshape",
+                    {{"3d", {{"shape", ints({6, 4})}}},
+                     {"3d", {{"shape", ints({-1})}}},
+                     {"3d", {{"shape", ints({5, 5})}}},
+                     {"transposed", {{"shape", ints({35})}}},
+                     {"transposed", {{"shape", ints({7, 5})}}},
+                     {"sliced", {{"shape", ints({36})}}},
+                     {"expanded", {{"shape", ints({30})}}},
+                     {"channels-last", {{"shape", ints({6, 20})}}},
+                     {"0-dim", {{"shape", ints({1, 1})}}},
+                     {"zero-size", {{"shape", ints({0})}}}},
+                    [](const Tensor& self, const RefArgs& a) {
+                      return view_or_copy(self, infer_size(a.ints("shape", {}), self.numel()),
+                                          true);
+                    }));
+  add_view(
+      db, "as_strided", "as_strided_",
+      {{"3d", {{"size", ints({2, 2})}, {"stride", ints({1, 2})}}},
+       {"3d", {{"size", ints({3, 3})}, {"stride", ints({3, 1})}, {"storage_offset", integer(1)}}},
+       {"3d", {{"size", ints({2, 2, 2, 2})}, {"stride", ints({1, 1, 1, 1})}}},
+       {"3d", {{"size", ints({})}, {"stride", ints({})}, {"storage_offset", integer(5)}}},
+       {"3d", {{"size", ints({4, 4})}, {"stride", ints({10, 10})}}},
+       {"transposed", {{"size", ints({7})}, {"stride", ints({5})}}},
+       {"offset", {{"size", ints({4})}, {"stride", ints({2})}}}},
+      [](const Tensor& self, const RefArgs& a) {
+        const std::vector<int64_t> size = a.ints("size", {}), stride = a.ints("stride", {});
+        const int64_t offset = a.optional_integer("storage_offset").value_or(self.storage_offset());
+        int64_t last = offset;
+        for (size_t d = 0; d < size.size(); ++d) last += (size[d] - 1) * stride[d];
+        const int64_t elements = static_cast<int64_t>(self.storage().nbytes() / self.itemsize());
+        if (numel_of(Sizes(size.begin(), size.end())) > 0 && last >= elements) {
+          throw RefError{"out of bounds for storage of size"};
+        }
+        return one(view_of(self, Sizes(size.begin(), size.end()),
+                           Sizes(stride.begin(), stride.end()), offset));
+      });
+  db.add(view_entry("permute",
+                    {{"3d", {{"dims", ints({2, 0, 1})}}},
+                     {"3d", {{"dims", ints({-1, 0, 1})}}},
+                     {"3d", {{"dims", ints({0, 1})}}},
+                     {"3d", {{"dims", ints({0, 0, 1})}}},
+                     {"transposed", {{"dims", ints({1, 0})}}},
+                     {"channels-last", {{"dims", ints({0, 2, 3, 1})}}},
+                     {"0-dim", {{"dims", ints({})}}}},
+                    [](const Tensor& self, const RefArgs& a) {
+                      const std::vector<int64_t> dims = a.ints("dims", {});
+                      if (static_cast<int64_t>(dims.size()) != self.dim()) {
+                        throw RefError{
+                            "number of dimensions in the tensor input does not match the length of "
+                            "the desired ordering of dimensions"};
+                      }
+                      Sizes sizes, strides;
+                      std::vector<bool> seen(dims.size(), false);
+                      for (int64_t d : dims) {
+                        const int64_t w = wrap(d, self.dim());
+                        if (seen[w]) throw RefError{"permute(): duplicate dims are not allowed."};
+                        seen[w] = true;
+                        sizes.push_back(self.sizes()[w]);
+                        strides.push_back(self.strides()[w]);
+                      }
+                      return one(view_of(self, sizes, strides, self.storage_offset()));
+                    }));
+  add_view(db, "transpose.int", "transpose_",
+           {{"3d", {{"dim0", integer(0)}, {"dim1", integer(2)}}},
+            {"3d", {{"dim0", integer(-1)}, {"dim1", integer(0)}}},
+            {"3d", {{"dim0", integer(1)}, {"dim1", integer(1)}}},
+            {"3d", {{"dim0", integer(0)}, {"dim1", integer(3)}}},
+            {"transposed", {{"dim0", integer(0)}, {"dim1", integer(1)}}},
+            {"0-dim", {{"dim0", integer(0)}, {"dim1", integer(-1)}}}},
+           [](const Tensor& self, const RefArgs& a) {
+             Sizes sizes = sizes_of(self), strides = strides_of(self);
+             const int64_t d0 = wrap(a.integer("dim0", 0), self.dim());
+             const int64_t d1 = wrap(a.integer("dim1", 0), self.dim());
+             if (self.dim() > 0) {
+               std::swap(sizes[d0], sizes[d1]);
+               std::swap(strides[d0], strides[d1]);
+             }
+             return one(view_of(self, sizes, strides, self.storage_offset()));
+           });
+  add_view(db, "t", "t_", {{"0-dim", {}}, {"offset", {}}, {"transposed", {}}, {"3d", {}}},
+           [](const Tensor& self, const RefArgs&) {
+             if (self.dim() > 2) {
+               throw RefError{"t() expects a tensor with <= 2 dimensions, but self is " +
+                              std::to_string(self.dim()) + "D"};
+             }
+             Sizes sizes = sizes_of(self), strides = strides_of(self);
+             if (self.dim() == 2) {
+               std::swap(sizes[0], sizes[1]);
+               std::swap(strides[0], strides[1]);
+             }
+             return one(view_of(self, sizes, strides, self.storage_offset()));
+           });
+  db.add(view_entry(
+      "expand",
+      {{"column", {{"size", ints({3, 4})}}},
+       {"column", {{"size", ints({2, 3, 5})}}},
+       {"column", {{"size", ints({-1, 4})}}},
+       {"0-dim", {{"size", ints({2, 3})}}},
+       {"offset", {{"size", ints({2, 17})}}},
+       {"2d", {{"size", ints({2, 4})}}},
+       {"2d", {{"size", ints({3})}}},
+       {"offset", {{"size", ints({-1, 17})}}}},
+      [](const Tensor& self, const RefArgs& a) { return expand(self, a.ints("size", {})); }));
+  db.add(view_entry("expand_as",
+                    {{"column", {{"other", Value("2d")}}},
+                     {"0-dim", {{"other", Value("3d")}}},
+                     {"column", {{"other", Value("3d")}}}},
+                    [](const Tensor& self, const RefArgs& a) {
+                      return expand(self, sizes_of(a.host("other")));
+                    }));
+  add_view(db, "squeeze", "squeeze_", {{"1x3x1", {}}, {"3d", {}}, {"0-dim", {}}, {"column", {}}},
+           [](const Tensor& self, const RefArgs&) {
+             Sizes sizes, strides;
+             for (int64_t d = 0; d < self.dim(); ++d) {
+               if (self.sizes()[d] == 1) continue;
+               sizes.push_back(self.sizes()[d]);
+               strides.push_back(self.strides()[d]);
+             }
+             return one(view_of(self, sizes, strides, self.storage_offset()));
+           });
+  add_view(db, "squeeze.dim", "squeeze_.dim",
+           {{"1x3x1", {{"dim", integer(0)}}},
+            {"1x3x1", {{"dim", integer(-1)}}},
+            {"1x3x1", {{"dim", integer(1)}}},
+            {"0-dim", {{"dim", integer(0)}}},
+            {"3d", {{"dim", integer(3)}}}},
+           [](const Tensor& self, const RefArgs& a) {
+             const int64_t dim = wrap(a.integer("dim", 0), self.dim());
+             Sizes sizes = sizes_of(self), strides = strides_of(self);
+             if (self.dim() > 0 && sizes[dim] == 1) {
+               sizes.erase(sizes.begin() + dim);
+               strides.erase(strides.begin() + dim);
+             }
+             return one(view_of(self, sizes, strides, self.storage_offset()));
+           });
+  add_view(db, "squeeze.dims", "squeeze_.dims",
+           {{"1x3x1", {{"dim", ints({0, 2})}}},
+            {"1x3x1", {{"dim", ints({-1, 1})}}},
+            {"3d", {{"dim", ints({})}}},
+            {"0-dim", {{"dim", ints({0})}}},
+            {"3d", {{"dim", ints({0, 3})}}}},
+           [](const Tensor& self, const RefArgs& a) {
+             std::vector<bool> squeezed(static_cast<size_t>(self.dim()), false);
+             for (int64_t d : a.ints("dim", {})) {
+               const int64_t w = wrap(d, self.dim());
+               if (self.dim() > 0) squeezed[w] = self.sizes()[w] == 1;
+             }
+             Sizes sizes, strides;
+             for (int64_t d = 0; d < self.dim(); ++d) {
+               if (squeezed[d]) continue;
+               sizes.push_back(self.sizes()[d]);
+               strides.push_back(self.strides()[d]);
+             }
+             return one(view_of(self, sizes, strides, self.storage_offset()));
+           });
+  add_view(db, "unsqueeze", "unsqueeze_",
+           {{"3d", {{"dim", integer(0)}}},
+            {"3d", {{"dim", integer(3)}}},
+            {"3d", {{"dim", integer(-1)}}},
+            {"transposed", {{"dim", integer(1)}}},
+            {"0-dim", {{"dim", integer(0)}}},
+            {"3d", {{"dim", integer(5)}}}},
+           [](const Tensor& self, const RefArgs& a) {
+             const int64_t dim = wrap(a.integer("dim", 0), self.dim() + 1);
+             Sizes sizes = sizes_of(self), strides = strides_of(self);
+             const int64_t stride = dim >= self.dim() ? 1 : sizes[dim] * strides[dim];
+             sizes.insert(sizes.begin() + dim, 1);
+             strides.insert(strides.begin() + dim, stride);
+             return one(view_of(self, sizes, strides, self.storage_offset()));
+           });
+  db.add(view_entry("select.int",
+                    {{"3d", {{"dim", integer(1)}, {"index", integer(2)}}},
+                     {"3d", {{"dim", integer(-1)}, {"index", integer(-1)}}},
+                     {"transposed", {{"dim", integer(0)}, {"index", integer(4)}}},
+                     {"2d", {{"dim", integer(1)}, {"index", integer(3)}}},
+                     {"0-dim", {{"dim", integer(0)}, {"index", integer(0)}}}},
+                    [](const Tensor& self, const RefArgs& a) {
+                      if (self.dim() == 0)
+                        throw RefError{"select() cannot be applied to a 0-dim tensor."};
+                      const int64_t dim = wrap(a.integer("dim", 0), self.dim());
+                      int64_t index = a.integer("index", 0);
+                      const int64_t n = self.sizes()[dim];
+                      if (index < -n || index >= n) {
+                        throw RefError{"select(): index " + std::to_string(index) +
+                                       " out of range for tensor of size " +
+                                       sizes_string(sizes_of(self)) + " at dimension " +
+                                       std::to_string(dim)};
+                      }
+                      if (index < 0) index += n;
+                      Sizes sizes = sizes_of(self), strides = strides_of(self);
+                      const int64_t offset = self.storage_offset() + index * strides[dim];
+                      sizes.erase(sizes.begin() + dim);
+                      strides.erase(strides.begin() + dim);
+                      return one(view_of(self, sizes, strides, offset));
+                    }));
+  db.add(
+      view_entry("slice.Tensor",
+                 {{"3d", {{"dim", integer(2)}, {"start", integer(1)}, {"end", integer(3)}}},
+                  {"3d", {{"dim", integer(1)}, {"start", integer(-2)}}},
+                  {"offset", {{"start", integer(1)}, {"end", integer(-2)}, {"step", integer(3)}}},
+                  {"transposed", {{"dim", integer(1)}, {"step", integer(2)}}},
+                  {"3d", {{"dim", integer(2)}, {"start", integer(10)}, {"end", integer(20)}}},
+                  {"offset", {{"start", integer(-100)}, {"end", integer(100)}}},
+                  {"3d", {{"step", integer(0)}}},
+                  {"0-dim", {}}},
+                 [](const Tensor& self, const RefArgs& a) {
+                   return slice(self, a.integer("dim", 0), a.optional_integer("start"),
+                                a.optional_integer("end"), a.integer("step", 1));
+                 }));
+  db.add(view_entry(
+      "narrow",
+      {{"3d", {{"dim", integer(2)}, {"start", integer(1)}, {"length", integer(2)}}},
+       {"3d", {{"dim", integer(0)}, {"start", integer(-1)}, {"length", integer(1)}}},
+       {"transposed", {{"dim", integer(1)}, {"start", integer(3)}, {"length", integer(0)}}},
+       {"3d", {{"dim", integer(2)}, {"start", integer(3)}, {"length", integer(2)}}},
+       {"3d", {{"dim", integer(2)}, {"start", integer(5)}, {"length", integer(0)}}},
+       {"3d", {{"dim", integer(2)}, {"start", integer(0)}, {"length", integer(-1)}}},
+       {"0-dim", {{"dim", integer(0)}, {"start", integer(0)}, {"length", integer(1)}}}},
+      [](const Tensor& self, const RefArgs& a) {
+        if (self.dim() == 0) throw RefError{"narrow() cannot be applied to a 0-dim tensor."};
+        const int64_t dim = wrap(a.integer("dim", 0), self.dim());
+        int64_t start = a.integer("start", 0);
+        const int64_t length = a.integer("length", 0);
+        const int64_t n = self.sizes()[dim];
+        if (length < 0) throw RefError{"narrow(): length must be non-negative."};
+        if (start < -n || start > n) {
+          throw RefError{"start out of range (expected to be in range of [" + std::to_string(-n) +
+                         ", " + std::to_string(n) + "], but got " + std::to_string(start) + ")"};
+        }
+        if (start < 0) start += n;
+        if (start > n - length) {
+          throw RefError{"start (" + std::to_string(start) + ") + length (" +
+                         std::to_string(length) + ") exceeds dimension size (" + std::to_string(n) +
+                         ")."};
+        }
+        return slice(self, dim, start, start + length, 1);
+      }));
+  db.add(view_entry(
+      "flatten.using_ints",
+      {{"3d", {}},
+       {"3d", {{"start_dim", integer(1)}}},
+       {"3d", {{"start_dim", integer(0)}, {"end_dim", integer(1)}}},
+       {"3d", {{"start_dim", integer(1)}, {"end_dim", integer(1)}}},
+       {"transposed", {}},
+       {"channels-last", {{"start_dim", integer(2)}}},
+       {"0-dim", {}},
+       {"3d", {{"start_dim", integer(2)}, {"end_dim", integer(0)}}}},
+      [](const Tensor& self, const RefArgs& a) {
+        if (self.dim() == 0) return view_or_copy(self, {1}, true);
+        const int64_t start = wrap(a.integer("start_dim", 0), self.dim());
+        const int64_t end = wrap(a.integer("end_dim", -1), self.dim());
+        if (start > end) {
+          throw RefError{"flatten() has invalid args: start_dim cannot come after end_dim"};
+        }
+        if (start == end) {
+          Expected e = one(view_of(self, sizes_of(self), strides_of(self), self.storage_offset()));
+          e.outputs[0].may_alias = true;  // PyTorch returns self itself
+          return e;
+        }
+        Sizes shape;
+        int64_t merged = 1;
+        for (int64_t d = 0; d < self.dim(); ++d) {
+          if (d < start || d > end) {
+            shape.push_back(self.sizes()[d]);
+          } else {
+            merged *= self.sizes()[d];
+            if (d == end) shape.push_back(merged);
+          }
+        }
+        return view_or_copy(self, shape, true);
+      }));
+  db.add(view_entry("diagonal",
+                    {{"square", {}},
+                     {"square", {{"offset", integer(1)}}},
+                     {"square", {{"offset", integer(-2)}}},
+                     {"3d", {{"dim1", integer(2)}, {"dim2", integer(0)}}},
+                     {"transposed", {{"offset", integer(9)}}},
+                     {"3d", {{"dim1", integer(1)}, {"dim2", integer(-2)}}}},
+                    [](const Tensor& self, const RefArgs& a) {
+                      const int64_t offset = a.integer("offset", 0);
+                      const int64_t d1 = wrap(a.integer("dim1", 0), self.dim());
+                      const int64_t d2 = wrap(a.integer("dim2", 1), self.dim());
+                      if (d1 == d2) {
+                        throw RefError{"diagonal dimensions cannot be identical " +
+                                       std::to_string(a.integer("dim1", 0)) + ", " +
+                                       std::to_string(a.integer("dim2", 1))};
+                      }
+                      const int64_t n1 = self.sizes()[d1], n2 = self.sizes()[d2];
+                      const int64_t size = offset >= 0
+                                               ? std::max<int64_t>(std::min(n1, n2 - offset), 0)
+                                               : std::max<int64_t>(std::min(n1 + offset, n2), 0);
+                      int64_t storage_offset = self.storage_offset();
+                      if (size > 0) {
+                        storage_offset += offset >= 0 ? offset * self.strides()[d2]
+                                                      : -offset * self.strides()[d1];
+                      }
+                      Sizes sizes, strides;
+                      for (int64_t d = 0; d < self.dim(); ++d) {
+                        if (d == d1 || d == d2) continue;
+                        sizes.push_back(self.sizes()[d]);
+                        strides.push_back(self.strides()[d]);
+                      }
+                      sizes.push_back(size);
+                      strides.push_back(self.strides()[d1] + self.strides()[d2]);
+                      return one(view_of(self, sizes, strides, storage_offset));
+                    }));
+  db.add(view_entry("alias", {{"3d", {}}, {"transposed", {}}, {"0-dim", {}}, {"expanded", {}}},
+                    [](const Tensor& self, const RefArgs&) {
+                      return one(
+                          view_of(self, sizes_of(self), strides_of(self), self.storage_offset()));
+                    }));
+}
+
+}  // namespace bp::conformance

@@ -1,0 +1,63 @@
+// The backend under test, as the suite sees it: a device to run ops on, plus what the suite
+// records about it (host/device traffic, which kernel serves an op).
+//
+//   CpuBackend cpu;
+//   Tensor d = copy_to_device(host, backend.device());  // same geometry and bytes
+//
+// Backends: `CpuBackend` (the in-process reference backend) and `PluginBackend`
+// (plugin_backend.h: a device registered at run time with its own dispatch key: in-process test
+// backends now; C-ABI plugins loaded from a shared library later, see docs/conformance.md).
+//
+// Thread safety: a backend is used by one thread (the suite runs cases one at a time).
+#ifndef BACKPLANE_CONFORMANCE_RUNNER_BACKEND_H_
+#define BACKPLANE_CONFORMANCE_RUNNER_BACKEND_H_
+
+#include <cstdint>
+#include <string>
+
+#include "sdk/core/device.h"
+#include "sdk/core/tensor.h"
+#include "sdk/dispatch/dispatch_key.h"
+
+namespace bp::conformance {
+
+// Bytes moved by a device's copy functions.
+struct Transfers {
+  int64_t to_device = 0;
+  int64_t to_host = 0;
+  int64_t total() const { return to_device + to_host; }
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+  // "cpu", or the plugin backend's name.
+  virtual std::string name() const = 0;
+  // One line for reports.
+  virtual std::string description() const = 0;
+  virtual Device device() const = 0;
+  // The dispatch key the backend's tensors select.
+  virtual DispatchKey key() const = 0;
+  // Bytes moved between host and device so far (zero for the CPU).
+  virtual Transfers transfers() const { return {}; }
+  // Whether this is the reference CPU backend (results are not compared against it again).
+  bool is_cpu() const { return device().type == DeviceType::kCPU; }
+};
+
+// The reference CPU backend (reference_backend/cpu), in process.
+class CpuBackend final : public Backend {
+ public:
+  std::string name() const override { return "cpu"; }
+  std::string description() const override { return "the reference CPU backend (in process)"; }
+  Device device() const override { return Device(DeviceType::kCPU); }
+  DispatchKey key() const override { return DispatchKey::kCPU; }
+};
+
+// A tensor on `device` with `t`'s sizes, strides, storage offset, wrapped-number flag and
+// storage bytes (Meta: geometry only). The copy goes through the devices' copy functions.
+Tensor copy_to_device(const Tensor& t, Device device);
+
+}  // namespace bp::conformance
+
+#endif  // BACKPLANE_CONFORMANCE_RUNNER_BACKEND_H_

@@ -1,0 +1,278 @@
+#include "conformance/runner/execute.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "conformance/runner/compare.h"
+#include "conformance/runner/stack.h"
+#include "sdk/core/warning.h"
+#include "sdk/dispatch/dispatcher.h"
+
+namespace bp::conformance {
+namespace {
+
+const Device kCpu(DeviceType::kCPU);
+const Device kMeta(DeviceType::kMeta);
+
+// The result of one boxed call.
+struct CallResult {
+  bool raised = false;
+  ErrorCode code = ErrorCode::kInternal;
+  std::string message;
+  std::vector<Tensor> outputs;
+  std::string problem;  // a non-Backplane exception, or non-tensor results
+};
+
+CallResult call(const OperatorHandle& op, Stack& stack) {
+  CallResult r;
+  try {
+    WarningCapture quiet;  // out= resize warnings and the like are PyTorch's, not failures
+    op.call_boxed(&stack);
+  } catch (const Error& e) {
+    r.raised = true;
+    r.code = e.code();
+    r.message = e.message();
+    return r;
+  } catch (const std::exception& e) {
+    r.problem = std::string("threw a non-Backplane exception: ") + e.what();
+    return r;
+  } catch (...) {
+    r.problem = "threw something that is not an exception";
+    return r;
+  }
+  for (const Value& v : stack) {
+    if (!v.is_tensor()) {
+      r.problem = "returned a non-tensor value";
+      return r;
+    }
+    r.outputs.push_back(v.ref<Tensor>());
+  }
+  return r;
+}
+
+std::string sizes_of(const Tensor& t) { return int_list_string(t.sizes()); }
+std::string strides_of(const Tensor& t) { return int_list_string(t.strides()); }
+Sizes vec(IntArrayRef r) { return Sizes(r.begin(), r.end()); }
+
+// Strides as PyTorch defines them: dims of size 1 may have any stride, and so may every dim of a
+// tensor without elements.
+bool same_strides(const Tensor& t, const Sizes& expected) {
+  if (t.numel() == 0) return true;
+  if (static_cast<size_t>(t.dim()) != expected.size()) return false;
+  for (int64_t d = 0; d < t.dim(); ++d) {
+    if (t.sizes()[d] != 1 && t.strides()[d] != expected[d]) return false;
+  }
+  return true;
+}
+
+const Tensor* original(const Case& c, const std::string& name) {
+  for (const SampleArg& a : c.args) {
+    if (a.name == name) {
+      if (const auto* t = std::get_if<TensorArg>(&a.value)) return &t->host;
+    }
+  }
+  return nullptr;
+}
+
+void check_outputs(const Case& c, const CallResult& r, const PreparedCall& prepared, Device device,
+                   CaseOutcome& o) {
+  const Expectation& e = c.expect;
+  if (r.outputs.size() != e.outputs.size()) {
+    o.fail("returned " + std::to_string(r.outputs.size()) + " values, expected " +
+           std::to_string(e.outputs.size()));
+    return;
+  }
+  for (size_t i = 0; i < e.outputs.size(); ++i) {
+    const ExpectedOutput& want = e.outputs[i];
+    const Tensor& got = r.outputs[i];
+    const std::string which = e.outputs.size() > 1 ? "output " + std::to_string(i) + ": " : "";
+    if (!got.defined()) {
+      o.fail(which + "returned an undefined tensor");
+      continue;
+    }
+    const std::string& must_be = i < e.returns_args.size() ? e.returns_args[i] : std::string();
+    if (!must_be.empty()) {
+      auto it = prepared.tensors.find(must_be);
+      if (it != prepared.tensors.end() && !got.is_same(it->second)) {
+        o.fail(which + "returned a new tensor instead of its argument '" + must_be + "'");
+      }
+    }
+    if (must_be.empty() && got.device().type != device.type) {
+      o.fail(which + "is on device " + std::string(device_type_name(got.device().type)) +
+             ", expected " + std::string(device_type_name(device.type)));
+    }
+    const Tensor host = copy_to_device(got, kCpu);
+    RefTensor value = read_tensor(host);
+    if (want.values_unspecified) {
+      if (value.dtype != want.value.dtype || value.sizes != want.value.sizes) {
+        RefTensor shape_only = want.value;
+        shape_only.values.clear();
+        value.values.clear();
+        o.fail(which + compare_values(value, shape_only, Tolerance{}));
+      }
+    } else {
+      const Tolerance tol = i < e.tolerances.size() ? e.tolerances[i] : Tolerance{};
+      if (std::string why = compare_values(value, want.value, tol); !why.empty()) {
+        o.fail(which + why);
+      }
+    }
+    if (want.strides && !same_strides(got, *want.strides)) {
+      o.fail(which + "strides " + strides_of(got) + ", expected " + sizes_string(*want.strides));
+    }
+    if (want.storage_offset && got.storage_offset() != *want.storage_offset) {
+      o.fail(which + "storage offset " + std::to_string(got.storage_offset()) + ", expected " +
+             std::to_string(*want.storage_offset));
+    }
+    if (!want.aliases.empty()) {
+      auto it = prepared.tensors.find(want.aliases);
+      if (it != prepared.tensors.end() && !got.is_alias_of(it->second)) {
+        o.fail(which + "is not a view of '" + want.aliases + "' (it has storage of its own)");
+      }
+    } else if (!want.may_alias && must_be.empty()) {
+      for (const auto& [name, arg] : prepared.tensors) {
+        if (got.is_alias_of(arg) && arg.storage().nbytes() > 0) {
+          o.fail(which + "shares storage with argument '" + name + "'; expected a new tensor");
+        }
+      }
+    }
+    o.actual.push_back(std::move(value));
+    o.actual_strides.push_back(vec(got.strides()));
+  }
+}
+
+void check_storage(const Case& c, const PreparedCall& prepared, CaseOutcome& o) {
+  for (const std::string& name : c.expect.unmodified) {
+    const Tensor* before = original(c, name);
+    auto it = prepared.tensors.find(name);
+    if (before == nullptr || it == prepared.tensors.end()) continue;
+    const std::string why =
+        compare_bytes(storage_bytes(*before), storage_bytes(copy_to_device(it->second, kCpu)));
+    if (!why.empty()) o.fail("modified its input '" + name + "': " + why);
+  }
+  for (const std::string& name : c.expect.written) {
+    const Tensor* before = original(c, name);
+    auto it = prepared.tensors.find(name);
+    if (before == nullptr || it == prepared.tensors.end()) continue;
+    const Tensor after = copy_to_device(it->second, kCpu);
+    const std::string why = compare_outside(after, storage_bytes(*before), storage_bytes(after));
+    if (!why.empty()) o.fail("'" + name + "' " + why);
+  }
+}
+
+// The same call on Meta: sizes, strides and dtype must match the real outputs.
+void check_meta(const Case& c, const OperatorHandle& op, const CallResult& real, CaseOutcome& o) {
+  PreparedCall meta = prepare_call(op.schema(), c.args, kMeta);
+  CallResult r = call(op, meta.stack);
+  if (r.raised || !r.problem.empty()) {
+    o.fail("[meta] raised: " + (r.raised ? r.message : r.problem));
+    return;
+  }
+  if (r.outputs.size() != real.outputs.size()) {
+    o.fail("[meta] returned " + std::to_string(r.outputs.size()) + " values");
+    return;
+  }
+  for (size_t i = 0; i < r.outputs.size(); ++i) {
+    const Tensor& m = r.outputs[i];
+    const Tensor& t = real.outputs[i];
+    if (!m.defined() || !t.defined()) continue;
+    if (m.dtype() != t.dtype() || m.sizes() != t.sizes() ||
+        (t.numel() > 1 && m.strides() != t.strides())) {
+      o.fail("[meta] " + std::string(scalar_type_name(m.dtype())) + sizes_of(m) + " strides " +
+             strides_of(m) + ", but the backend gave " + std::string(scalar_type_name(t.dtype())) +
+             sizes_of(t) + " strides " + strides_of(t));
+    }
+  }
+}
+
+void compare_with(const Case& c, const Backend& other, CaseOutcome& o) {
+  Case plain = c;
+  plain.expect.check_meta = false;
+  const CaseOutcome ref = execute(plain, other);
+  if (!ref.raised.empty() || o.actual.size() != ref.actual.size()) {
+    if (ref.raised != o.raised) {
+      o.fail("[vs " + other.name() + "] the " + other.name() + " backend " +
+             (ref.raised.empty() ? "succeeded" : "raised '" + ref.raised + "'"));
+    }
+    return;
+  }
+  for (size_t i = 0; i < ref.actual.size(); ++i) {
+    const Tolerance tol = i < c.expect.tolerances.size() ? c.expect.tolerances[i] : Tolerance{};
+    const bool unspecified = i < c.expect.outputs.size() && c.expect.outputs[i].values_unspecified;
+    if (!unspecified) {
+      if (std::string why = compare_values(o.actual[i], ref.actual[i], tol); !why.empty()) {
+        o.fail("[vs " + other.name() + "] " + why);
+      }
+    }
+    if (o.actual[i].numel() > 1 && o.actual_strides[i] != ref.actual_strides[i]) {
+      o.fail("[vs " + other.name() + "] strides " + sizes_string(o.actual_strides[i]) + ", the " +
+             other.name() + " backend gave " + sizes_string(ref.actual_strides[i]));
+    }
+  }
+}
+
+}  // namespace
+
+std::string_view verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::kPass:
+      return "pass";
+    case Verdict::kFail:
+      return "fail";
+    case Verdict::kUnsupported:
+      return "unsupported";
+  }
+  return "?";
+}
+
+void CaseOutcome::fail(std::string why) {
+  verdict = Verdict::kFail;
+  failures.push_back(std::move(why));
+}
+
+CaseOutcome execute(const Case& c, const Backend& backend, const ExecuteOptions& options) {
+  CaseOutcome o;
+  std::optional<OperatorHandle> op = Dispatcher::singleton().find_op(c.op);
+  if (!op) {
+    o.fail("op '" + c.op + "' is not declared");
+    return o;
+  }
+  PreparedCall prepared;
+  try {
+    prepared = prepare_call(op->schema(), c.args, backend.device());
+  } catch (const std::exception& e) {
+    o.fail(std::string("bad case: ") + e.what());
+    return o;
+  }
+  const Transfers before = backend.transfers();
+  const CallResult r = call(*op, prepared.stack);
+  const Transfers after = backend.transfers();
+  o.transfers = Transfers{after.to_device - before.to_device, after.to_host - before.to_host};
+  if (!r.problem.empty()) {
+    o.fail(r.problem);
+    return o;
+  }
+  const Expectation& e = c.expect;
+  if (r.raised) {
+    o.raised = r.message;
+    if (e.error && r.message.find(*e.error) != std::string::npos) return o;
+    if (r.code == ErrorCode::kNotImplemented) {
+      o.verdict = Verdict::kUnsupported;
+      o.failures.push_back("unsupported: " + r.message);
+      return o;
+    }
+    o.fail(e.error ? "raised '" + r.message + "', expected an error containing '" + *e.error + "'"
+                   : "raised '" + r.message + "'");
+    return o;
+  }
+  if (e.error) {
+    o.fail("succeeded, expected an error containing '" + *e.error + "'");
+  } else {
+    check_outputs(c, r, prepared, backend.device(), o);
+  }
+  check_storage(c, prepared, o);
+  if (e.check_meta && !e.error) check_meta(c, *op, r, o);
+  if (options.compare_with != nullptr && !e.error) compare_with(c, *options.compare_with, o);
+  return o;
+}
+
+}  // namespace bp::conformance

@@ -1,0 +1,176 @@
+#include "conformance/runner/isolate.h"
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "nlohmann/json.hpp"
+
+namespace bp::conformance {
+namespace {
+
+constexpr int kMaxChildren = 64;  // per entry: crashes after that end the entry
+
+using json = nlohmann::json;
+
+json to_json(const CaseRecord& r) {
+  return json{{"op", r.op},
+              {"dtype", index_of(r.dtype)},
+              {"check", r.check},
+              {"verdict", static_cast<int>(r.verdict)},
+              {"failures", r.failures},
+              {"sample", r.sample},
+              {"repro", r.repro},
+              {"to_device", r.transfers.to_device},
+              {"to_host", r.transfers.to_host},
+              {"expects_error", r.expects_error}};
+}
+
+CaseRecord from_json(const json& j) {
+  CaseRecord r;
+  r.op = j.at("op").get<std::string>();
+  r.dtype = static_cast<ScalarType>(j.at("dtype").get<int>());
+  r.check = j.at("check").get<std::string>();
+  r.verdict = static_cast<Verdict>(j.at("verdict").get<int>());
+  r.failures = j.at("failures").get<std::vector<std::string>>();
+  r.sample = j.at("sample").get<std::string>();
+  r.repro = j.at("repro").get<std::string>();
+  r.transfers = Transfers{j.at("to_device").get<int64_t>(), j.at("to_host").get<int64_t>()};
+  r.expects_error = j.at("expects_error").get<bool>();
+  return r;
+}
+
+void write_line(int fd, const json& j) {
+  const std::string line = j.dump() + "\n";
+  size_t done = 0;
+  while (done < line.size()) {
+    const ssize_t n = ::write(fd, line.data() + done, line.size() - done);
+    if (n <= 0) _exit(3);  // the parent is gone
+    done += static_cast<size_t>(n);
+  }
+}
+
+// The child: runs the entry from case `start`, skipping the cells in `crashed`.
+[[noreturn]] void child(int fd, const OpEntry& entry, const Backend& backend,
+                        const RunOptions& options, size_t start,
+                        const std::set<std::pair<std::string, int>>& crashed) {
+  EntryHooks hooks;
+  hooks.skip = [&](size_t index, const Case& c) {
+    return index < start || crashed.count({c.op, index_of(c.dtype)}) != 0;
+  };
+  hooks.begin = [&](size_t index, const Case& c) {
+    write_line(fd, json{{"begin", index},
+                        {"op", c.op},
+                        {"dtype", index_of(c.dtype)},
+                        {"check", c.check},
+                        {"sample", c.description}});
+  };
+  hooks.emit = [&](const CaseRecord& r) { write_line(fd, json{{"record", to_json(r)}}); };
+  run_entry(entry, backend, options, hooks);
+  write_line(fd, json{{"done", true}});
+  ::close(fd);
+  _exit(0);
+}
+
+std::string describe_status(int status) {
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    return "crashed: killed by signal " + std::to_string(sig) + " (" + strsignal(sig) + ")";
+  }
+  if (WIFEXITED(status)) {
+    return "crashed: the process exited with status " + std::to_string(WEXITSTATUS(status));
+  }
+  return "crashed";
+}
+
+}  // namespace
+
+void run_entry_isolated(const OpEntry& entry, const Backend& backend, const RunOptions& options,
+                        const std::function<void(const CaseRecord&)>& sink) {
+  size_t start = 0;
+  std::set<std::pair<std::string, int>> crashed;
+  for (int attempt = 0; attempt < kMaxChildren; ++attempt) {
+    int fds[2];
+    if (::pipe(fds) != 0) throw std::runtime_error("pipe() failed");
+    std::fflush(nullptr);
+    const pid_t pid = ::fork();
+    if (pid < 0) throw std::runtime_error("fork() failed");
+    if (pid == 0) {
+      ::close(fds[0]);
+      child(fds[1], entry, backend, options, start, crashed);
+    }
+    ::close(fds[1]);
+    // Read the child's lines until it closes the pipe or runs out of time.
+    std::string buffer;
+    std::optional<json> running;  // the case that began and has no record yet
+    bool done = false, timed_out = false;
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::seconds(options.entry_timeout_seconds);
+    while (true) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                            deadline - std::chrono::steady_clock::now())
+                            .count();
+      if (left <= 0) {
+        timed_out = true;
+        ::kill(pid, SIGKILL);
+        break;
+      }
+      pollfd p{fds[0], POLLIN, 0};
+      if (::poll(&p, 1, static_cast<int>(std::min<int64_t>(left, 1000))) <= 0) continue;
+      char chunk[65536];
+      const ssize_t n = ::read(fds[0], chunk, sizeof chunk);
+      if (n <= 0) break;
+      buffer.append(chunk, static_cast<size_t>(n));
+      size_t eol;
+      while ((eol = buffer.find('\n')) != std::string::npos) {
+        const json line = json::parse(buffer.substr(0, eol));
+        buffer.erase(0, eol + 1);
+        if (line.contains("begin")) {
+          running = line;
+        } else if (line.contains("record")) {
+          sink(from_json(line.at("record")));
+          running.reset();
+        } else if (line.contains("done")) {
+          done = true;
+        }
+      }
+    }
+    ::close(fds[0]);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    if (done && WIFEXITED(status) && WEXITSTATUS(status) == 0) return;
+    // The child died (or hung) in the middle of `running`.
+    const std::string why =
+        timed_out
+            ? "timed out after " + std::to_string(options.entry_timeout_seconds) + " s: killed"
+            : describe_status(status);
+    if (!running) {
+      sink(CaseRecord::failure(entry.variants[0].op, ScalarType::kFloat32, "crash",
+                               why + " outside any case"));
+      return;
+    }
+    CaseRecord r;
+    r.op = running->at("op").get<std::string>();
+    r.dtype = static_cast<ScalarType>(running->at("dtype").get<int>());
+    r.check = running->at("check").get<std::string>() + " (crash)";
+    r.verdict = Verdict::kFail;
+    r.failures = {why};
+    r.sample = running->at("sample").get<std::string>();
+    sink(r);
+    crashed.insert({r.op, index_of(r.dtype)});
+    start = running->at("begin").get<size_t>() + 1;
+  }
+  sink(CaseRecord::failure(
+      entry.variants[0].op, ScalarType::kFloat32, "crash",
+      "crashed " + std::to_string(kMaxChildren) + " times; the rest of the entry was not run"));
+}
+
+}  // namespace bp::conformance
