@@ -1,0 +1,1 @@
+// Reduction kernel template (written below).
