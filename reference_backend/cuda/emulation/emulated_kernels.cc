@@ -1,14 +1,6 @@
 #include "reference_backend/cuda/emulation/emulated_kernels.h"
 
-#include "reference_backend/cuda/meta_kinds.h"
-
 namespace bp::cuda {
-
-std::optional<Dtype> natural_output(const PointwiseOp& op, Dtype dtype) {
-  const MetaKind* kind = find_meta_kind(op.meta);
-  if (kind == nullptr) return std::nullopt;
-  return kind->bool_output ? Dtype::kBool : dtype;
-}
 
 std::vector<ElementwiseKernel> emulated_elementwise_kernels() {
   std::vector<ElementwiseKernel> kernels;

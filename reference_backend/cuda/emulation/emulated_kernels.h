@@ -13,14 +13,11 @@
 
 #include <vector>
 
+#include "reference_backend/cuda/kernel_catalog.h"
 #include "reference_backend/cuda/kernel_source.h"
 #include "reference_backend/cuda/pointwise_ops.h"
 
 namespace bp::cuda {
-
-// The output dtype of static kernels of `op` for common dtype `dtype` (bool for comparisons and
-// predicates), or nullopt when the plugin does not know the op's meta function.
-std::optional<Dtype> natural_output(const PointwiseOp& op, Dtype dtype);
 
 std::vector<ElementwiseKernel> emulated_elementwise_kernels();
 

@@ -30,6 +30,11 @@ constexpr int kMaxReduceOutputs = 2;
 constexpr int kThreads = 128;
 constexpr int kThreadWork = 4;
 constexpr int kBlockWork = kThreads * kThreadWork;
+static_assert(kBlockWork % 4 == 0, "a block's work is a whole number of 4-wide vectors");
+
+// Reductions (reduce.cuh): threads per block, and bytes per accumulator in a partials workspace.
+constexpr int kReduceThreads = 256;
+constexpr int kPartialStride = 64;
 
 // One value passed by value: the bytes of a compute-type value (up to complex<double>).
 struct alignas(16) Value {
@@ -66,10 +71,10 @@ struct StridedArgs {
   Offsets offsets;
 };
 
-// A reduction of `num_inputs` reduced elements into each of `num_outputs` outputs: output o
-// (linear index over the kept dimensions) reads input elements at
-// input_base(o) + reduced_offset(r) for r < num_reduced. Offsets operand 0.. are the outputs,
-// then the input; the reduced dims carry only the input's strides (operand 0 of `reduced`).
+// A reduction of `num_reduced` elements into each of `num_outputs` outputs: output o (a linear
+// index over the kept dimensions) reads input elements at input_base(o) + reduced_offset(r) for
+// r < num_reduced. `kept` operands are the outputs, then the input; `reduced` has one operand,
+// the input. Launch geometry and modes: reduce.cuh.
 struct ReduceArgs {
   uint32_t num_outputs;
   uint32_t num_reduced;
@@ -79,7 +84,9 @@ struct ReduceArgs {
   char* partials;
   uint32_t chunks;
   uint32_t chunk_size;       // reduced elements per chunk
-  Value values[kMaxValues];  // the reduction's parameters (e.g. 1/n for mean, p for norm)
+  int32_t mode;              // a ReduceMode (reduce.cuh)
+  int32_t reduce_on_x;       // the lanes of one output run along threadIdx.x (else .y)
+  Value values[kMaxValues];  // the reduction's parameters (the count for mean, p for norm...)
   Offsets kept;              // operands: outputs..., input
   Offsets reduced;           // operand 0: the input
 };
