@@ -37,9 +37,10 @@ inline constexpr int kNumDtypes = 12;
 
 struct DtypeInfo {
   Dtype dtype;
-  int32_t abi;                   // the bp_dtype code
-  std::string_view name;         // "float32"
-  std::string_view device_type;  // the element type in kernel source: "float", "bp::Half"
+  int32_t abi;                    // the bp_dtype code
+  std::string_view name;          // "float32"
+  std::string_view device_type;   // the element type in kernel source: "float", "bp::Half"
+  std::string_view pytorch_type;  // in PyTorch's messages: "uint8_t", "int", "at::Half"
   uint8_t itemsize;
   bool is_complex;
   bool is_floating;  // float16, bfloat16, float32, float64

@@ -22,6 +22,16 @@ jit::Value scalar_as(const bp_value& value, Dtype to);
 // The element of dtype `from` at host address `data`, converted to `via` and then to `to` (the
 // CPU backend's path from an operand's dtype to the common dtype, then to the compute type).
 jit::Value element_as(const void* data, Dtype from, Dtype via, Dtype to);
+// Whether PyTorch's checked conversion of the Scalar to `to` (Scalar::to<T>(), c10::overflows)
+// rejects it: integers outside the type (negative values wrap into unsigned types as long as
+// their magnitude fits), NaN into integers, finite values beyond the type's range, complex values
+// with an imaginary part into real types. Never for bool. Mirrors sdk/core/element_cast.h's
+// element_overflows (host_values_test compares the two).
+bool scalar_overflows(const bp_value& value, Dtype to);
+// Throws Error(BP_ERROR_INVALID_ARGUMENT, "value cannot be converted to type uint8_t without
+// overflow") when scalar_overflows.
+void check_scalar_fits(const bp_value& value, Dtype to);
+
 // The value as a double (its real part for complex dtypes), for tests and messages.
 double value_to_double(const jit::Value& value, Dtype dtype);
 
