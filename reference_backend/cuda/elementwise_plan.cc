@@ -72,13 +72,15 @@ ElementwiseLaunch plan_elementwise(const Computation& computation, Dtype dtype, 
   BP_CUDA_INTERNAL_CHECK(plan.noutputs == 1 && ninputs == computation.num_inputs &&
                              static_cast<int>(arg_values.size()) == computation.num_args,
                          "a plan that does not match its computation");
-  BP_CUDA_CHECK(plan.shape.size() <= static_cast<size_t>(jit::kMaxDims), BP_ERROR_NOT_IMPLEMENTED,
-                "CUDA elementwise kernels take at most ", jit::kMaxDims, " dimensions, not ",
-                plan.shape.size());
-  BP_CUDA_CHECK(plan.operands.size() <= static_cast<size_t>(jit::kMaxOperands) &&
-                    ninputs + computation.num_args <= jit::kMaxValues,
-                BP_ERROR_NOT_IMPLEMENTED, "CUDA elementwise kernels take at most ",
-                jit::kMaxOperands, " operands");
+  if (plan.shape.size() > static_cast<size_t>(jit::kMaxDims)) {
+    throw BeyondKernelLimits(detail::concat("CUDA elementwise kernels take at most ", jit::kMaxDims,
+                                            " dimensions, not ", plan.shape.size()));
+  }
+  if (plan.operands.size() > static_cast<size_t>(jit::kMaxOperands) ||
+      ninputs + computation.num_args > jit::kMaxValues) {
+    throw BeyondKernelLimits(
+        detail::concat("CUDA elementwise kernels take at most ", jit::kMaxOperands, " operands"));
+  }
   BP_CUDA_INTERNAL_CHECK(!plan.operands[0].is_cpu_scalar, "a CPU scalar output");
   BP_CUDA_INTERNAL_CHECK(fits_32bit(plan), "a plan that needs 64-bit indexing was not split");
 

@@ -13,8 +13,8 @@
 //   launch.kernel.entry_name();   // "add_out__float32__float32__vec4__s0"
 //   cuLaunchKernel(f, launch.blocks, ..., jit::kThreads, ..., launch.params(), ...);
 //
-// Errors (Error): BP_ERROR_NOT_IMPLEMENTED when the plan exceeds a kernel's limits (more than
-// jit::kMaxDims dimensions or jit::kMaxOperands operands; callers fall back to the CPU);
+// Errors: BeyondKernelLimits when the plan exceeds a kernel's limits (more than jit::kMaxDims
+// dimensions or jit::kMaxOperands operands; callers fall back to the CPU); Error
 // BP_ERROR_INTERNAL for a plan that does not fit 32-bit indexing (callers split it first) or a
 // CPU scalar output.
 //

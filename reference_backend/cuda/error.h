@@ -27,6 +27,15 @@ class Error : public std::runtime_error {
   int32_t code_;
 };
 
+// A plan beyond what the plugin's kernels handle (too many dimensions or operands, 64-bit
+// indexing a kernel cannot split): the plugin's kernels then run the op on the CPU through the
+// host's fallback instead of failing.
+class BeyondKernelLimits : public Error {
+ public:
+  explicit BeyondKernelLimits(const std::string& message)
+      : Error(BP_ERROR_NOT_IMPLEMENTED, message) {}
+};
+
 namespace detail {
 template <typename... Parts>
 std::string concat(const Parts&... parts) {

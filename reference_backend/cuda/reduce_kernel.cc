@@ -135,9 +135,9 @@ bool is_supported(const ReduceKernel& k) {
   switch (k.op) {
     case ReduceOp::kSum:
     case ReduceOp::kProd:
-      // Integer and bool inputs are summed as int64 (the input is converted first).
-      return k.out == k.dtype && (!in.is_integral || k.dtype == Dtype::kInt64) &&
-             k.dtype != Dtype::kBool;
+      // Integers accumulate in int64 whatever the output (bool inputs are converted to the
+      // output's dtype, int64 by default, first).
+      return k.out == k.dtype && k.dtype != Dtype::kBool;
     case ReduceOp::kMean:
     case ReduceOp::kLogSumExp:
       return k.out == k.dtype && (in.is_floating || (in.is_complex && k.op == ReduceOp::kMean));
@@ -179,7 +179,7 @@ ReduceLaunch plan_reduce(const ReduceKernel& kernel, const IterPlan& plan,
   BP_CUDA_INTERNAL_CHECK(
       plan.noutputs == nout && plan.ninputs() == 1 && !plan.input(0).is_cpu_scalar,
       "a reduction plan with the wrong operands");
-  BP_CUDA_INTERNAL_CHECK(fits_32bit(plan), "a reduction plan that needs 64-bit indexing");
+  if (!fits_32bit(plan)) throw BeyondKernelLimits("a reduction that needs 64-bit indexing");
   BP_CUDA_CHECK(values.size() <= static_cast<size_t>(jit::kMaxValues), BP_ERROR_INTERNAL,
                 "too many reduction parameters");
   ReduceLaunch launch;
@@ -195,9 +195,10 @@ ReduceLaunch plan_reduce(const ReduceKernel& kernel, const IterPlan& plan,
     if (plan.shape[d] <= 1) continue;
     (plan.operands[0].strides[d] == 0 ? reduced : kept).push_back(d);
   }
-  BP_CUDA_CHECK(kept.size() <= static_cast<size_t>(jit::kMaxDims) &&
-                    reduced.size() <= static_cast<size_t>(jit::kMaxDims),
-                BP_ERROR_NOT_IMPLEMENTED, "too many dimensions for a CUDA reduction");
+  if (kept.size() > static_cast<size_t>(jit::kMaxDims) ||
+      reduced.size() > static_cast<size_t>(jit::kMaxDims)) {
+    throw BeyondKernelLimits("too many dimensions for a CUDA reduction");
+  }
   uint64_t num_outputs = 1, num_reduced = 1;
   a.kept.ndim = static_cast<int32_t>(kept.size());
   for (size_t i = 0; i < kept.size(); ++i) {

@@ -10,8 +10,8 @@
 // The input is always of dtype `dtype` (callers convert it first, as PyTorch's make_reduction
 // does with self.to(dtype)).
 //
-// Errors (Error): BP_ERROR_NOT_IMPLEMENTED beyond the kernel's limits (callers fall back to the
-// CPU); BP_ERROR_INTERNAL for a plan that needs 64-bit indexing.
+// Errors: BeyondKernelLimits beyond the kernel's limits (too many dimensions, 64-bit indexing:
+// callers fall back to the CPU).
 //
 // Thread safety: pure functions.
 #ifndef BACKPLANE_REFERENCE_BACKEND_CUDA_REDUCE_KERNEL_H_
