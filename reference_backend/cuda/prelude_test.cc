@@ -2,8 +2,8 @@
 // defines for the host: the header is read, its bp::math functions and traits are listed, and a
 // kernel calling each of them (for float and double) must compile with NVRTC. A primitive added
 // to the host header without its device counterpart fails here, naming it.
+#include <cctype>
 #include <fstream>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -40,25 +40,56 @@ std::string without_detail(std::string text) {
   return text;
 }
 
+std::string trim(const std::string& s) {
+  const size_t b = s.find_first_not_of(" \t");
+  const size_t e = s.find_last_not_of(" \t");
+  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+}
+
+bool starts_with(const std::string& s, const std::string& prefix) {
+  return s.compare(0, prefix.size(), prefix) == 0;
+}
+
+// The identifier that ends at `end` (exclusive).
+std::string identifier_before(const std::string& s, size_t end) {
+  size_t b = end;
+  while (b > 0 && (std::isalnum(static_cast<unsigned char>(s[b - 1])) || s[b - 1] == '_')) --b;
+  return s.substr(b, end - b);
+}
+
+// Declarations at the start of a line: `[[attr]] inline T name(params) {`, `constexpr T name() {`,
+// `inline constexpr bool name = ...`, `using name = typename ...`.
 Primitives parse(const std::string& header) {
   Primitives p;
-  const std::string text = without_detail(header);
-  const std::regex function(
-      R"((?:inline|constexpr)\s+(?:constexpr\s+)?\w+\s+(\w+)\s*\(([^()]*)\)\s*\{)");
-  for (std::sregex_iterator it(text.begin(), text.end(), function), end; it != end; ++it) {
-    const std::string params = (*it)[2];
-    int count = params.find_first_not_of(" \t\n") == std::string::npos ? 0 : 1;
-    for (char c : params) count += c == ',';
-    p.functions.emplace_back((*it)[1], count);
-  }
-  const std::regex bool_trait(R"(inline constexpr bool (\w+)\s*=)");
   std::set<std::string> seen;
-  for (std::sregex_iterator it(text.begin(), text.end(), bool_trait), end; it != end; ++it) {
-    if (seen.insert((*it)[1]).second) p.bool_traits.push_back((*it)[1]);
-  }
-  const std::regex type_trait(R"(using (\w+) = typename)");
-  for (std::sregex_iterator it(text.begin(), text.end(), type_trait), end; it != end; ++it) {
-    p.type_traits.push_back((*it)[1]);
+  std::istringstream lines(without_detail(header));
+  std::string line;
+  while (std::getline(lines, line)) {
+    line = trim(line);
+    if (starts_with(line, "inline constexpr bool ")) {
+      const std::string rest = line.substr(22);
+      const std::string name = rest.substr(0, rest.find_first_of(" =<"));
+      if (seen.insert(name).second) p.bool_traits.push_back(name);
+      continue;
+    }
+    if (starts_with(line, "using ") && line.find("= typename") != std::string::npos) {
+      p.type_traits.push_back(identifier_before(line, line.find(" =")));
+      continue;
+    }
+    const bool declaration =
+        starts_with(line, "[[") || starts_with(line, "inline ") || starts_with(line, "constexpr ");
+    const size_t open = line.find('(');
+    const size_t close = line.find(')', open);
+    if (!declaration || open == std::string::npos || close == std::string::npos ||
+        line.back() != '{') {
+      continue;
+    }
+    const std::string name = identifier_before(line, open);
+    if (name.empty() || starts_with(name, "operator")) continue;
+    const std::string params = trim(line.substr(open + 1, close - open - 1));
+    int count = params.empty() ? 0 : 1;
+    for (char c : params) count += c == ',';
+    p.functions.emplace_back(name, count);
   }
   return p;
 }
