@@ -51,7 +51,8 @@ std::string typed_handle(const OpDecl& op) {
 }
 
 constexpr const char* kApiIncludes =
-    "#include <optional>\n#include <string_view>\n#include <tuple>\n#include <vector>\n\n"
+    "#include <cstdint>\n#include <optional>\n#include <string_view>\n#include <tuple>\n#include "
+    "<vector>\n\n"
     "#include \"absl/types/span.h\"\n#include \"sdk/core/device.h\"\n"
     "#include \"sdk/core/int_array_ref.h\"\n#include \"sdk/core/memory_format.h\"\n"
     "#include \"sdk/core/scalar.h\"\n#include \"sdk/core/scalar_type.h\"\n"
@@ -170,6 +171,8 @@ std::string structured_header(const Model& model, const std::string& family) {
     o << origin_comment(*op) << "struct " << structured_class(*op) << " : public "
       << op->structured_inherits.value_or("MetaBase") << " {\n"
       << "  static constexpr int kNumOutputs = " << op->out_arguments().size() << ";\n"
+      << "  // The dtypes the declaration lists (bit i: ScalarType code i).\n"
+      << "  static constexpr uint32_t kDtypes = " << op->dtypes << "u;\n"
       << "  void meta(" << parameter_list(op->non_out_arguments()) << ");\n};\n\n";
   }
   o << "}  // namespace bp\n\n#endif  // " << g << "\n";

@@ -67,6 +67,9 @@ TEST(Emit, StructuredGroupsGetMetaAndCommonKernels) {
               HasSubstr("struct structured_add_out : public TensorIteratorBase {"));
   EXPECT_THAT(files.at("binary_structured.h"),
               HasSubstr("struct structured_sum_IntList_out : public MetaBase {"));
+  // Kernels read the declared dtypes from the structured class (sum.IntList_out: all).
+  EXPECT_THAT(files.at("binary_structured.h"),
+              HasSubstr("static constexpr uint32_t kDtypes = 4095u;"));
   EXPECT_THAT(files.at("binary_structured.cc"),
               HasSubstr("meta::add_op(*this, self, other, alpha);"));
 }

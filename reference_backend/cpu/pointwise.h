@@ -5,7 +5,7 @@
 //   pointwise<math::Add, 0xFFFu>(call, "add", alpha);
 //
 // For each dtype in kDtypes the functor runs in the compute type M of the common dtype S (float
-// for float16 / bfloat16, S otherwise), with the Scalar arguments converted to M:
+// for float16 / bfloat16, S otherwise), with the Scalar arguments converted to M (checked):
 //   out = Out(F{}(M(in0), M(in1), ..., M(scalar0), ...))
 // where Out is S when F returns M, else F's result type (bool for predicates). The number of
 // tensor inputs is deduced from F (the smallest count it accepts with the scalars after them).
@@ -14,8 +14,9 @@
 // loop's types are converted by cpu_kernel's dynamic casting; outputs computed in a temporary
 // are written back (cast_outputs).
 //
-// Errors (kNotImplemented): a common dtype outside kDtypes: "\"add\" not implemented for
-// 'bool'" (PyTorch's message shape).
+// Errors: a common dtype outside kDtypes (kNotImplemented): "\"add\" not implemented for
+// 'bool'" (PyTorch's message shape); a Scalar argument out of the compute type's range
+// (kInvalidArgument, as Scalar::to).
 //
 // Thread safety: as cpu_kernel (the functor runs on several threads for large iterators).
 #ifndef BACKPLANE_REFERENCE_BACKEND_CPU_POINTWISE_H_
@@ -99,7 +100,11 @@ template <typename F, typename M, size_t... I, typename... Extras>
 struct VectorBody<F, M, std::index_sequence<I...>, Extras...> {
   using Vec = Vectorized<M>;
   std::tuple<Extras...> extras;
-  [[gnu::always_inline]] Vec operator()(Repeat<I, Vec>... in) const {
+  // flatten: F and all it calls are inlined into the loop cpu_kernel_vec compiles per ISA.
+  // Vectors passed to an out-of-line function would cross an ABI boundary: GCC passes 64-byte
+  // vectors differently in code compiled with and without AVX-512 (and F is compiled once,
+  // for the baseline ISA), which crashes unoptimised builds.
+  [[gnu::always_inline, gnu::flatten]] Vec operator()(Repeat<I, Vec>... in) const {
     return std::apply([&](const Extras&... e) { return F{}(in..., Vec(e)...); }, extras);
   }
 };
@@ -126,17 +131,24 @@ void run_pointwise(TensorIteratorBase& iter, const Extras&... extras) {
   cpu_kernel(iter, scalar);
 }
 
+// Errors (kNotImplemented) unless `dtype` is in the mask `dtypes`: "\"add\" not implemented for
+// 'bool'".
+inline void check_dtype_supported(ScalarType dtype, uint32_t dtypes, std::string_view op_name) {
+  BP_CHECK_NOT_IMPLEMENTED((dtypes & scalar_type_mask(dtype)) != 0, '"', op_name,
+                           "\" not implemented for '", dtype, "'");
+}
+
 // Runs F over `iter` in its common dtype (see the file comment); `scalars` are the op's Scalar
-// arguments the functor takes, converted to its compute type.
+// arguments the functor takes, converted to its compute type with PyTorch's overflow check
+// ("value cannot be converted to type uint8_t without overflow": clamp(uint8, min=-1)).
 template <typename F, uint32_t kDtypes, typename... Scalars>
 void pointwise(TensorIteratorBase& iter, std::string_view op_name, const Scalars&... scalars) {
   const ScalarType dtype = *iter.common_dtype();
-  BP_CHECK_NOT_IMPLEMENTED((kDtypes & scalar_type_mask(dtype)) != 0, '"', op_name,
-                           "\" not implemented for '", dtype, "'");
+  check_dtype_supported(dtype, kDtypes, op_name);
   visit_dtype<kDtypes>(dtype, [&](auto tag) {
     using S = typename decltype(tag)::type;
     using M = opmath_t<S>;
-    run_pointwise<F, S>(iter, scalars.template to_unchecked<M>()...);
+    run_pointwise<F, S>(iter, scalars.template to<M>()...);
   });
   iter.cast_outputs();
 }

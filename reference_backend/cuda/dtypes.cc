@@ -40,4 +40,10 @@ Dtype compute_dtype(Dtype dtype) {
   return dtype == Dtype::kFloat16 || dtype == Dtype::kBFloat16 ? Dtype::kFloat32 : dtype;
 }
 
+Dtype real_dtype(Dtype dtype) {
+  if (dtype == Dtype::kComplex64) return Dtype::kFloat32;
+  if (dtype == Dtype::kComplex128) return Dtype::kFloat64;
+  return dtype;
+}
+
 }  // namespace bp::cuda

@@ -55,6 +55,8 @@ std::optional<Dtype> dtype_from_abi(int32_t abi);
 // The dtype a kernel computes in for element dtype `dtype`: float32 for float16 and bfloat16
 // (PyTorch's opmath type), the dtype itself otherwise.
 Dtype compute_dtype(Dtype dtype);
+// The real counterpart of a complex dtype (complex64 -> float32); other dtypes are their own.
+Dtype real_dtype(Dtype dtype);
 // Whether bit code(dtype) is set in a dtype mask.
 inline bool in_mask(uint32_t mask, Dtype dtype) { return (mask >> code(dtype)) & 1u; }
 

@@ -17,7 +17,7 @@ void add_static(std::vector<ElementwiseKernel>& out, const Computation& c, Dtype
 std::optional<Dtype> natural_output(const PointwiseOp& op, Dtype dtype) {
   const MetaKind* kind = find_meta_kind(op.meta);
   if (kind == nullptr) return std::nullopt;
-  return kind->bool_output ? Dtype::kBool : dtype;
+  return natural_output_dtype(*kind, dtype);
 }
 
 std::vector<ElementwiseKernel> kernels_of(const PointwiseOp& op) {

@@ -18,8 +18,8 @@
 
 namespace bp::cuda {
 
-// The output dtype of `op`'s static kernels for common dtype `dtype`: bool for comparisons and
-// predicates, `dtype` otherwise; nullopt when the plugin does not know the op's meta function.
+// The output dtype of `op`'s static kernels for common dtype `dtype` (natural_output_dtype):
+// nullopt when the plugin does not know the op's meta function.
 std::optional<Dtype> natural_output(const PointwiseOp& op, Dtype dtype);
 
 // Every kernel of `op` (empty when its meta function is unknown).

@@ -51,14 +51,38 @@ bp_error* synchronize(void*, bp_device device) {
   return guarded([&] { device_at(device).synchronize(); });
 }
 
+// The backend's memory may outlive the backend (tensors released after the plugin's unload):
+// the devices and their allocators go only when the host says the last of it was freed.
+void release_devices(void*) { set_state(nullptr); }
+
 void unload(void*) {
   PluginState* s = state();
   if (s == nullptr) return;
   for (bp_registration* r : s->registrations) api()->registration_destroy(r);
-  if (s->backend != nullptr) api()->error_destroy(api()->backend_unregister(s->backend));
+  s->registrations.clear();
   for (auto& device : s->devices) device->synchronize();
-  set_state(nullptr);
+  // May run release_devices at once (no memory left): `s` is not used after this.
+  if (s->backend != nullptr) api()->error_destroy(api()->backend_unregister(s->backend));
 }
+
+const bp_allocator kAllocator = [] {
+  bp_allocator a{};
+  a.struct_size = sizeof a;
+  a.alignment = 256;  // cuMemAlloc's
+  a.allocate = &allocate;
+  a.deallocate = &deallocate;
+  return a;
+}();
+
+const bp_copy_fns kCopies = [] {
+  bp_copy_fns c{};
+  c.struct_size = sizeof c;
+  c.to_host = &to_host;
+  c.from_host = &from_host;
+  c.within_device = &within_device;
+  c.synchronize = &synchronize;
+  return c;
+}();
 
 void initialize(bp_plugin_desc* desc) {
   auto s = std::make_unique<PluginState>();
@@ -80,15 +104,9 @@ void initialize(bp_plugin_desc* desc) {
   backend.struct_size = sizeof backend;
   backend.name = "cuda";
   backend.device_count = static_cast<int32_t>(st->devices.size());
-  backend.allocator.struct_size = sizeof backend.allocator;
-  backend.allocator.alignment = 256;  // cuMemAlloc's
-  backend.allocator.allocate = &allocate;
-  backend.allocator.deallocate = &deallocate;
-  backend.copies.struct_size = sizeof backend.copies;
-  backend.copies.to_host = &to_host;
-  backend.copies.from_host = &from_host;
-  backend.copies.within_device = &within_device;
-  backend.copies.synchronize = &synchronize;
+  backend.allocator = &kAllocator;
+  backend.copies = &kCopies;
+  backend.on_released = &release_devices;
   check(api()->backend_register(&backend, &st->backend));
   check(api()->backend_device_type(st->backend, &st->device_type));
 
@@ -115,13 +133,14 @@ void initialize(bp_plugin_desc* desc) {
 }  // namespace bp::cuda
 
 extern "C" BP_PLUGIN_EXPORT bp_error* bp_plugin_init(const bp_api* api, bp_plugin_desc* desc) {
-  desc->name = "cuda";
-  desc->api_major = BP_API_MAJOR;
-  desc->api_minor = BP_API_MINOR;
-  // Another major version may lay the table out differently: the host reports the mismatch.
-  if (api->major_version != BP_API_MAJOR) return nullptr;
+  // Another version may lay the table out differently: the host reports the mismatch.
+  if (!bp_plugin_begin(api, desc, "cuda")) return nullptr;
   bp::cuda::set_api(api);
   bp_error* error = bp::cuda::guarded([&] { bp::cuda::initialize(desc); });
-  if (error != nullptr) bp::cuda::set_state(nullptr);
+  // The host undoes a registered backend (which ends in release_devices); without one, no
+  // memory was handed out.
+  if (error != nullptr && bp::cuda::state() != nullptr && bp::cuda::state()->backend == nullptr) {
+    bp::cuda::set_state(nullptr);
+  }
   return error;
 }

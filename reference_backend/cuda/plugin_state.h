@@ -1,7 +1,8 @@
 // The loaded plugin: the driver, one CudaDevice per GPU, the backend the host registered, and
 // helpers the boxed kernels share (which device a tensor is on, reading iteration plans).
 //
-// Thread safety: set up once in bp_plugin_init and torn down in its unload hook; kernels only
+// Thread safety: set up once in bp_plugin_init and torn down when the host reports the backend
+// released (on_released: after unload, once the last device memory was freed); kernels only
 // read it.
 #ifndef BACKPLANE_REFERENCE_BACKEND_CUDA_PLUGIN_STATE_H_
 #define BACKPLANE_REFERENCE_BACKEND_CUDA_PLUGIN_STATE_H_

@@ -33,7 +33,8 @@ void run_pointwise(const PointwiseKernel& k, const bp_value* args) {
   bp_iter_info plan_info{};
   plan_info.struct_size = sizeof plan_info;
   check(api()->iter_info(iter.get(), &plan_info));
-  const std::optional<Dtype> common = dtype_from_abi(plan_info.common_dtype);
+  const std::optional<Dtype> common = dtype_from_abi(
+      k.kind->computes_in_output_dtype ? meta_of(out).dtype : plan_info.common_dtype);
   BP_CUDA_INTERNAL_CHECK(common.has_value(), "a pointwise plan without a common dtype");
   const Dtype dtype = *common;
   BP_CUDA_CHECK(op.supports(dtype), BP_ERROR_NOT_IMPLEMENTED, '"', op.base_name,
@@ -42,7 +43,7 @@ void run_pointwise(const PointwiseKernel& k, const bp_value* args) {
   for (int j = 0; j < op.num_args; ++j) {
     values.push_back(scalar_as(args[op.args[j]], compute_dtype(dtype)));
   }
-  const Dtype static_out = k.kind->bool_output ? Dtype::kBool : dtype;
+  const Dtype static_out = natural_output_dtype(*k.kind, dtype);
   CudaDevice& device = device_of(out);
   for_each_32bit(iter.get(), [&](const bp_iter* part) {
     run_elementwise(device,

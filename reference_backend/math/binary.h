@@ -12,6 +12,69 @@
 
 namespace bp::math {
 
+// ---- Integer division and powers ------------------------------------------------------------
+// Plain code (host and NVRTC alike). Divisors are never 0 here: the CPU kernels raise
+// PyTorch's "ZeroDivisionError" before computing. A divisor of -1 negates instead of dividing,
+// so that the minimum divided by -1 wraps to itself instead of trapping.
+namespace detail {
+
+// a / b rounded toward zero (C's division).
+template <typename T>
+T div_trunc_integer(T a, T b) {
+  if constexpr (is_signed_v<T>) {
+    if (b == T(-1)) return T(T(0) - a);
+  }
+  return T(a / b);
+}
+
+// a / b rounded toward negative infinity (Python's //).
+template <typename T>
+T div_floor_integer(T a, T b) {
+  if constexpr (is_signed_v<T>) {
+    if (b == T(-1)) return T(T(0) - a);
+    const T quotient = T(a / b);
+    return (a % b != 0 && (a < 0) != (b < 0)) ? T(quotient - 1) : quotient;
+  } else {
+    return T(a / b);
+  }
+}
+
+// a - b * floor(a / b): the remainder with the sign of b (Python's %).
+template <typename T>
+T remainder_integer(T a, T b) {
+  if constexpr (is_signed_v<T>) {
+    if (b == T(-1)) return T(0);
+    const T r = T(a % b);
+    return (r != 0 && (r < 0) != (b < 0)) ? T(r + b) : r;
+  } else {
+    return T(a % b);
+  }
+}
+
+// base^exponent by squaring, wrapping on overflow. A negative exponent gives 1 / base^-exponent
+// truncated toward zero: 1 for base 1, +-1 for base -1, else 0 (PyTorch's powi).
+template <typename T>
+T pow_integer(T base, T exponent) {
+  if constexpr (is_signed_v<T>) {
+    if (exponent < 0) {
+      if (base == T(1)) return T(1);
+      if (base == T(-1)) return exponent % 2 != 0 ? T(-1) : T(1);
+      return T(0);
+    }
+  }
+  T result = T(1);
+  while (exponent != 0) {
+    if ((exponent & 1) != 0) result = T(result * base);
+    exponent = T(exponent / 2);
+    base = T(base * base);
+  }
+  return result;
+}
+
+}  // namespace detail
+
+// ---- Arithmetic -----------------------------------------------------------------------------
+
 // add: self + alpha * other (bool: logical or).
 struct Add {
   static constexpr bool kVectorized = true;
@@ -35,7 +98,189 @@ struct Mul {
   static constexpr bool kVectorized = true;
   template <typename T>
   T operator()(T self, T other) const {
-    return self * other;
+    if constexpr (is_bool_v<T>) {
+      return self && other;
+    } else {
+      return self * other;
+    }
+  }
+};
+
+// div (true division; integer inputs were promoted to a floating type). IEEE results for
+// division by zero; complex: Smith's algorithm.
+struct Div {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T self, T other) const {
+    return self / other;
+  }
+};
+
+// div(rounding_mode='trunc'): the quotient rounded toward zero.
+struct DivTrunc {
+  template <typename T>
+  T operator()(T self, T other) const {
+    if constexpr (is_integral_v<T>) {
+      return detail::div_trunc_integer(self, other);
+    } else {
+      return trunc(self / other);
+    }
+  }
+};
+
+// div(rounding_mode='floor'): the quotient rounded toward negative infinity, as Python's //
+// (for floating types the exact floor of the real quotient, computed from fmod; division by
+// zero gives the IEEE quotient; a zero result has the sign of self / other).
+struct DivFloor {
+  template <typename T>
+  T operator()(T self, T other) const {
+    if constexpr (is_integral_v<T>) {
+      return detail::div_floor_integer(self, other);
+    } else {
+      if (other == T(0)) return self / other;
+      const T mod = fmod(self, other);
+      T quotient = (self - mod) / other;
+      if (mod != T(0) && (other < T(0)) != (mod < T(0))) quotient = quotient - T(1);
+      if (quotient == T(0)) return copysign(T(0), self / other);
+      T floored = floor(quotient);
+      if (quotient - floored > T(0.5)) floored = floored + T(1);
+      return floored;
+    }
+  }
+};
+
+// remainder: self - other * floor(self / other), with the sign of other (Python's %). Floating:
+// from fmod, so exact; a zero remainder keeps fmod's sign (remainder(-0.0, 1) is -0.0).
+struct Remainder {
+  template <typename T>
+  T operator()(T self, T other) const {
+    if constexpr (is_integral_v<T>) {
+      return detail::remainder_integer(self, other);
+    } else {
+      T mod = fmod(self, other);
+      if (mod != T(0) && (other < T(0)) != (mod < T(0))) mod = mod + other;
+      return mod;
+    }
+  }
+};
+
+// pow(Tensor, Tensor): self^exponent. Integers: by squaring (negative exponents: see
+// pow_integer); floating and complex: C's pow.
+struct Pow {
+  template <typename T>
+  T operator()(T self, T exponent) const {
+    if constexpr (is_integral_v<T>) {
+      return detail::pow_integer(self, exponent);
+    } else {
+      return pow(self, exponent);
+    }
+  }
+};
+
+// pow(Tensor, Scalar): as Pow, with PyTorch's exact forms for common exponents: 0 gives 1 (also
+// for NaN), 1 the base, 2, 3 and -2 products, 0.5 sqrt (so (-0.0)^0.5 is -0.0 and (-inf)^0.5 is
+// NaN), -0.5 and -1 reciprocals. bool: only False (1) and True (the base) reach here.
+struct PowTensorScalar {
+  template <typename T>
+  T operator()(T self, T exponent) const {
+    if constexpr (is_bool_v<T>) {
+      return exponent ? self : true;
+    } else if constexpr (is_integral_v<T>) {
+      return detail::pow_integer(self, exponent);
+    } else {
+      if (exponent == T(0)) return T(1);
+      if (exponent == T(1)) return self;
+      if (exponent == T(2)) return self * self;
+      if (exponent == T(3)) return self * self * self;
+      if (exponent == T(-2)) return T(1) / (self * self);
+      if (exponent == T(0.5)) return sqrt(self);
+      if (exponent == T(-0.5)) return T(1) / sqrt(self);
+      if (exponent == T(-1)) return T(1) / self;
+      return pow(self, exponent);
+    }
+  }
+};
+
+// atan2(self, other): the angle of the point (other, self), in [-pi, pi].
+struct Atan2 {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T self, T other) const {
+    return atan2(self, other);
+  }
+};
+
+// maximum: the larger value, NaN if either is NaN (see primitives.h for signed zeros); bool: or.
+struct Maximum {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T self, T other) const {
+    return maximum(self, other);
+  }
+};
+
+// The smaller value, NaN if either is NaN; bool: and. (clamp's upper bound.)
+struct Minimum {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T self, T other) const {
+    return minimum(self, other);
+  }
+};
+
+// gcd: the greatest common divisor, non-negative except that the minimum of a signed type has
+// no positive counterpart (gcd(INT64_MIN, 0) is INT64_MIN, as in PyTorch); gcd(0, 0) is 0.
+struct Gcd {
+  template <typename T>
+  T operator()(T self, T other) const {
+    T a = self;
+    T b = other;
+    if constexpr (is_signed_v<T>) {
+      a = a < 0 ? T(T(0) - a) : a;
+      b = b < 0 ? T(T(0) - b) : b;
+    }
+    while (a != 0) {
+      const T next = T(b % a);
+      b = a;
+      a = next;
+    }
+    return b;
+  }
+};
+
+// ---- Comparisons and logic (results are bool) ---------------------------------------------
+
+struct Eq {
+  template <typename T>
+  bool operator()(T self, T other) const {
+    return self == other;
+  }
+};
+
+struct Lt {
+  template <typename T>
+  bool operator()(T self, T other) const {
+    return self < other;
+  }
+};
+
+// logical_and: whether both are non-zero.
+struct LogicalAnd {
+  template <typename T>
+  bool operator()(T self, T other) const {
+    return !(self == T(0)) && !(other == T(0));
+  }
+};
+
+// bitwise_and: self & other (bool: and).
+struct BitwiseAnd {
+  template <typename T>
+  T operator()(T self, T other) const {
+    if constexpr (is_bool_v<T>) {
+      return self && other;
+    } else {
+      return T(self & other);
+    }
   }
 };
 

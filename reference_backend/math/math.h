@@ -3,7 +3,8 @@
 #ifndef BACKPLANE_REFERENCE_BACKEND_MATH_MATH_H_
 #define BACKPLANE_REFERENCE_BACKEND_MATH_MATH_H_
 
-#include "reference_backend/math/binary.h"  // IWYU pragma: export
-#include "reference_backend/math/unary.h"   // IWYU pragma: export
+#include "reference_backend/math/binary.h"   // IWYU pragma: export
+#include "reference_backend/math/ternary.h"  // IWYU pragma: export
+#include "reference_backend/math/unary.h"    // IWYU pragma: export
 
 #endif  // BACKPLANE_REFERENCE_BACKEND_MATH_MATH_H_

@@ -4,9 +4,9 @@
 // (scalar loops, and Vectorized<T> loops for functors marked kVectorized), and as NVRTC source
 // for the CUDA plugin, where the jit prelude (reference_backend/cuda) defines the same names
 // for the device. So the math headers use only:
-//   - C++ operators, `if constexpr`, and plain structs / templates;
-//   - the functions below (bp::math::exp, ...), which have overloads for float, double,
-//     bp::complex<float/double> and, where a vector version exists, Vectorized<float/double>;
+//   - C++ operators and statements (`if`, `if constexpr`, loops), and plain structs / templates;
+//   - the functions below (bp::math::exp, ...), which take float, double, bp::complex<float /
+//     double> and Vectorized<T> (a SIMD version where one exists, else lane by lane);
 //   - the traits below (is_complex_v, is_integral_v, ...).
 // No std:: calls, no exceptions, no globals: each functor is a pure function of its arguments.
 //
@@ -25,6 +25,20 @@
 namespace bp::math {
 
 // ---- Traits ---------------------------------------------------------------------------------
+// They describe the element type: for Vectorized<T>, that of its lanes (so a functor's
+// `if constexpr (is_integral_v<T>)` branch is taken for integer vectors too).
+
+// The element type of a value: T itself, or the lane type of Vectorized<T>.
+template <typename T>
+struct element_of {
+  using type = T;
+};
+template <typename T>
+struct element_of<Vectorized<T>> {
+  using type = T;
+};
+template <typename T>
+using element_t = typename element_of<T>::type;
 
 template <typename T>
 inline constexpr bool is_complex_v = false;
@@ -32,13 +46,14 @@ template <typename T>
 inline constexpr bool is_complex_v<complex<T>> = true;
 // Integers, not bool.
 template <typename T>
-inline constexpr bool is_integral_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+inline constexpr bool is_integral_v =
+    std::is_integral_v<element_t<T>> && !std::is_same_v<element_t<T>, bool>;
 template <typename T>
 inline constexpr bool is_bool_v = std::is_same_v<T, bool>;
 template <typename T>
-inline constexpr bool is_floating_v = std::is_floating_point_v<T>;
+inline constexpr bool is_floating_v = std::is_floating_point_v<element_t<T>>;
 template <typename T>
-inline constexpr bool is_signed_v = std::is_signed_v<T>;
+inline constexpr bool is_signed_v = std::is_signed_v<element_t<T>>;
 
 // The real type of a (possibly complex) type: float for complex<float>.
 template <typename T>
@@ -62,13 +77,18 @@ constexpr T quiet_nan() {
 }
 
 // ---- Functions ------------------------------------------------------------------------------
-// Each takes a real, a bp::complex or a Vectorized value and returns the same type.
+// Each takes real, bp::complex or Vectorized values and returns the same type, unless it says
+// otherwise. Signed integer arithmetic in the math wraps on overflow (two's complement): the CPU
+// backend compiles with -fwrapv, as PyTorch's kernels behave in practice.
 
 namespace detail {
 template <typename T>
 inline constexpr bool is_vectorized_v = false;
 template <typename T>
 inline constexpr bool is_vectorized_v<Vectorized<T>> = true;
+
+template <typename T>
+using std_complex_t = std::complex<real_t<T>>;
 
 // Applies `fn`, a generic lambda over real and std::complex values, to `x`: reals directly,
 // bp::complex through std::complex, vectors lane by lane (functions with a SIMD version check
@@ -82,10 +102,28 @@ template <typename T, typename Fn>
     for (int i = 0; i < T::size(); ++i) lanes[i] = static_cast<E>(fn(lanes[i]));
     return T::loadu(lanes);
   } else if constexpr (is_complex_v<T>) {
-    const auto z = fn(std::complex<real_t<T>>(x.real(), x.imag()));
+    const auto z = fn(std_complex_t<T>(x.real(), x.imag()));
     return T(z.real(), z.imag());
   } else {
     return static_cast<T>(fn(x));
+  }
+}
+
+// apply for functions of two values of the same type.
+template <typename T, typename Fn>
+[[gnu::always_inline]] inline T apply2(T a, T b, Fn fn) {
+  if constexpr (is_vectorized_v<T>) {
+    using E = typename T::value_type;
+    E x[T::size()], y[T::size()];
+    a.store(x);
+    b.store(y);
+    for (int i = 0; i < T::size(); ++i) x[i] = static_cast<E>(fn(x[i], y[i]));
+    return T::loadu(x);
+  } else if constexpr (is_complex_v<T>) {
+    const auto z = fn(std_complex_t<T>(a.real(), a.imag()), std_complex_t<T>(b.real(), b.imag()));
+    return T(z.real(), z.imag());
+  } else {
+    return static_cast<T>(fn(a, b));
   }
 }
 }  // namespace detail
@@ -113,6 +151,90 @@ template <typename T>
 template <typename T>
 [[gnu::always_inline]] inline T tanh(T x) {
   return detail::apply(x, [](auto v) { return std::tanh(v); });
+}
+
+// |x|. Floating: the sign bit cleared (abs(-0.0) is +0.0). Integers: the minimum stays the
+// minimum (wraps). Complex: the magnitude, of the real type (hypot: no overflow for large parts).
+template <typename T>
+[[gnu::always_inline]] inline auto abs(T x) {
+  if constexpr (is_complex_v<T>) {
+    return std::abs(detail::std_complex_t<T>(x.real(), x.imag()));
+  } else {
+    return detail::apply(x, [](auto v) {
+      if constexpr (std::is_floating_point_v<decltype(v)>) {
+        return std::fabs(v);
+      } else {
+        return v < 0 ? -v : v;
+      }
+    });
+  }
+}
+
+// Real only.
+template <typename T>
+[[gnu::always_inline]] inline T erf(T x) {
+  return detail::apply(x, [](auto v) { return std::erf(v); });
+}
+template <typename T>
+[[gnu::always_inline]] inline T ceil(T x) {
+  return detail::apply(x, [](auto v) { return std::ceil(v); });
+}
+template <typename T>
+[[gnu::always_inline]] inline T floor(T x) {
+  return detail::apply(x, [](auto v) { return std::floor(v); });
+}
+template <typename T>
+[[gnu::always_inline]] inline T trunc(T x) {
+  return detail::apply(x, [](auto v) { return std::trunc(v); });
+}
+// The remainder of a / b with the sign of a (C's fmod; exact).
+template <typename T>
+[[gnu::always_inline]] inline T fmod(T a, T b) {
+  return detail::apply2(a, b, [](auto x, auto y) { return std::fmod(x, y); });
+}
+// |a| with the sign of b.
+template <typename T>
+[[gnu::always_inline]] inline T copysign(T a, T b) {
+  return detail::apply2(a, b, [](auto x, auto y) { return std::copysign(x, y); });
+}
+template <typename T>
+[[gnu::always_inline]] inline T atan2(T y, T x) {
+  return detail::apply2(y, x, [](auto a, auto b) { return std::atan2(a, b); });
+}
+
+// base^exponent for floating and complex values (C's pow; complex: std::pow). The p-norms use
+// it too.
+template <typename T>
+[[gnu::always_inline]] inline T pow(T base, T exponent) {
+  return detail::apply2(base, exponent, [](auto a, auto b) { return std::pow(a, b); });
+}
+
+// The larger (smaller) of a and b; NaN when either is NaN (the NaN operand's payload); b when
+// they compare equal (so maximum(-0.0, 0.0) is 0.0 and maximum(0.0, -0.0) is -0.0, as x86's
+// max instruction and ATen's vectorised kernels give). bool: or (and).
+template <typename T>
+[[gnu::always_inline]] inline T maximum(T a, T b) {
+  if constexpr (detail::is_vectorized_v<T>) {
+    return maximum(a, b);  // Vectorized's (a hidden friend: found by argument-dependent lookup)
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return a || b;
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return a != a || b != b ? a + b : (a > b ? a : b);
+  } else {
+    return a > b ? a : b;
+  }
+}
+template <typename T>
+[[gnu::always_inline]] inline T minimum(T a, T b) {
+  if constexpr (detail::is_vectorized_v<T>) {
+    return minimum(a, b);  // Vectorized's
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return a && b;
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return a != a || b != b ? a + b : (a < b ? a : b);
+  } else {
+    return a < b ? a : b;
+  }
 }
 
 }  // namespace bp::math

@@ -152,4 +152,38 @@ MemoryFormat suggest_memory_format(IntArrayRef sizes, IntArrayRef strides) {
   return MemoryFormat::kContiguous;
 }
 
+DimVector infer_dense_strides(IntArrayRef sizes, IntArrayRef strides) {
+  BP_INTERNAL_ASSERT(sizes.size() == strides.size());
+  const size_t ndim = sizes.size();
+  // perm[0] is the densest dim. Start from row-major (innermost first), then a stable insertion
+  // sort that never moves a dim across one of stride 0: TensorIterator orders dims the same way.
+  DimVector perm(ndim);
+  for (size_t i = 0; i < ndim; ++i) perm[i] = static_cast<int64_t>(ndim - 1 - i);
+  // > 0: dim a belongs after dim b; < 0: before; 0: no opinion.
+  auto compare = [&](int64_t a, int64_t b) {
+    if (strides[a] == 0 || strides[b] == 0) return 0;
+    if (strides[a] != strides[b]) return strides[a] < strides[b] ? -1 : 1;
+    return sizes[a] > sizes[b] ? 1 : 0;
+  };
+  for (size_t i = 1; i < ndim; ++i) {
+    size_t moving = i;
+    for (size_t j = i; j-- > 0;) {
+      const int comparison = compare(perm[j], perm[moving]);
+      if (comparison > 0) {
+        std::swap(perm[j], perm[moving]);
+        moving = j;
+      } else if (comparison < 0) {
+        break;
+      }
+    }
+  }
+  DimVector result(ndim);
+  int64_t next = 1;
+  for (int64_t d : perm) {
+    result[d] = next;
+    next *= std::max<int64_t>(sizes[d], 1);
+  }
+  return result;
+}
+
 }  // namespace bp

@@ -51,6 +51,14 @@ bool is_non_overlapping_and_dense_strides(IntArrayRef sizes, IntArrayRef strides
 // tensors that are not dense ("keep the input's layout").
 MemoryFormat suggest_memory_format(IntArrayRef sizes, IntArrayRef strides);
 
+// Dense strides that keep the dim order of `strides` (PyTorch's infer_dense_strides): what a copy
+// of a non-dense tensor gets when its layout is to be preserved (clone, empty_like, _to_copy with
+// torch.preserve_format). Dims are ordered by stride, smaller size first on ties; dims of stride 0
+// keep their row-major place. Dims of size 0 count as 1.
+//   infer_dense_strides({2, 3}, {1, 4});          // [1, 2]: a transpose stays transposed
+//   infer_dense_strides({2, 3, 4}, {24, 8, 2});   // [12, 4, 1]: gaps closed
+DimVector infer_dense_strides(IntArrayRef sizes, IntArrayRef strides);
+
 }  // namespace bp
 
 #endif  // BACKPLANE_SDK_CORE_MEMORY_FORMAT_H_

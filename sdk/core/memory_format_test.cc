@@ -89,5 +89,19 @@ TEST(MemoryFormat, SuggestsTheLayoutTheStridesLookLike) {
   EXPECT_EQ(suggest_memory_format({2, 3}, {1, 2}), MemoryFormat::kContiguous);
 }
 
+TEST(MemoryFormat, InferredDenseStridesKeepTheDimOrder) {
+  EXPECT_EQ(infer_dense_strides({}, {}), V{});
+  EXPECT_EQ(infer_dense_strides({5}, {3}), (V{1}));
+  EXPECT_EQ(infer_dense_strides({2, 3, 4}, {24, 8, 2}), (V{12, 4, 1}));  // Gaps closed.
+  EXPECT_EQ(infer_dense_strides({3, 2}, {2, 6}), (V{1, 3}));  // A sliced transpose stays one.
+  EXPECT_EQ(infer_dense_strides({2, 3}, {0, 1}), (V{3, 1}));  // Stride 0 keeps row-major.
+  EXPECT_EQ(infer_dense_strides({4, 3}, {0, 0}), (V{3, 1}));
+  // Equal strides: the smaller dim goes inside.
+  EXPECT_EQ(infer_dense_strides({2, 3}, {1, 1}), (V{1, 2}));
+  EXPECT_EQ(infer_dense_strides({3, 2}, {1, 1}), (V{2, 1}));
+  EXPECT_EQ(infer_dense_strides({2, 3, 4, 5}, {120, 2, 30, 6}), (V{60, 1, 15, 3}));
+  EXPECT_EQ(infer_dense_strides({2, 0, 3}, {0, 3, 1}), (V{3, 3, 1}));
+}
+
 }  // namespace
 }  // namespace bp

@@ -54,6 +54,14 @@ constexpr ScalarType default_complex_dtype() { return ScalarType::kComplex64; }
 // ScalarType for <name>" for bfloat16 and non-floating dtypes, as PyTorch's toComplexType does.
 ScalarType to_complex_type(ScalarType t);
 
+// The real dtype of a complex dtype's parts: complex64 -> float32, complex128 -> float64; other
+// dtypes map to themselves (PyTorch's toRealValueType).
+constexpr ScalarType to_real_type(ScalarType t) {
+  if (t == ScalarType::kComplex64) return ScalarType::kFloat32;
+  if (t == ScalarType::kComplex128) return ScalarType::kFloat64;
+  return t;
+}
+
 // How an operand takes part in type promotion.
 enum class OperandKind {
   kTensor,         // A tensor with at least one dimension.

@@ -92,6 +92,12 @@ TEST(ToComplexType, KeepsTheComponentPrecision) {
   }
 }
 
+TEST(ToRealType, GivesTheComponentDtypeOfComplexDtypes) {
+  EXPECT_EQ(to_real_type(c4), f4);
+  EXPECT_EQ(to_real_type(c8), f8);
+  for (ST t : {b1, u1, i8, f2, bf, f4, f8}) EXPECT_EQ(to_real_type(t), t);
+}
+
 // result_type of operands given as (dtype, kind) pairs, in order.
 ST result_of(std::initializer_list<std::pair<ST, OperandKind>> operands) {
   ResultTypeState state;

@@ -199,6 +199,14 @@ inline constexpr ScalarType scalar_type_of = [] {
 // A set of dtypes as a mask: bit i stands for the dtype of code i.
 inline constexpr uint32_t kAllScalarTypes = (1u << kNumScalarTypes) - 1;
 constexpr uint32_t scalar_type_mask(ScalarType t) { return 1u << index_of(t); }
+// The dtypes of one category: scalar_type_mask(ScalarCategory::kIntegral) holds uint8..int64.
+constexpr uint32_t scalar_type_mask(ScalarCategory c) {
+  uint32_t mask = 0;
+  for (const ScalarTypeInfo& info : kScalarTypeInfos) {
+    if (info.category == c) mask |= scalar_type_mask(info.type);
+  }
+  return mask;
+}
 
 // Calls `f(TypeTag<T>{})` with the C++ type T of `t` and returns its result. The one dtype switch
 // of Backplane. `kMask` restricts the types `f` is instantiated for (a kernel that only compiles

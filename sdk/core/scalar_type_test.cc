@@ -74,6 +74,19 @@ TEST(ScalarType, CategoriesPartitionTheDtypes) {
   EXPECT_TRUE(is_signed(ST::kComplex64));
 }
 
+TEST(ScalarType, CategoryMasksHoldTheCategorysDtypes) {
+  EXPECT_EQ(scalar_type_mask(ScalarCategory::kBool), scalar_type_mask(ST::kBool));
+  EXPECT_EQ(scalar_type_mask(ScalarCategory::kIntegral),
+            scalar_type_mask(ST::kUInt8) | scalar_type_mask(ST::kInt8) |
+                scalar_type_mask(ST::kInt16) | scalar_type_mask(ST::kInt32) |
+                scalar_type_mask(ST::kInt64));
+  EXPECT_EQ(scalar_type_mask(ScalarCategory::kFloating),
+            scalar_type_mask(ST::kFloat16) | scalar_type_mask(ST::kBFloat16) |
+                scalar_type_mask(ST::kFloat32) | scalar_type_mask(ST::kFloat64));
+  EXPECT_EQ(scalar_type_mask(ScalarCategory::kComplex),
+            scalar_type_mask(ST::kComplex64) | scalar_type_mask(ST::kComplex128));
+}
+
 TEST(ScalarType, VisitDtypeCallsWithTheMatchingCppType) {
   const std::type_info* expected[kNumScalarTypes] = {
       &typeid(bool),    &typeid(uint8_t), &typeid(int8_t),         &typeid(int16_t),

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bitset>
-#include <cstring>
 #include <limits>
 #include <string>
 
@@ -93,63 +92,6 @@ std::optional<DimVector> compute_stride(IntArrayRef old_sizes, IntArrayRef old_s
   return new_strides;
 }
 
-// Copies the elements of `src` (any strides) into the row-major `dst` of the same sizes, one
-// element of N bytes at a time. Host memory only.
-template <size_t N>
-void copy_to_contiguous(char* dst, const char* src, IntArrayRef sizes, IntArrayRef strides) {
-  const int64_t ndim = static_cast<int64_t>(sizes.size());
-  if (ndim == 0) {
-    std::memcpy(dst, src, N);
-    return;
-  }
-  const int64_t inner_size = sizes[ndim - 1];
-  const int64_t inner_stride = strides[ndim - 1] * static_cast<int64_t>(N);
-  DimVector index(ndim, 0);  // Over the outer dims; the last dim is the inner loop.
-  for (;;) {
-    int64_t offset = 0;
-    for (int64_t d = 0; d + 1 < ndim; ++d) offset += index[d] * strides[d];
-    const char* in = src + offset * static_cast<int64_t>(N);
-    for (int64_t i = 0; i < inner_size; ++i, dst += N, in += inner_stride) std::memcpy(dst, in, N);
-    int64_t d = ndim - 2;
-    for (; d >= 0; --d) {
-      if (++index[d] < sizes[d]) break;
-      index[d] = 0;
-    }
-    if (d < 0) return;
-  }
-}
-
-// A row-major copy of `self` (a new tensor, not an alias).
-Tensor contiguous_copy(const Tensor& self) {
-  BP_CHECK_NOT_IMPLEMENTED(self.device().is_cpu() || self.device().is_meta(),
-                           "reshape: copying a tensor on device '", self.device(),
-                           "' is not implemented yet");
-  Tensor result = native::empty(self.sizes(), self.dtype(), self.device());
-  if (self.device().is_meta() || self.numel() == 0) return result;
-  char* dst = static_cast<char*>(result.data_ptr());
-  const char* src = static_cast<const char*>(self.data_ptr());
-  switch (self.itemsize()) {
-    case 1:
-      copy_to_contiguous<1>(dst, src, self.sizes(), self.strides());
-      break;
-    case 2:
-      copy_to_contiguous<2>(dst, src, self.sizes(), self.strides());
-      break;
-    case 4:
-      copy_to_contiguous<4>(dst, src, self.sizes(), self.strides());
-      break;
-    case 8:
-      copy_to_contiguous<8>(dst, src, self.sizes(), self.strides());
-      break;
-    case 16:
-      copy_to_contiguous<16>(dst, src, self.sizes(), self.strides());
-      break;
-    default:
-      BP_INTERNAL_ASSERT(false, "unexpected itemsize ", self.itemsize());
-  }
-  return result;
-}
-
 // PyTorch's legacy type name, as its Python errors print tensors: "torch.FloatTensor",
 // "torch.cuda.LongTensor".
 std::string legacy_type_name(const Tensor& self) {
@@ -194,24 +136,27 @@ Tensor alias(const Tensor& self) {
   return make_view(self, self.sizes(), self.strides(), self.storage_offset());
 }
 
-Tensor view(const Tensor& self, IntArrayRef shape) {
+std::optional<Tensor> try_view(const Tensor& self, IntArrayRef shape) {
   DimVector sizes = infer_view_size(shape, self.numel());
   std::optional<DimVector> strides = compute_stride(self.sizes(), self.strides(), sizes);
-  BP_CHECK(strides.has_value(),
-           "view size is not compatible with input tensor's size and stride (at least one "
-           "dimension spans "
-           "across two contiguous subspaces). Use .reshape(...) instead.");
+  if (!strides) return std::nullopt;
   return make_view(self, sizes, *strides, self.storage_offset());
 }
 
+Tensor view(const Tensor& self, IntArrayRef shape) {
+  std::optional<Tensor> result = try_view(self, shape);
+  BP_CHECK(result.has_value(),
+           "view size is not compatible with input tensor's size and stride (at least one "
+           "dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
+  return *std::move(result);
+}
+
 Tensor reshape(const Tensor& self, IntArrayRef shape) {
-  DimVector sizes = infer_view_size(shape, self.numel());
-  if (std::optional<DimVector> strides = compute_stride(self.sizes(), self.strides(), sizes)) {
-    return make_view(self, sizes, *strides, self.storage_offset());
-  }
-  Tensor copy = contiguous_copy(self);
-  copy.impl()->set_sizes_and_strides(sizes, contiguous_strides(sizes));
-  return copy;
+  std::optional<Tensor> result = try_view(self, shape);
+  BP_CHECK_NOT_IMPLEMENTED(result.has_value(), "native::reshape only makes views; reshaping ", self,
+                           " to ", int_list_string(shape),
+                           " needs a copy: call bp::reshape (sdk/ops)");
+  return *std::move(result);
 }
 
 Tensor permute(const Tensor& self, IntArrayRef dims) {
@@ -252,7 +197,8 @@ Tensor t(const Tensor& self) {
   return native::transpose(self, 0, self.dim() < 2 ? 0 : 1);
 }
 
-Tensor expand(const Tensor& self, IntArrayRef sizes) {
+Tensor expand(const Tensor& self, IntArrayRef sizes, bool implicit) {
+  (void)implicit;  // Only autograd and tracing care whether the user or broadcasting expanded.
   const int64_t ndim = static_cast<int64_t>(sizes.size());
   const int64_t tensor_dim = self.dim();
   BP_CHECK(
@@ -374,20 +320,6 @@ Tensor narrow(const Tensor& self, int64_t dim, int64_t start, int64_t length) {
   BP_CHECK(start <= size - length, "start (", start, ") + length (", length,
            ") exceeds dimension size (", size, ").");
   return native::slice(self, dim, start, start + length, 1);
-}
-
-Tensor flatten(const Tensor& self, int64_t start_dim, int64_t end_dim) {
-  start_dim = wrap_dim(start_dim, self.dim());
-  end_dim = wrap_dim(end_dim, self.dim());
-  BP_CHECK(start_dim <= end_dim, "flatten() has invalid args: start_dim cannot come after end_dim");
-  if (self.dim() == 0) return native::reshape(self, {1});
-  if (start_dim == end_dim) return self;
-  // The merged size is computed, not inferred with -1: with zero elements -1 would be ambiguous.
-  IntArrayRef sizes = self.sizes();
-  DimVector shape(sizes.begin(), sizes.begin() + start_dim);
-  shape.push_back(multiply_integers(sizes.subspan(start_dim, end_dim - start_dim + 1)));
-  shape.insert(shape.end(), sizes.begin() + end_dim + 1, sizes.end());
-  return native::reshape(self, shape);
 }
 
 Tensor diagonal(const Tensor& self, int64_t offset, int64_t dim1_in, int64_t dim2_in) {

@@ -6,10 +6,13 @@
 //   Tensor b = select(t, 1, -1);          // sizes [2, 4], offset 8
 //   Tensor c = view(t, {6, -1});          // sizes [6, 4]
 //   Tensor d = expand(unsqueeze(t, 0), {5, 2, 3, 4});  // stride 0 on the new dim
-//   Tensor e = reshape(a, {-1});          // a copy: `a` cannot be viewed as 1-d
+//   try_view(a, {-1});                    // nullopt: `a` cannot be viewed as 1-d
 //
-// Every view shares its base's storage and version counter (is_alias_of(base) is true);
-// `reshape` and `flatten` return a view when the strides allow and a contiguous copy otherwise.
+// Every view shares its base's storage and version counter (is_alias_of(base) is true). These are
+// the CompositeExplicit kernels of the view ops (sdk/ops/views.yaml); `reshape` and `flatten`,
+// which copy when no view fits, are composites of the ops in sdk/ops/native/views.cc (sdk/core
+// calls no ops).
+//
 // Dims may be negative (counted from the end); out-of-range dims raise IndexError
 // "Dimension out of range (expected to be in range of [-3, 2], but got 3)".
 //
@@ -45,9 +48,13 @@ Tensor alias(const Tensor& self);
 // across two contiguous subspaces). Use .reshape(...) instead."
 Tensor view(const Tensor& self, IntArrayRef shape);
 
-// `view` when possible, else a row-major copy with sizes `shape` (not an alias). The copy works
-// for CPU tensors (a plain strided element copy) and Meta (allocation only); other devices:
-// kNotImplemented for now. Errors: those of `view` for the shape.
+// The view `view` would return when self's strides allow one, else nullopt (the `reshape` op then
+// copies). Errors: those of `view` about the shape itself.
+std::optional<Tensor> try_view(const Tensor& self, IntArrayRef shape);
+
+// Deprecated: the view half of the `reshape` op, kept for callers below sdk/ops (they cannot call
+// ops). Use bp::reshape, which copies when needed, on every device. Errors: those of try_view,
+// and kNotImplemented when a copy would be needed.
 Tensor reshape(const Tensor& self, IntArrayRef shape);
 
 // Dims reordered: result dim i is self's dim dims[i]. Errors: "permute(sparse_coo): number of
@@ -64,12 +71,13 @@ Tensor transpose(const Tensor& self, int64_t dim0, int64_t dim1);
 Tensor t(const Tensor& self);
 
 // A view with sizes `sizes` (at least self.dim() entries; new dims go first; -1 keeps a size;
-// size-1 dims stretch with stride 0). Errors: PyTorch's "expand(torch.FloatTensor{[2, 3]},
+// size-1 dims stretch with stride 0). `implicit` (PyTorch's: whether broadcasting, not the user,
+// expanded) does not change the result. Errors: PyTorch's "expand(torch.FloatTensor{[2, 3]},
 // size=[3]): the number of sizes provided (1) must be greater or equal to the number of
 // dimensions in the tensor (2)", "The expanded size of the tensor (4) must match the existing
 // size (3) at non-singleton dimension 1.  Target sizes: [2, 4].  Tensor sizes: [2, 3]", "The
 // expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension 0".
-Tensor expand(const Tensor& self, IntArrayRef sizes);
+Tensor expand(const Tensor& self, IntArrayRef sizes, bool implicit = false);
 Tensor expand_as(const Tensor& self, const Tensor& other);
 
 // Without dims of size 1: all of them, `dim` only, or those of `dims` (dims of another size are
@@ -96,10 +104,6 @@ Tensor slice(const Tensor& self, int64_t dim = 0, std::optional<int64_t> start =
 // tensor.", "narrow(): length must be non-negative.", kIndexError "start out of range (expected
 // to be in range of [-3, 3], but got 4)", "start (2) + length (2) exceeds dimension size (3)."
 Tensor narrow(const Tensor& self, int64_t dim, int64_t start, int64_t length);
-
-// Dims start_dim..end_dim merged into one (a view when possible, see reshape; a 0-d tensor
-// becomes 1-d). Errors: "flatten() has invalid args: start_dim cannot come after end_dim".
-Tensor flatten(const Tensor& self, int64_t start_dim = 0, int64_t end_dim = -1);
 
 // The diagonal of dims dim1 and dim2 (removed; the diagonal becomes the last dim), `offset`
 // above (> 0) or below (< 0) the main one. Errors: "diagonal dimensions cannot be identical 0, 0".

@@ -52,8 +52,13 @@ class FallbackCall {
 
   void copy_back() {
     for (const Written& w : written_) {
-      const Storage& dst = w.original.storage();
+      // An out= kernel may have resized its output (a storage only grows): the original takes
+      // the new geometry before the bytes come back.
+      Storage dst = w.original.storage();
       const Storage& src = w.on_cpu.storage();
+      if (dst.nbytes() < src.nbytes()) dst.resize(src.nbytes());
+      w.original.impl()->set_sizes_and_strides(w.on_cpu.sizes(), w.on_cpu.strides());
+      w.original.impl()->set_storage_offset(w.on_cpu.storage_offset());
       copy_bytes(dst.data(), dst.device(), src.data(), src.device(), src.nbytes());
     }
   }

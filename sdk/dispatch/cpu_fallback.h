@@ -10,7 +10,8 @@
 //    copy_bytes), and the CPU tensor keeps the sizes, strides and offset, so any view works;
 // 2. redispatches the op to the CPU key;
 // 3. copies the storage of every written argument (alias annotation `(a!)`) back into the
-//    original tensor's storage, and returns the original tensor for results aliasing it;
+//    original tensor's storage (growing it, and taking the CPU tensor's sizes and strides, when
+//    an out= kernel resized its output), and returns the original tensor for results aliasing it;
 // 4. moves other tensor results to the device of the first non-CPU tensor argument (allocated
 //    with that device type's allocator).
 // Errors: those of the CPU kernel (unchanged), a missing CPU kernel ("Could not run ..."), and

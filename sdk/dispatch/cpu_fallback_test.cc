@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "sdk/core/resize.h"
 #include "sdk/core/tensor_impl.h"
 #include "sdk/dispatch/dispatcher.h"
 #include "sdk/dispatch/fake_device.h"
@@ -52,6 +53,14 @@ Tensor& add_one_out_cpu(DispatchKeySet, const Tensor& self, Tensor& out) {
   return out;
 }
 
+// Resizes out to [n] (its storage grows) and writes 0, 1, ..., n - 1.
+Tensor& iota_out_cpu(DispatchKeySet, int64_t n, Tensor& out) {
+  EXPECT_TRUE(out.device().is_cpu());
+  resize_tensor(*out.impl(), {n});
+  for (int64_t i = 0; i < n; ++i) out.data_ptr<float>()[i] = static_cast<float>(i);
+  return out;
+}
+
 class CpuFallbackTest : public ::testing::Test {
  protected:
   Dispatcher d;
@@ -62,11 +71,13 @@ class CpuFallbackTest : public ::testing::Test {
     lib.def("add_one(Tensor self) -> Tensor")
         .def("add_one_(Tensor(a!) self) -> Tensor(a!)")
         .def("add_one.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)")
+        .def("iota.out(int n, *, Tensor(a!) out) -> Tensor(a!)")
         .impl("add_one", DispatchKey::kCPU, KernelFunction::make_from_unboxed<&add_one_cpu>())
         .impl("add_one_", DispatchKey::kCPU,
               KernelFunction::make_from_unboxed<&add_one_inplace_cpu>())
         .impl("add_one.out", DispatchKey::kCPU,
               KernelFunction::make_from_unboxed<&add_one_out_cpu>())
+        .impl("iota.out", DispatchKey::kCPU, KernelFunction::make_from_unboxed<&iota_out_cpu>())
         .fallback(dev.key(), KernelFunction::make_from_boxed(&cpu_fallback), "cpu_fallback");
   }
 };
@@ -109,6 +120,14 @@ TEST_F(CpuFallbackTest, OutVariantWritesIntoTheDeviceOutTensorAndReturnsIt) {
   d.find_op_or_throw("cft::add_one.out").call_boxed(&stack);
   ASSERT_EQ(stack.size(), 1u);
   EXPECT_TRUE(stack[0].ref<Tensor>().is_same(out));
+}
+
+TEST_F(CpuFallbackTest, OutResizedOnTheCpuIsResizedOnTheDevice) {
+  Tensor out = dev.empty({0}, ScalarType::kFloat32);
+  d.find_op_or_throw("cft::iota.out").call<Tensor&(int64_t, Tensor&)>(4, out);
+  EXPECT_EQ(out.device(), dev.device());
+  EXPECT_EQ(out.storage().nbytes(), 4 * sizeof(float));
+  EXPECT_EQ(FakeDevice::to_floats(out), (std::vector<float>{0, 1, 2, 3}));
 }
 
 TEST_F(CpuFallbackTest, CpuTensorsAreNotCopied) {

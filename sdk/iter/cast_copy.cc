@@ -7,19 +7,20 @@
 #include "sdk/iter/parallel.h"
 #include "sdk/iter/strided_convert.h"
 #include "sdk/iter/tensor_iterator.h"
+#include "sdk/iter/transpose_copy.h"
 
 namespace bp {
 namespace {
 
-// Square blocks for transposing tiles. With power-of-two row strides the rows of a block map to
-// the same L1 sets, so a block is first gathered into a small buffer (reading each source row
-// segment once), then written out destination row by destination row.
+// Square blocks for transposing tiles that also convert. With power-of-two row strides the rows of
+// a block map to the same L1 sets, so a block is first gathered into a small buffer (reading each
+// source row segment once), then written out destination row by destination row.
 constexpr int64_t kBlock = 32;
 
 // A tile whose destination is contiguous along dim 0 while the source is contiguous along dim 1
-// (a transpose).
-void copy_tile_blocked(ScalarType dst_type, ScalarType src_type, char** data,
-                       const int64_t* strides, int64_t size0, int64_t size1) {
+// (a transpose), between different dtypes. Same-dtype tiles go to transpose_copy_tile.
+void convert_tile_blocked(ScalarType dst_type, ScalarType src_type, char** data,
+                          const int64_t* strides, int64_t size0, int64_t size1) {
   const int64_t esize = static_cast<int64_t>(element_size(src_type));
   alignas(64) char buf[kBlock * kBlock * 16];  // [j][i] in the source dtype
   for (int64_t j0 = 0; j0 < size1; j0 += kBlock) {
@@ -68,9 +69,15 @@ void cast_copy(const Tensor& dst, const Tensor& src) {
     });
     return;
   }
+  const bool streaming = iter.numel() * static_cast<int64_t>(dst_size) >= kStreamingBytes;
   iter.for_each([&](char** data, const int64_t* strides, int64_t size0, int64_t size1) {
     if (is_transposed_tile(strides, size0, size1, dst_size, src_size)) {
-      copy_tile_blocked(dst_type, src_type, data, strides, size0, size1);
+      if (dst_type == src_type) {
+        transpose_copy_tile(static_cast<int64_t>(dst_size), data[0], strides[2], data[1],
+                            strides[1], size0, size1, streaming);
+      } else {
+        convert_tile_blocked(dst_type, src_type, data, strides, size0, size1);
+      }
       return;
     }
     for (int64_t j = 0; j < size1; ++j) {

@@ -5,10 +5,13 @@
 //   iter.build_borrowing_binary_op(out, a, b);
 //   cpu_kernel_vec(
 //       iter, [](float x, float y) -> float { return x + y; },
-//       [](Vectorized<float> x, Vectorized<float> y) { return x + y; });
+//       [](auto x, auto y) { return x + y; });   // x, y: Vectorized<float, W>
 //
-// The callable's argument and result types are deduced (function_traits: it must not be
+// The scalar callable's argument and result types are deduced (function_traits: it must not be
 // generic); operand 0 is the output, operands 1..n the inputs, in the callable's argument order.
+// The vector callable is generic: it is called with Vectorized<T, W> values, W the register width
+// of the ISA the loop runs with (see vectorized.h); constants inside it are decltype(x)(2). (One
+// written for Vectorized<T> runs with 64-byte vectors on every ISA.)
 // Each 2-D tile row takes the fastest path that fits:
 //   - contiguous: every operand has stride == element size: a tight loop (with cpu_kernel_vec,
 //     2 Vectorized steps per iteration, the tail through the scalar callable);
@@ -35,6 +38,7 @@
 #include <cstdint>
 #include <cstring>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include "sdk/core/error.h"
@@ -62,8 +66,9 @@ struct Contiguous {
   [[gnu::always_inline]] void store(int64_t i, const T& v) const {
     std::memcpy(ptr + i * static_cast<int64_t>(sizeof(T)), &v, sizeof(T));
   }
-  [[gnu::always_inline]] Vectorized<T> load_vec(int64_t i) const {
-    return Vectorized<T>::loadu(ptr + i * static_cast<int64_t>(sizeof(T)));
+  template <int kWidth>
+  [[gnu::always_inline]] Vectorized<T, kWidth> load_vec(int64_t i) const {
+    return Vectorized<T, kWidth>::loadu(ptr + i * static_cast<int64_t>(sizeof(T)));
   }
 };
 
@@ -86,7 +91,10 @@ template <typename T>
 struct Broadcast {
   T value;
   [[gnu::always_inline]] T load(int64_t) const { return value; }
-  [[gnu::always_inline]] Vectorized<T> load_vec(int64_t) const { return Vectorized<T>(value); }
+  template <int kWidth>
+  [[gnu::always_inline]] Vectorized<T, kWidth> load_vec(int64_t) const {
+    return Vectorized<T, kWidth>(value);
+  }
 };
 
 // out[i] = op(in[i]...) for i in [begin, end).
@@ -96,16 +104,17 @@ template <typename Op, typename Out, typename... In>
   for (int64_t i = begin; i < end; ++i) out.store(i, op(in.load(i)...));
 }
 
-// The same with 2 vectors per step; the tail goes through the scalar op.
-template <typename Op, typename VecOp, typename T, typename... In>
+// The same with 2 vectors of kWidth bytes per step; the tail goes through the scalar op.
+template <int kWidth, typename Op, typename VecOp, typename T, typename... In>
 [[gnu::always_inline]] inline void apply_row_vec(const Op& op, const VecOp& vop,
                                                  const Contiguous<T>& out, int64_t n,
                                                  const In&... in) {
-  constexpr int64_t kW = Vectorized<T>::size();
+  using Vec = Vectorized<T, kWidth>;
+  constexpr int64_t kW = Vec::size();
   int64_t i = 0;
   for (; i + 2 * kW <= n; i += 2 * kW) {
-    const Vectorized<T> r0 = vop(in.load_vec(i)...);
-    const Vectorized<T> r1 = vop(in.load_vec(i + kW)...);
+    const Vec r0 = vop(in.template load_vec<kWidth>(i)...);
+    const Vec r1 = vop(in.template load_vec<kWidth>(i + kW)...);
     r0.store(out.ptr + i * static_cast<int64_t>(sizeof(T)));
     r1.store(out.ptr + (i + kW) * static_cast<int64_t>(sizeof(T)));
   }
@@ -132,15 +141,16 @@ template <typename Op, size_t I, int kScalar>
   }
 }
 
-// Inputs are contiguous except kScalar (-1: none), which has stride 0. With a VecOp, vectorised.
-template <int kScalar, typename Op, typename VecOp, size_t... I>
+// Inputs are contiguous except kScalar (-1: none), which has stride 0. With a VecOp, vectorised
+// with vectors of kWidth bytes.
+template <int kScalar, int kWidth, typename Op, typename VecOp, size_t... I>
 [[gnu::always_inline]] inline void contiguous_row(const Op& op, const VecOp* vop, char* const* data,
                                                   int64_t n, std::index_sequence<I...>) {
   const Contiguous<result_of<Op>> out{data[0]};
   if constexpr (std::is_same_v<VecOp, std::nullptr_t>) {
     apply_row(op, out, 0, n, contiguous_arg<Op, I, kScalar>(data)...);
   } else {
-    apply_row_vec(op, *vop, out, n, contiguous_arg<Op, I, kScalar>(data)...);
+    apply_row_vec<kWidth>(op, *vop, out, n, contiguous_arg<Op, I, kScalar>(data)...);
   }
 }
 
@@ -153,7 +163,7 @@ template <typename Op, size_t... I>
 }
 
 // Picks the row kind from the strides: contiguous, one scalar input, or strided.
-template <typename Op, typename VecOp, size_t... I>
+template <int kWidth, typename Op, typename VecOp, size_t... I>
 [[gnu::always_inline]] inline void typed_row(const Op& op, const VecOp* vop, char* const* data,
                                              const int64_t* strides, int64_t n,
                                              std::index_sequence<I...> seq) {
@@ -169,13 +179,14 @@ template <typename Op, typename VecOp, size_t... I>
       contiguous &= strides[k] == kSizes[k];
     }
   }
-  if (contiguous && num_scalars == 0) return contiguous_row<-1>(op, vop, data, n, seq);
+  if (contiguous && num_scalars == 0) return contiguous_row<-1, kWidth>(op, vop, data, n, seq);
   if (contiguous && num_scalars == 1) {
     // Instantiate the scalar-input row for each input position; run the one that matches.
-    const bool done = ((static_cast<int>(I) == scalar
-                            ? (contiguous_row<static_cast<int>(I)>(op, vop, data, n, seq), true)
-                            : false) ||
-                       ...);
+    const bool done =
+        ((static_cast<int>(I) == scalar
+              ? (contiguous_row<static_cast<int>(I), kWidth>(op, vop, data, n, seq), true)
+              : false) ||
+         ...);
     if (done) return;
   }
   strided_row(op, data, strides, n, seq);
@@ -207,6 +218,33 @@ bool needs_dynamic_casting(const TensorIteratorBase& iter, std::index_sequence<I
          ((iter.dtype(static_cast<int>(I) + 1) != scalar_type_of<arg_of<Op, I>>) || ...);
 }
 
+template <size_t, typename T>
+using Repeat = T;
+
+// Whether `vop` maps Vectorized<T, kWidth> arguments (one per I) to a Vectorized<T, kWidth>.
+template <typename VecOp, typename T, int kWidth, size_t... I>
+constexpr bool vec_op_takes(std::index_sequence<I...>) {
+  using Vec = Vectorized<T, kWidth>;
+  if constexpr (std::is_invocable_v<const VecOp&, Repeat<I, Vec>...>) {
+    return std::is_same_v<std::invoke_result_t<const VecOp&, Repeat<I, Vec>...>, Vec>;
+  } else {
+    return false;
+  }
+}
+
+// The vector width to run `vop` with when the ISA's is kIsaWidth: that width for a generic vop,
+// the default (widest) one for a vop written for Vectorized<T>.
+template <typename VecOp, typename T, int kIsaWidth, typename Seq>
+constexpr int vec_op_width(Seq seq) {
+  if constexpr (std::is_same_v<VecOp, std::nullptr_t>) {
+    return kIsaWidth;  // no vector op
+  } else if constexpr (vec_op_takes<VecOp, T, kIsaWidth>(seq)) {
+    return kIsaWidth;
+  } else {
+    return kMaxVectorBytes;
+  }
+}
+
 inline void check_kernel_arity(const TensorIteratorBase& iter, int arity) {
   BP_CHECK(iter.noutputs() == 1, "cpu_kernel: expected an iterator with one output, got ",
            iter.noutputs());
@@ -223,23 +261,24 @@ auto make_loop2d(const TensorIteratorBase& iter, const Op& op, const VecOp* vop)
   std::array<ScalarType, kArity + 1> dtypes;
   for (int k = 0; k <= kArity; ++k) dtypes[k] = iter.dtype(k);
   const bool cast = needs_dynamic_casting<Op>(iter, Seq{});
-  return
-      [&op, vop, dtypes, cast](char** data, const int64_t* strides, int64_t size0, int64_t size1) {
-        constexpr int kN = kArity + 1;
-        std::array<char*, kN> ptrs;
-        for (int k = 0; k < kN; ++k) ptrs[k] = data[k];
-        auto rows = [&]() __attribute__((always_inline)) {
-          for (int64_t j = 0; j < size1; ++j) {
-            if (cast) {
-              casting_row(op, dtypes.data(), ptrs.data(), strides, size0, Seq{});
-            } else {
-              typed_row(op, vop, ptrs.data(), strides, size0, Seq{});
-            }
-            for (int k = 0; k < kN; ++k) ptrs[k] += strides[kN + k];
-          }
-        };
-        dispatch_cpu(rows);
-      };
+  return [&op, vop, dtypes, cast](char** data, const int64_t* strides, int64_t size0,
+                                  int64_t size1) {
+    constexpr int kN = kArity + 1;
+    std::array<char*, kN> ptrs;
+    for (int k = 0; k < kN; ++k) ptrs[k] = data[k];
+    auto rows = [&](auto width) __attribute__((always_inline)) {
+      for (int64_t j = 0; j < size1; ++j) {
+        if (cast) {
+          casting_row(op, dtypes.data(), ptrs.data(), strides, size0, Seq{});
+        } else {
+          constexpr int kWidth = vec_op_width<VecOp, result_of<Op>, decltype(width)::value>(Seq{});
+          typed_row<kWidth>(op, vop, ptrs.data(), strides, size0, Seq{});
+        }
+        for (int k = 0; k < kN; ++k) ptrs[k] += strides[kN + k];
+      }
+    };
+    dispatch_cpu(rows);
+  };
 }
 
 }  // namespace loops_detail
@@ -252,8 +291,9 @@ void cpu_kernel(const TensorIteratorBase& iter, const Op& op, int64_t grain_size
                 grain_size);
 }
 
-// cpu_kernel with a vectorised inner loop: `vop` takes and returns Vectorized<T>, where T is the
-// scalar op's (single) element type for every argument and the result.
+// cpu_kernel with a vectorised inner loop: `vop` (generic) takes and returns Vectorized<T, W> for
+// every W, where T is the scalar op's (single) element type for every argument and the result. A
+// vop that takes only Vectorized<T> (the default, widest width) runs with it on every ISA.
 template <typename Op, typename VecOp>
 void cpu_kernel_vec(const TensorIteratorBase& iter, const Op& op, const VecOp& vop,
                     int64_t grain_size = kGrainSize) {
@@ -263,6 +303,12 @@ void cpu_kernel_vec(const TensorIteratorBase& iter, const Op& op, const VecOp& v
       std::is_same_v<typename traits::args_tuple,
                      decltype(std::tuple_cat(std::declval<std::array<T, traits::arity>>()))>,
       "cpu_kernel_vec: every argument must have the result's type");
+  static_assert(
+      loops_detail::vec_op_takes<VecOp, T, 16>(std::make_index_sequence<traits::arity>()) ||
+          loops_detail::vec_op_takes<VecOp, T, kMaxVectorBytes>(
+              std::make_index_sequence<traits::arity>()),
+      "cpu_kernel_vec: the vector op must take and return Vectorized<T, W> for every width W (a "
+      "generic lambda), or Vectorized<T>");
   iter.for_each(loops_detail::make_loop2d(iter, op, &vop), grain_size);
 }
 

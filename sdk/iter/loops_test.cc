@@ -51,19 +51,33 @@ std::vector<double> broadcast_values(const Tensor& t, IntArrayRef sizes) {
   return values(native::expand(t, sizes));
 }
 
+// A channels-last copy of ramp(sizes) (4-d).
+Tensor channels_last_ramp(IntArrayRef sizes, double scale = 0.5) {
+  Tensor t = native::empty(sizes, ScalarType::kFloat32, kCpu, MemoryFormat::kChannelsLast);
+  cast_copy(t, ramp(sizes, ScalarType::kFloat32, scale));
+  return t;
+}
+
 float add_mul(float a, float b) { return a + 2 * b; }
 
 // out = a + 2 b through cpu_kernel (a plain function) and cpu_kernel_vec; both must agree with
 // the naive loop over the logical elements.
-void expect_add_mul_matches_naive(const Tensor& a, const Tensor& b) {
+// The vector form of add_mul: generic (the ISA's width) by default.
+struct AddMulVec {
+  template <typename Vec>
+  Vec operator()(Vec x, Vec y) const {
+    return x + Vec(2) * y;
+  }
+};
+
+template <typename VecOp = AddMulVec>
+void expect_add_mul_matches_naive(const Tensor& a, const Tensor& b, const VecOp& vop = VecOp()) {
   for (int vectorised = 0; vectorised < 2; ++vectorised) {
     Tensor out;
     TensorIterator iter;
     iter.build_borrowing_binary_op(out, a, b);
     if (vectorised) {
-      cpu_kernel_vec(iter, add_mul, [](Vectorized<float> x, Vectorized<float> y) {
-        return x + Vectorized<float>(2) * y;
-      });
+      cpu_kernel_vec(iter, add_mul, vop);
     } else {
       cpu_kernel(iter, add_mul);
     }
@@ -87,6 +101,15 @@ TEST(CpuKernel, TransposedOperandsMatchNaiveLoop) {
   expect_add_mul_matches_naive(native::t(ramp({33, 7})), ramp({7, 33}));
   expect_add_mul_matches_naive(native::t(ramp({33, 7})),
                                native::t(ramp({33, 7}, ScalarType::kFloat32, 3)));
+}
+
+TEST(CpuKernel, ChannelsLastOperandsMatchNaiveLoop) {
+  const Tensor a = channels_last_ramp({2, 3, 4, 5}), b = channels_last_ramp({2, 3, 4, 5}, 3);
+  expect_add_mul_matches_naive(a, b);                   // fast setup: one dense run
+  expect_add_mul_matches_naive(a, ramp({2, 3, 4, 5}));  // mixed with contiguous: permuted
+  expect_add_mul_matches_naive(a, ramp({3, 1, 1}));     // a per-channel broadcast
+  expect_add_mul_matches_naive(channels_last_ramp({2, 40, 3, 3}),
+                               ramp({40, 1, 1}, ScalarType::kFloat32, 2));
 }
 
 TEST(CpuKernel, BroadcastOperandsMatchNaiveLoop) {
@@ -116,10 +139,13 @@ TEST(CpuKernel, ZeroSizeOperandsRunNothing) {
   });
   EXPECT_EQ(calls, 0);
   EXPECT_EQ(iter.output().sizes(), IntArrayRef({0, 5}));
+  expect_add_mul_matches_naive(ramp({0, 5}), ramp({5}));
+  expect_add_mul_matches_naive(ramp({3, 0}), ramp({3, 1}));
 }
 
 TEST(CpuKernel, VectorisedTailsAroundTheVectorWidthAreExact) {
-  for (int64_t n = 1; n <= 2 * Vectorized<float>::size() + 1; ++n) {
+  // Two of the widest vectors per step (64 floats), so every tail length up to it.
+  for (int64_t n = 1; n <= 2 * kMaxVectorBytes / 4 + 1; ++n) {
     expect_add_mul_matches_naive(ramp({n}), ramp({n}, ScalarType::kFloat32, 1.5));
     expect_add_mul_matches_naive(ramp({n}), ramp({1}));
   }
@@ -131,6 +157,24 @@ TEST(CpuKernel, EveryInstructionSetGivesTheSameValues) {
     if (c > detected) continue;
     set_cpu_capability(c);
     expect_add_mul_matches_naive(ramp({3, 67}), ramp({67}));
+    expect_add_mul_matches_naive(ramp({131}), ramp({131}, ScalarType::kFloat32, 1.5));
+    expect_add_mul_matches_naive(ramp({131}), ramp({}));
+    expect_add_mul_matches_naive(native::t(ramp({33, 7})), ramp({7, 33}));
+    expect_add_mul_matches_naive(channels_last_ramp({2, 3, 4, 5}), ramp({2, 3, 4, 5}));
+  }
+  set_cpu_capability(detected);
+}
+
+TEST(CpuKernel, VectorOpsWrittenForVectorizedOfTheDefaultWidthRunOnEveryIsa) {
+  const CpuCapability detected = detected_cpu_capability();
+  const auto typed = [](Vectorized<float> x, Vectorized<float> y) {
+    return x + Vectorized<float>(2) * y;
+  };
+  for (CpuCapability c : {CpuCapability::kDefault, CpuCapability::kAvx2, CpuCapability::kAvx512}) {
+    if (c > detected) continue;
+    set_cpu_capability(c);
+    expect_add_mul_matches_naive(ramp({3, 67}), ramp({67}), typed);
+    expect_add_mul_matches_naive(ramp({131}), ramp({}), typed);
   }
   set_cpu_capability(detected);
 }
@@ -142,7 +186,7 @@ TEST(CpuKernel, DynamicCastingConvertsInputsAndOutputs) {
   TensorIteratorConfig config;
   config.check_all_same_dtype(false).add_output(out).add_input(a).add_input(b);
   TensorIterator iter = config.build();
-  cpu_kernel_vec(iter, add_mul, [](Vectorized<float> x, Vectorized<float> y) { return x + y; });
+  cpu_kernel_vec(iter, add_mul, [](auto x, auto y) { return x + y; });
   const std::vector<double> va = values(a), vb = values(b), got = values(out);
   for (size_t i = 0; i < got.size(); ++i) {
     ASSERT_EQ(got[i],
@@ -168,9 +212,7 @@ TEST(CpuKernel, IntegerKernelsUseIntegerVectors) {
   iter.build_borrowing_binary_op(out, a, b);
   cpu_kernel_vec(
       iter, [](int64_t x, int64_t y) -> int64_t { return std::max(x, y) * 3; },
-      [](Vectorized<int64_t> x, Vectorized<int64_t> y) {
-        return maximum(x, y) * Vectorized<int64_t>(3);
-      });
+      [](auto x, auto y) { return maximum(x, y) * decltype(x)(3); });
   const std::vector<double> va = values(a), vb = values(b), got = values(iter.output());
   for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], std::max(va[i], vb[i]) * 3);
 }
@@ -189,7 +231,7 @@ TEST(CpuKernel, UnaryAndTernaryKernels) {
   iter.build_borrowing_unary_op(out, a);
   cpu_kernel_vec(
       iter, [](float x) -> float { return std::exp(x / 8); },
-      [](Vectorized<float> x) { return (x / Vectorized<float>(8)).exp(); });
+      [](auto x) { return (x / decltype(x)(8)).exp(); });
   const std::vector<double> va = values(a), got = values(iter.output());
   for (size_t i = 0; i < got.size(); ++i) ASSERT_NEAR(got[i], std::exp(va[i] / 8), 2e-7 * got[i]);
 

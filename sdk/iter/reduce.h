@@ -6,13 +6,15 @@
 //                                        ScalarType::kFloat32, ScalarType::kFloat32);
 //   binary_kernel_reduce_vec(
 //       iter, [](float a, float b) -> float { return a + b; },
-//       [](Vectorized<float> a, Vectorized<float> b) { return a + b; }, /*ident=*/0.0f);
+//       [](auto a, auto b) { return a + b; }, /*ident=*/0.0f);   // a, b: Vectorized<float, W>
 //
 // A reduction iterator has outputs with stride 0 along the reduced dimensions (is_reduction).
 // The kernels split its dimensions into kept (one output element each) and reduced ones, and:
 //   - vectorise along the input's contiguous dimension: when it is reduced, each output sums runs
 //     with vector accumulators and combines the lanes at the end ("inner" reduction); when it is
-//     kept, blocks of outputs accumulate whole input rows with vector operations ("outer");
+//     kept, a block of outputs (accumulators filling about half the L1 cache) takes up to 8
+//     input rows per pass: the rows combine in vector registers and meet the accumulators once,
+//     so the input streams through in order, several rows at a time ("outer");
 //   - run on several threads over the outputs, or, when there are fewer outputs than threads,
 //     over the reduced elements with one partial result per chunk and a combine step (in chunk
 //     order, so results do not depend on timing).
@@ -82,8 +84,16 @@ ReductionGeometry reduction_geometry(const TensorIteratorBase& iter, int input,
 
 namespace reduce_detail {
 
-inline constexpr int64_t kBlock = 1024;  // outputs accumulated together (outer reductions)
-inline constexpr int64_t kChunk = 256;   // elements converted at a time
+// Outer reductions accumulate a block of outputs whose accumulators fill about half the L1 cache,
+// reading kRows input rows per pass (several streams in flight, one accumulator update per pass).
+inline constexpr int64_t kBlockBytes = 16 * 1024;
+inline constexpr int64_t kRows = 8;
+inline constexpr int64_t kChunk = 256;  // elements converted at a time
+
+template <typename AccT>
+constexpr int64_t block_size() {
+  return std::max<int64_t>(64, kBlockBytes / static_cast<int64_t>(sizeof(AccT)));
+}
 
 // Calls fn(values, index_offset, count) over `len` elements of dtype `dtype` at (ptr, stride),
 // where `values` points at `count` contiguous T: the input itself when it already is, else a
@@ -110,8 +120,10 @@ template <typename T>
   return v;
 }
 
-// Drives a reduction: `red` provides acc_t, init(), inner(acc&, ptr, stride, len, idx0),
-// outer(acc*, ptr, stride, len, idx), combine(acc, acc) and store(out_ptrs, acc).
+// Drives a reduction: `red` provides acc_t, init(), inner<W>(acc&, ptr, stride, len, idx0),
+// outer<W>(acc*, ptr, stride, len, row_stride, rows, idx0) (acc[i] takes elements i of `rows`
+// input rows, the first of which has reduced index idx0; W is the vector width dispatch_cpu
+// picked), combine(acc, acc) and store(out_ptrs, acc).
 template <typename Reducer>
 void run_reduction(const TensorIteratorBase& iter, const Reducer& red, bool contiguous_first) {
   using acc_t = typename Reducer::acc_t;
@@ -128,14 +140,20 @@ void run_reduction(const TensorIteratorBase& iter, const Reducer& red, bool cont
   // acc[k - kb] accumulates reduced elements [rb, re) of kept elements [kb, ke).
   auto accumulate = [&](int64_t kb, int64_t ke, int64_t rb, int64_t re, acc_t* acc) {
     StrideVector koff(nt), roff(nt);
-    auto body = [&]() __attribute__((always_inline)) {
+    auto body = [&](auto width) __attribute__((always_inline)) {
+      constexpr int kIsaWidth = decltype(width)::value;
       if (outer) {
         for (int64_t k = kb; k < ke;) {
           const int64_t len = std::min(g.kept.size0() - k % g.kept.size0(), ke - k);
           g.kept.offsets(k, koff.data());
-          for (int64_t r = rb; r < re; ++r) {
+          for (int64_t r = rb; r < re;) {
+            // Rows along the first reduced dim, up to its end.
+            const int64_t rows =
+                std::min({kRows, g.reduced.size0() - r % g.reduced.size0(), re - r});
             g.reduced.offsets(r, roff.data());
-            red.outer(acc + (k - kb), base[in] + koff[in] + roff[in], g.kept.stride0(in), len, r);
+            red.template outer<kIsaWidth>(acc + (k - kb), base[in] + koff[in] + roff[in],
+                                          g.kept.stride0(in), len, g.reduced.stride0(in), rows, r);
+            r += rows;
           }
           k += len;
         }
@@ -146,7 +164,8 @@ void run_reduction(const TensorIteratorBase& iter, const Reducer& red, bool cont
         for (int64_t r = rb; r < re;) {
           const int64_t len = std::min(g.reduced.size0() - r % g.reduced.size0(), re - r);
           g.reduced.offsets(r, roff.data());
-          red.inner(acc[k - kb], base[in] + koff[in] + roff[in], g.reduced.stride0(in), len, r);
+          red.template inner<kIsaWidth>(acc[k - kb], base[in] + koff[in] + roff[in],
+                                        g.reduced.stride0(in), len, r);
           r += len;
         }
       }
@@ -168,6 +187,7 @@ void run_reduction(const TensorIteratorBase& iter, const Reducer& red, bool cont
   if (!parallel || num_kept >= threads) {
     const int64_t grain =
         parallel ? std::max<int64_t>(1, kGrainSize / std::max<int64_t>(num_reduced, 1)) : num_kept;
+    constexpr int64_t kBlock = block_size<acc_t>();
     parallel_for(0, num_kept, grain, [&](int64_t begin, int64_t end) {
       std::vector<acc_t> acc(static_cast<size_t>(std::min(kBlock, end - begin)));
       for (int64_t kb = begin; kb < end; kb += kBlock) {
@@ -228,18 +248,24 @@ struct GenericReducer {
 
   acc_t init() const { return initial; }
   acc_t combine(const acc_t& a, const acc_t& b) const { return ops.combine(a, b); }
+  template <int kWidth>
   [[gnu::always_inline]] void inner(acc_t& acc, const char* p, int64_t stride, int64_t len,
                                     int64_t idx0) const {
     contiguous_chunks<in_t>(dtype, p, stride, len, [&](const char* v, int64_t off, int64_t n) {
       for (int64_t i = 0; i < n; ++i) acc = ops.reduce(acc, load<in_t>(v, i), idx0 + off + i);
     });
   }
+  template <int kWidth>
   [[gnu::always_inline]] void outer(acc_t* acc, const char* p, int64_t stride, int64_t len,
-                                    int64_t idx) const {
-    contiguous_chunks<in_t>(dtype, p, stride, len, [&](const char* v, int64_t off, int64_t n) {
-      for (int64_t i = 0; i < n; ++i)
-        acc[off + i] = ops.reduce(acc[off + i], load<in_t>(v, i), idx);
-    });
+                                    int64_t row_stride, int64_t rows, int64_t idx0) const {
+    for (int64_t r = 0; r < rows; ++r) {
+      const int64_t idx = idx0 + r;
+      contiguous_chunks<in_t>(dtype, p + r * row_stride, stride, len,
+                              [&](const char* v, int64_t off, int64_t n) {
+                                for (int64_t i = 0; i < n; ++i)
+                                  acc[off + i] = ops.reduce(acc[off + i], load<in_t>(v, i), idx);
+                              });
+    }
   }
   void store(char** out, const acc_t& acc) const { store_result(out, iter, 0, ops.project(acc)); }
 };
@@ -248,7 +274,10 @@ struct GenericReducer {
 template <typename Op, typename VecOp, typename Project>
 struct VecReducer {
   using acc_t = typename function_traits<Op>::result_type;
-  using Vec = Vectorized<acc_t>;
+  static constexpr int64_t kSize = static_cast<int64_t>(sizeof(acc_t));
+  // Inner reductions keep 4 accumulators of kLanes lanes (one widest vector each) whatever the
+  // ISA's width, so that they combine the same elements in the same order on every ISA.
+  static constexpr int64_t kLanes = kMaxVectorBytes / kSize;
   const Op& op;
   const VecOp& vop;
   const Project& project;
@@ -258,39 +287,90 @@ struct VecReducer {
 
   acc_t init() const { return ident; }
   acc_t combine(acc_t a, acc_t b) const { return op(a, b); }
+  // The vector width for an ISA of kIsaWidth bytes: that for a generic vop, the default (widest)
+  // for one written for Vectorized<acc_t>.
+  template <int kIsaWidth>
+  static constexpr int width() {
+    using Vec = Vectorized<acc_t, kIsaWidth>;
+    if constexpr (std::is_invocable_r_v<Vec, const VecOp&, Vec, Vec>) {
+      return kIsaWidth;
+    } else {
+      return kMaxVectorBytes;
+    }
+  }
+  template <int kIsaWidth>
   [[gnu::always_inline]] void inner(acc_t& acc, const char* p, int64_t stride, int64_t len,
                                     int64_t) const {
+    constexpr int kWidth = width<kIsaWidth>();
+    using Vec = Vectorized<acc_t, kWidth>;
+    constexpr int64_t kParts = kLanes / Vec::size();  // vectors per accumulator
     contiguous_chunks<acc_t>(dtype, p, stride, len, [&](const char* v, int64_t, int64_t n) {
-      constexpr int64_t kW = Vec::size();
       // Four independent accumulators hide the latency of the vector op.
-      Vec a0(ident), a1(ident), a2(ident), a3(ident);
-      int64_t i = 0;
-      for (; i + 4 * kW <= n; i += 4 * kW) {
-        const char* q = v + i * static_cast<int64_t>(sizeof(acc_t));
-        a0 = vop(a0, Vec::loadu(q));
-        a1 = vop(a1, Vec::loadu(q + sizeof(Vec)));
-        a2 = vop(a2, Vec::loadu(q + 2 * sizeof(Vec)));
-        a3 = vop(a3, Vec::loadu(q + 3 * sizeof(Vec)));
+      Vec a[4][kParts];
+      for (auto& row : a) {
+        for (Vec& part : row) part = Vec(ident);
       }
-      const Vec all = vop(vop(a0, a1), vop(a2, a3));
-      acc_t s = all[0];
-      for (int lane = 1; lane < kW; ++lane) s = op(s, all[lane]);
+      int64_t i = 0;
+      for (; i + 4 * kLanes <= n; i += 4 * kLanes) {
+        const char* q = v + i * kSize;
+        for (int k = 0; k < 4; ++k) {
+          for (int64_t part = 0; part < kParts; ++part) {
+            a[k][part] = vop(a[k][part], Vec::loadu(q + (k * kParts + part) * kWidth));
+          }
+        }
+      }
+      acc_t s = ident;
+      for (int64_t part = 0; part < kParts; ++part) {
+        const Vec all = vop(vop(a[0][part], a[1][part]), vop(a[2][part], a[3][part]));
+        for (int lane = 0; lane < Vec::size(); ++lane) {
+          s = (part == 0 && lane == 0) ? all[0] : op(s, all[lane]);
+        }
+      }
       for (; i < n; ++i) s = op(s, load<acc_t>(v, i));
       acc = op(acc, s);
     });
   }
+  template <int kIsaWidth>
   [[gnu::always_inline]] void outer(acc_t* acc, const char* p, int64_t stride, int64_t len,
-                                    int64_t) const {
-    contiguous_chunks<acc_t>(dtype, p, stride, len, [&](const char* v, int64_t off, int64_t n) {
-      constexpr int64_t kW = Vec::size();
-      char* a = reinterpret_cast<char*>(acc + off);
-      int64_t i = 0;
-      for (; i + kW <= n; i += kW) {
-        const int64_t b = i * static_cast<int64_t>(sizeof(acc_t));
-        vop(Vec::loadu(a + b), Vec::loadu(v + b)).store(a + b);
+                                    int64_t row_stride, int64_t rows, int64_t) const {
+    constexpr int kWidth = width<kIsaWidth>();
+    if (dtype != scalar_type_of<acc_t> || stride != kSize) {
+      // Converted chunk by chunk, one row at a time.
+      for (int64_t r = 0; r < rows; ++r) {
+        contiguous_chunks<acc_t>(dtype, p + r * row_stride, stride, len,
+                                 [&](const char* v, int64_t off, int64_t n) {
+                                   add_rows<kWidth>(acc + off, v, n, 0, 1);
+                                 });
       }
-      for (; i < n; ++i) acc[off + i] = op(acc[off + i], load<acc_t>(v, i));
-    });
+      return;
+    }
+    if (rows == kRows) {
+      add_rows<kWidth, kRows>(acc, p, len, row_stride, kRows);
+    } else {
+      add_rows<kWidth>(acc, p, len, row_stride, rows);
+    }
+  }
+  // acc[i] = op(acc[i], op(...op(row 0[i], row 1[i])..., row rows-1[i])): the rows combine in
+  // vector registers, then meet the accumulators once. kFixedRows (when not 0) is `rows`.
+  template <int kWidth, int64_t kFixedRows = 0>
+  [[gnu::always_inline]] void add_rows(acc_t* acc, const char* v, int64_t n, int64_t row_stride,
+                                       int64_t rows) const {
+    using Vec = Vectorized<acc_t, kWidth>;
+    constexpr int64_t kW = Vec::size();
+    if constexpr (kFixedRows != 0) rows = kFixedRows;
+    char* a = reinterpret_cast<char*>(acc);
+    int64_t i = 0;
+    for (; i + kW <= n; i += kW) {
+      const char* q = v + i * kSize;
+      Vec s = Vec::loadu(q);
+      for (int64_t r = 1; r < rows; ++r) s = vop(s, Vec::loadu(q + r * row_stride));
+      vop(Vec::loadu(a + i * kSize), s).store(a + i * kSize);
+    }
+    for (; i < n; ++i) {
+      acc_t s = load<acc_t>(v, i);
+      for (int64_t r = 1; r < rows; ++r) s = op(s, load<acc_t>(v + r * row_stride, i));
+      acc[i] = op(acc[i], s);
+    }
   }
   void store(char** out, acc_t acc) const { store_result(out, iter, 0, project(acc)); }
 };
@@ -315,13 +395,22 @@ void binary_kernel_reduce(const TensorIteratorBase& iter, const Ops& ops, AccT i
   reduce_detail::run_reduction(iter, red, /*contiguous_first=*/false);
 }
 
-// Reduces with an associative `op(acc, acc) -> acc` (and its Vectorized form `vop`) whose
-// identity is `ident`, e.g. sum, prod, max. Accumulates in op's type (float for half inputs,
-// double if asked); `project` (optional) maps the final accumulator, e.g. divides for mean.
+// Reduces with an associative `op(acc, acc) -> acc` (and its vector form `vop`, generic: it maps
+// two Vectorized<acc, W> to one, for every width W; one written for Vectorized<acc> runs with
+// 64-byte vectors on every ISA) whose identity is `ident`, e.g. sum, prod, max.
+// Accumulates in op's type (float for half inputs, double if asked); `project` (optional) maps the
+// final accumulator, e.g. divides for mean. Results do not depend on the ISA.
 template <typename Op, typename VecOp, typename Project = reduce_detail::Identity>
 void binary_kernel_reduce_vec(const TensorIteratorBase& iter, const Op& op, const VecOp& vop,
                               typename function_traits<Op>::result_type ident,
                               const Project& project = Project()) {
+  using T = typename function_traits<Op>::result_type;
+  static_assert(
+      std::is_invocable_r_v<Vectorized<T, 16>, const VecOp&, Vectorized<T, 16>,
+                            Vectorized<T, 16>> ||
+          std::is_invocable_r_v<Vectorized<T>, const VecOp&, Vectorized<T>, Vectorized<T>>,
+      "binary_kernel_reduce_vec: the vector op must map two Vectorized<T, W> to one for "
+      "every width W (a generic lambda), or two Vectorized<T> to one");
   BP_CHECK(iter.noutputs() == 1 && iter.ninputs() == 1,
            "binary_kernel_reduce_vec: expected one output and one input");
   reduce_detail::VecReducer<Op, VecOp, Project> red{op,    vop,  project,

@@ -9,6 +9,7 @@
 #include "sdk/core/element_cast.h"
 #include "sdk/core/empty.h"
 #include "sdk/core/views.h"
+#include "sdk/iter/vec/cpu_capability.h"
 
 namespace bp {
 namespace {
@@ -49,8 +50,8 @@ Tensor sum(const Tensor& self, IntArrayRef dims, bool keepdim = false,
   Tensor result;
   TensorIterator iter = make_reduction("sum", result, self, dims, keepdim, self.dtype(), out_dtype);
   binary_kernel_reduce_vec(
-      iter, [](float a, float b) -> float { return a + b; },
-      [](Vectorized<float> a, Vectorized<float> b) { return a + b; }, 0.0f);
+      iter, [](float a, float b) -> float { return a + b; }, [](auto a, auto b) { return a + b; },
+      0.0f);
   return result;
 }
 
@@ -111,6 +112,65 @@ TEST(Reduce, SumOverAZeroSizeDimIsZero) {
   EXPECT_EQ(sum(ramp({3, 0}), {0}).sizes(), IntArrayRef({0}));
 }
 
+TEST(Reduce, OuterSumsOverSeveralReducedDimsMatchNaiveLoop) {
+  // The kept dim is contiguous: rows of the first reduced dim are taken 8 at a time, up to its
+  // end (13 = 8 + 5), then the next index of the second reduced dim.
+  Tensor x = ramp({3, 13, 70});
+  const Tensor result = sum(x, {0, 1});
+  ASSERT_EQ(result.sizes(), IntArrayRef({70}));
+  for (int64_t k = 0; k < 70; ++k) {
+    double want = 0;
+    for (int64_t i = 0; i < 3; ++i) {
+      for (int64_t j = 0; j < 13; ++j) want += element(x, {i, j, k});
+    }
+    ASSERT_NEAR(element(result, {k}), want, 1e-4) << k;
+  }
+}
+
+TEST(Reduce, SumsAreBitwiseTheSameOnEveryInstructionSet) {
+  // Values whose float sums round differently in different orders.
+  Tensor x = native::empty({37, 1001}, ScalarType::kFloat32, kCpu);
+  for (int64_t i = 0; i < x.numel(); ++i) {
+    x.data_ptr<float>()[i] = 1.0f / static_cast<float>(1 + (i * 7919) % 1000);
+  }
+  const CpuCapability detected = detected_cpu_capability();
+  std::vector<std::vector<float>> reference(2);
+  for (CpuCapability c : {CpuCapability::kDefault, CpuCapability::kAvx2, CpuCapability::kAvx512}) {
+    if (c > detected) continue;
+    set_cpu_capability(c);
+    for (int dim = 0; dim < 2; ++dim) {
+      const Tensor result = sum(x, {dim});
+      std::vector<float> got(result.data_ptr<float>(), result.data_ptr<float>() + result.numel());
+      if (reference[dim].empty()) reference[dim] = got;
+      EXPECT_EQ(got, reference[dim]) << cpu_capability_name(c) << " dim " << dim;
+    }
+  }
+  set_cpu_capability(detected);
+}
+
+TEST(Reduce, VectorOpsWrittenForVectorizedOfTheDefaultWidthGiveTheSameSums) {
+  Tensor x = ramp({37, 1001});
+  const CpuCapability detected = detected_cpu_capability();
+  for (CpuCapability c : {CpuCapability::kDefault, CpuCapability::kAvx2, CpuCapability::kAvx512}) {
+    if (c > detected) continue;
+    set_cpu_capability(c);
+    for (int dim = 0; dim < 2; ++dim) {
+      Tensor result;
+      TensorIterator iter = make_reduction("sum", result, x, {dim}, false, ScalarType::kFloat32,
+                                           ScalarType::kFloat32);
+      binary_kernel_reduce_vec(
+          iter, [](float a, float b) -> float { return a + b; },
+          [](Vectorized<float> a, Vectorized<float> b) { return a + b; }, 0.0f);
+      const Tensor generic = sum(x, {dim});
+      for (int64_t i = 0; i < result.numel(); ++i) {
+        ASSERT_EQ(result.data_ptr<float>()[i], generic.data_ptr<float>()[i])
+            << cpu_capability_name(c) << " dim " << dim << " output " << i;
+      }
+    }
+  }
+  set_cpu_capability(detected);
+}
+
 TEST(Reduce, HalfInputsAccumulateInFloat) {
   // 4096 ones: a float16 accumulator would stop at 2048.
   Tensor ones = native::empty({4096}, ScalarType::kFloat16, kCpu);
@@ -125,9 +185,8 @@ TEST(Reduce, MeanDividesInTheProjection) {
   TensorIterator iter =
       make_reduction("mean", result, x, {1}, false, ScalarType::kFloat32, ScalarType::kFloat32);
   binary_kernel_reduce_vec(
-      iter, [](float a, float b) -> float { return a + b; },
-      [](Vectorized<float> a, Vectorized<float> b) { return a + b; }, 0.0f,
-      [](float s) { return s / 9; });
+      iter, [](float a, float b) -> float { return a + b; }, [](auto a, auto b) { return a + b; },
+      0.0f, [](float s) { return s / 9; });
   const std::vector<double> want = naive_sum(x, 1);
   for (int64_t i = 0; i < 6; ++i) EXPECT_FLOAT_EQ(element(result, {i}), want[i] / 9);
 }

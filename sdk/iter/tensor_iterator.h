@@ -136,6 +136,7 @@ class TensorIteratorBase : public MetaBase {
   const Tensor& input(int arg = 0) const { return tensor(num_outputs_ + arg); }
   // Byte strides of operand `arg`, one per iteration dimension.
   IntArrayRef strides(int arg) const { return operands_[arg].stride_bytes; }
+  // Operand `arg`'s first element (for Meta operands: null plus the byte offset of a sub-iterator).
   void* data_ptr(int arg) const { return operands_[arg].data; }
   ScalarType dtype(int arg = 0) const { return *operands_[arg].current_dtype; }
   ScalarType input_dtype(int arg = 0) const { return dtype(num_outputs_ + arg); }

@@ -10,6 +10,8 @@ OP_FAMILIES = [
     "copies",
     "unary",
     "binary",
+    "reductions",
+    "ternary",
 ]
 
 def sdk_generated_sources():

@@ -5,5 +5,7 @@
 #define BACKPLANE_SDK_STRUCTURED_META_FUNCTIONS_H_
 
 #include "sdk/structured/pointwise_meta.h"  // IWYU pragma: export
+#include "sdk/structured/reduction_meta.h"  // IWYU pragma: export
+#include "sdk/structured/ternary_meta.h"    // IWYU pragma: export
 
 #endif  // BACKPLANE_SDK_STRUCTURED_META_FUNCTIONS_H_

@@ -1,6 +1,10 @@
 #include "sdk/structured/pointwise_meta.h"
 
 #include "sdk/core/error.h"
+#include "sdk/core/promotion.h"
+#include "sdk/core/result_type.h"
+#include "sdk/iter/tensor_iterator_config.h"
+#include "sdk/structured/converted_operand.h"
 
 namespace bp::meta {
 namespace {
@@ -48,6 +52,48 @@ void unary_force_boolean_op(TensorIteratorBase& iter, const Tensor& self) {
   iter.build_borrowing_unary_force_boolean_op(iter.maybe_get_output(0), self);
 }
 
+void unary_op_in_dtype(TensorIteratorBase& iter, const Tensor& self, ScalarType dtype) {
+  TensorIteratorConfig config;
+  config.set_check_mem_overlap(true)
+      .cast_common_dtype_to_outputs(false)
+      .enforce_safe_casting_to_output(false)
+      .check_all_same_dtype(true)
+      .add_output(iter.maybe_get_output(0))
+      .add_owned_input(converted_operand(self, dtype));
+  iter.build(config);
+}
+
+void abs_op(TensorIteratorBase& iter, const Tensor& self) {
+  const Tensor& out = iter.maybe_get_output(0);
+  if (!is_complex(self.dtype()) || (out.defined() && is_complex(out.dtype()))) {
+    BP_CHECK(!out.is_same(self) || !is_complex(self.dtype()),
+             "In-place abs is not supported for complex tensors.");
+    unary_op(iter, self);
+    return;
+  }
+  // Complex to real: the kernel writes each magnitude into the real output.
+  const ScalarType real = to_real_type(self.dtype());
+  BP_CHECK(!out.defined() || can_cast(real, out.dtype()), "result type ", real,
+           " can't be cast to the desired output type ", out.dtype());
+  TensorIteratorConfig config;
+  config.set_check_mem_overlap(true).check_all_same_dtype(false).add_output(out).add_input(self);
+  if (!out.defined()) config.declare_static_dtype(real);
+  iter.build(config);
+}
+
+void ceil_op(TensorIteratorBase& iter, const Tensor& self) {
+  BP_CHECK(!is_complex(self.dtype()), "ceil is not supported for complex inputs");
+  unary_op(iter, self);
+}
+
+void nan_to_num_op(TensorIteratorBase& iter, const Tensor& self) {
+  const Tensor& out = iter.maybe_get_output(0);
+  BP_CHECK(!out.defined() || out.dtype() == self.dtype(),
+           "nan_to_num: dtype of out: ", out.defined() ? out.dtype() : self.dtype(),
+           " should be same as input: ", self.dtype());
+  unary_op(iter, self);
+}
+
 void add_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& other,
             const Scalar& alpha) {
   binary_op(iter, self, other);
@@ -63,6 +109,31 @@ void sub_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& other,
            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying "
            "to invert a mask, use the `~` or `logical_not()` operator instead.");
   add_op(iter, self, other, alpha);
+}
+
+void div_mode_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& other,
+                 std::optional<std::string_view> rounding_mode) {
+  if (!rounding_mode.has_value()) {
+    binary_float_op(iter, self, other);
+    return;
+  }
+  BP_CHECK(*rounding_mode == "trunc" || *rounding_mode == "floor",
+           "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '",
+           *rounding_mode, "'");
+  binary_op(iter, self, other);
+}
+
+void maximum_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& other) {
+  BP_CHECK(!is_complex(self.dtype()) && !is_complex(other.dtype()),
+           "maximum not implemented for complex tensors.");
+  binary_op(iter, self, other);
+}
+
+void pow_tensor_scalar_op(TensorIteratorBase& iter, const Tensor& self, const Scalar& exponent) {
+  BP_CHECK(!(is_integral(self.dtype(), /*include_bool=*/true) &&
+             exponent.is_integral(/*include_bool=*/true) && exponent.to<int64_t>() < 0),
+           "Integers to negative integer powers are not allowed.");
+  unary_op_in_dtype(iter, self, result_type(self, exponent));
 }
 
 }  // namespace bp::meta

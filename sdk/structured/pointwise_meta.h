@@ -14,7 +14,11 @@
 #ifndef BACKPLANE_SDK_STRUCTURED_POINTWISE_META_H_
 #define BACKPLANE_SDK_STRUCTURED_POINTWISE_META_H_
 
+#include <optional>
+#include <string_view>
+
 #include "sdk/core/scalar.h"
+#include "sdk/core/scalar_type.h"
 #include "sdk/core/tensor.h"
 #include "sdk/iter/tensor_iterator.h"
 
@@ -34,8 +38,22 @@ void unary_float_op(TensorIteratorBase& iter, const Tensor& self);
 // unary_op, rejecting bool: "Negation, the `-` operator, on a bool tensor is not supported. If
 // you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
 void neg_op(TensorIteratorBase& iter, const Tensor& self);
-// The output is bool (isnan, logical_not).
+// The output is bool (isnan, logical_not); a given output keeps its dtype.
 void unary_force_boolean_op(TensorIteratorBase& iter, const Tensor& self);
+// unary_op over `self` converted to `dtype` (PyTorch's build_unary_op(out, self.to(dtype))): the
+// output must have that dtype ("Found dtype int64 but expected float32"). A helper for meta
+// functions that promote with Scalars (pow, clamp), not named in declarations.
+void unary_op_in_dtype(TensorIteratorBase& iter, const Tensor& self, ScalarType dtype);
+
+// abs: unary_op, except that complex inputs give their real dtype (a given out may be complex, or
+// a real dtype the real dtype can be cast to: "result type float32 can't be cast to the desired
+// output type int64"). "In-place abs is not supported for complex tensors."
+void abs_op(TensorIteratorBase& iter, const Tensor& self);
+// ceil: unary_op; "ceil is not supported for complex inputs".
+void ceil_op(TensorIteratorBase& iter, const Tensor& self);
+// nan_to_num: unary_op; an out of another dtype is "nan_to_num: dtype of out: float32 should be
+// same as input: float64".
+void nan_to_num_op(TensorIteratorBase& iter, const Tensor& self);
 
 // binary_op, then PyTorch's checks of alpha against the common dtype: "Boolean alpha only
 // supported for Boolean results.", "For integral input tensors, argument alpha must not be a
@@ -47,6 +65,17 @@ void add_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& other, c
 // with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or
 // `logical_not()` operator instead."
 void sub_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& other, const Scalar& alpha);
+// div with a rounding mode: binary_float_op for none (true division), binary_op for "trunc" and
+// "floor"; anything else is "div expected rounding_mode to be one of None, 'trunc', or 'floor'
+// but found 'round'".
+void div_mode_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& other,
+                 std::optional<std::string_view> rounding_mode);
+// maximum: binary_op; "maximum not implemented for complex tensors."
+void maximum_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& other);
+// pow(Tensor, Scalar): unary_op_in_dtype over self in result_type(self, exponent); an integral
+// (or bool) self with a negative integral exponent is "Integers to negative integer powers are
+// not allowed."
+void pow_tensor_scalar_op(TensorIteratorBase& iter, const Tensor& self, const Scalar& exponent);
 
 }  // namespace bp::meta
 

@@ -243,12 +243,10 @@ BP_JIT_INLINE complex<T> complex_atan(complex<T> z) {
   return complex<T>(w.imag(), -w.real());
 }
 
+// C's cpow, which the host's std::pow uses: exp(exponent * log(base)) with no special case (so
+// 0^0 is NaN, as on the host).
 template <typename T>
 BP_JIT_INLINE complex<T> complex_pow(complex<T> base, complex<T> exponent) {
-  if (base == T(0)) {
-    if (exponent == T(0)) return complex<T>(T(1));
-    if (exponent.imag() == T(0) && exponent.real() > T(0)) return complex<T>(T(0));
-  }
   return complex_exp(exponent * complex_log(base));
 }
 
@@ -356,17 +354,42 @@ BP_JIT_INLINE T pow(T x, T y) {
   }
 }
 
-// abs(T): |x| in T (for complex values, (|z|, 0)); unsigned values and bool are their own.
+// abs(T): |x|. Floating: the sign bit cleared; signed integers: the minimum wraps to itself;
+// unsigned values and bool are their own. Complex: the magnitude, of the real type (hypot).
 template <typename T>
-BP_JIT_INLINE T abs(T x) {
+BP_JIT_INLINE auto abs(T x) {
   if constexpr (jit::is_same_v<T, float> || jit::is_same_v<T, double>) {
     return jit::real_abs(x);
   } else if constexpr (is_complex_v<T>) {
-    return T(jit::complex_abs(x));
+    return jit::complex_abs(x);
   } else if constexpr (is_signed_v<T>) {
-    return x < T(0) ? T(-x) : x;
+    return x < T(0) ? T(T(0) - x) : x;
   } else {
     return x;
+  }
+}
+
+// The larger (smaller) of a and b; NaN when either is NaN (a + b keeps the NaN operand's
+// payload); b when they compare equal (maximum(-0.0, 0.0) is 0.0, maximum(0.0, -0.0) is -0.0),
+// as on the host. bool: or (and).
+template <typename T>
+BP_JIT_INLINE T maximum(T a, T b) {
+  if constexpr (is_bool_v<T>) {
+    return a || b;
+  } else if constexpr (is_floating_v<T>) {
+    return a != a || b != b ? a + b : (a > b ? a : b);
+  } else {
+    return a > b ? a : b;
+  }
+}
+template <typename T>
+BP_JIT_INLINE T minimum(T a, T b) {
+  if constexpr (is_bool_v<T>) {
+    return a && b;
+  } else if constexpr (is_floating_v<T>) {
+    return a != a || b != b ? a + b : (a < b ? a : b);
+  } else {
+    return a < b ? a : b;
   }
 }
 

@@ -314,6 +314,15 @@ BP_JIT_INLINE bool operator!=(const complex<T>& a, jit::identity_t<T> x) {
 
 namespace math {
 
+// The element type of a value: T itself (the device has no Vectorized<T>; the host's element_t
+// also unwraps vectors).
+template <typename T>
+struct element_of {
+  using type = T;
+};
+template <typename T>
+using element_t = typename element_of<T>::type;
+
 template <typename T>
 inline constexpr bool is_complex_v = false;
 template <typename T>

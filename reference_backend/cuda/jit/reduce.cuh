@@ -248,13 +248,7 @@ struct Norm {
   R p;
   BP_JIT_INLINE explicit Norm(const Value* v) : p(value_as<R>(v[0])) {}
   BP_JIT_INLINE R identity() const { return kP == kNormNegInf ? math::infinity<R>() : R(0); }
-  BP_JIT_INLINE R magnitude(V x) const {
-    if constexpr (math::is_complex_v<V>) {
-      return R(math::abs(x).real());
-    } else {
-      return R(math::abs(x));
-    }
-  }
+  BP_JIT_INLINE R magnitude(V x) const { return R(math::abs(x)); }
   BP_JIT_INLINE R reduce(R a, V x, int64_t) const {
     const R m = magnitude(x);
     if constexpr (kP == kNormZero) return a + (m != R(0) ? R(1) : R(0));

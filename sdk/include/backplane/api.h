@@ -18,10 +18,19 @@
  *   // (plugin.h). The C++ wrapper backplane.hpp shortens all of this.
  *
  * Compatibility (docs/abi.md): the table only grows; a field is never removed, reordered or
- * retyped within a major version. `struct_size` is sizeof(bp_api) as the host compiled it: code
- * built against newer headers checks BP_API_HAS(api, field) before calling a function added
- * after the minor version it requires. A plugin reports the API version it was built against
- * and the host refuses a different major version or a newer minor version than its own.
+ * retyped within a major version, and the first three fields (struct_size, major_version,
+ * minor_version) never change in any version, so code can always read the version first.
+ * `struct_size` is sizeof(bp_api) as the host compiled it: code built against newer headers
+ * checks BP_API_HAS(api, field) before calling a function added after the minor version it
+ * requires (fields marked "(0.1)" were added in 0.1). A plugin reports the API version it was
+ * built against and the host refuses a different major version or a newer minor version than
+ * its own.
+ *
+ * Structs passed in (descs, configs) may come from code built against older or newer headers:
+ * fields past the caller's struct_size read as zero; a larger struct is accepted when every byte
+ * past what the host knows is zero, and refused with BP_ERROR_INVALID_ARGUMENT naming the struct
+ * otherwise (the caller asked for something this host cannot do). Structs filled by the host
+ * (infos, records) are written only up to the smaller of the two sizes.
  *
  * Thread safety: every function may be called from any thread at once, except where noted.
  * Registrations and calls may run concurrently (the dispatcher's guarantees).
@@ -57,6 +66,16 @@ typedef struct bp_tensor_info {
   void* data; /* the first element (storage data + offset); NULL for Meta / empty storage */
 } bp_tensor_info;
 
+/* (0.1) A registered backend as backend_list reports it. */
+typedef struct bp_backend_info {
+  size_t struct_size;
+  const char* name;    /* borrowed: valid during the visit */
+  int32_t device_type; /* its bp_device_type code */
+  int32_t device_count;
+  const char* dispatch_key; /* "Plugin0", "CUDA": borrowed, valid during the visit */
+  const char* plugin_name;  /* the plugin that registered it, "" for none */
+} bp_backend_info;
+
 /* Log levels of messages the host reports (warnings from ops, plugin load notes). */
 typedef enum bp_log_level { BP_LOG_WARNING = 1, BP_LOG_INFO = 2 } bp_log_level;
 typedef void (*bp_log_fn)(void* user_data, int32_t level, const char* message);
@@ -67,8 +86,8 @@ typedef struct bp_plugin_load_record {
   const char* path;        /* borrowed: valid during the visit */
   const char* plugin_name; /* "" when the plugin never said */
   bool loaded;
-  int32_t error_code;      /* a bp_error_code when !loaded, else 0 */
-  const char* error;       /* "" when loaded */
+  int32_t error_code;                 /* a bp_error_code when !loaded, else 0 */
+  const char* error;                  /* "" when loaded */
   int32_t plugin_major, plugin_minor; /* the API version the plugin was built against, or -1 */
   int32_t host_major, host_minor;
 } bp_plugin_load_record;
@@ -79,8 +98,9 @@ typedef struct bp_api {
   int32_t minor_version; /* the host's BP_API_MINOR */
 
   /* ---- Errors ------------------------------------------------------------------------------
-   * error_create: a new error (caller owns it; plugins return it from kernels). Never fails.
-   * error_code / error_message: borrowed, valid while the error lives. error_destroy: NULL is
+   * error_create: a new error (caller owns it; plugins return it from kernels). Never fails: an
+   * unknown code becomes BP_ERROR_INTERNAL, a NULL message "". error_code / error_message:
+   * borrowed, valid while the error lives; a NULL error gives 0 and "". error_destroy: NULL is
    * fine. */
   bp_error* (*error_create)(int32_t code, const char* message);
   int32_t (*error_code)(const bp_error* error);
@@ -95,7 +115,7 @@ typedef struct bp_api {
    * NULL pointers, negative sizes, an unknown dtype or device, no allocator for the device,
    * out of memory. */
 
-  /* Uninitialised, contiguous (row-major). */
+  /* Uninitialised, contiguous (row-major). `sizes` may be NULL when ndim is 0. */
   bp_error* (*tensor_empty)(const int64_t* sizes, size_t ndim, int32_t dtype, bp_device device,
                             bp_tensor** out);
   /* Uninitialised, with these strides (elements). */
@@ -103,11 +123,12 @@ typedef struct bp_api {
                                     int32_t dtype, bp_device device, bp_tensor** out);
   /* A contiguous tensor on `device` holding a copy of `nbytes` bytes of host memory laid out
    * row-major (nbytes must be numel * itemsize). */
-  bp_error* (*tensor_from_host)(const void* data, size_t nbytes, const int64_t* sizes,
-                                size_t ndim, int32_t dtype, bp_device device, bp_tensor** out);
+  bp_error* (*tensor_from_host)(const void* data, size_t nbytes, const int64_t* sizes, size_t ndim,
+                                int32_t dtype, bp_device device, bp_tensor** out);
   /* A tensor over caller memory `data` (on `device`, with these strides; NULL strides:
    * contiguous). `deleter(deleter_context)` runs when the last reference goes (deleter may be
-   * NULL: the caller keeps the memory alive longer than the tensor). Not resizable. */
+   * NULL: the caller keeps the memory alive longer than the tensor). Not resizable. On error
+   * the deleter is not called (the caller still owns the memory). */
   bp_error* (*tensor_wrap)(void* data, const int64_t* sizes, const int64_t* strides, size_t ndim,
                            int32_t dtype, bp_device device, void (*deleter)(void* context),
                            void* deleter_context, bp_tensor** out);
@@ -134,41 +155,54 @@ typedef struct bp_api {
   /* Calls `op` with `nargs` arguments (borrowed; the schema's arguments in order, defaults may
    * be left out at the end) and writes its results into `results` (room for `max_results`;
    * *nresults gets the count). Tensor results are new references; an out= or in-place op
-   * returns (a new reference to) the tensor it wrote. Errors: wrong arity or argument types
-   * (BP_ERROR_TYPE, naming the argument), every error of the op itself (shape mismatch...),
-   * too little room for the results. */
+   * returns (a new reference to) the tensor it wrote. List and string results are stored in
+   * host memory: release each result with value_release (tensor_release also does for a
+   * tensor). Argument values follow the schema: a Tensor? or optional argument takes NONE (or a
+   * NULL tensor), Tensor?[] a TENSOR_LIST with NULL entries, Scalar a BOOL, INT, DOUBLE or
+   * COMPLEX, float an INT or DOUBLE, int[N] an INT_LIST or one INT for all N. Errors name the op
+   * ("[add.Tensor] ..."): wrong arity, a missing argument without default or a wrong argument
+   * type (BP_ERROR_TYPE, naming the argument and its position), every error of the op itself
+   * (shape mismatch...), too little room for the results (nothing is returned then). */
   bp_error* (*op_call)(const bp_op* op, const bp_value* args, size_t nargs, bp_value* results,
                        size_t max_results, size_t* nresults);
   /* As op_call, but every tensor argument is replaced by a Meta tensor of the same sizes,
-   * strides and dtype first: runs the op's meta function only, and returns Meta tensors giving
-   * the outputs' sizes, strides and dtypes (nothing is computed or written). */
-  bp_error* (*op_call_meta)(const bp_op* op, const bp_value* args, size_t nargs,
-                            bp_value* results, size_t max_results, size_t* nresults);
+   * strides and dtype first (and every Device argument becomes Meta): runs the op's meta
+   * function only, and returns Meta tensors giving the outputs' sizes, strides and dtypes
+   * (nothing is computed, allocated or written). */
+  bp_error* (*op_call_meta)(const bp_op* op, const bp_value* args, size_t nargs, bp_value* results,
+                            size_t max_results, size_t* nresults);
 
   /* ---- Backends (plugins) ------------------------------------------------------------------
    * backend_register: a new backend named desc->name, with a device type and a dispatch key of
-   * its own; registers its allocator and copy functions. *out is owned by the caller (the
-   * plugin) until backend_unregister. Errors: a name already registered, no free dispatch
-   * key, a malformed desc (missing functions, unknown non-zero fields past what this host
-   * knows). */
+   * its own; registers its allocator and copy functions (backend.h). *out is owned by the caller
+   * (the plugin) until backend_unregister (or the plugin's unload). Errors: a name already
+   * registered, no free dispatch key, a malformed desc (missing functions, unknown non-zero
+   * fields past what this host knows). Handles of backends and registrations are checked: a
+   * handle that was already unregistered gives an error, not a crash. */
   bp_error* (*backend_register)(const bp_backend_desc* desc, bp_backend** out);
-  /* Unregisters the backend: its kernels, fallback, device type and key. Tensors still alive
-   * on its device keep their memory until released (the allocator must stay usable). */
+  /* Unregisters the backend: its kernels, fallback, device type and key (its registrations'
+   * handles become invalid). Tensors still alive on its device keep their memory until
+   * released (the allocator stays usable; see bp_backend_desc.on_released). Must not run while
+   * calls of the backend's kernels are in flight. */
   bp_error* (*backend_unregister)(bp_backend* backend);
-  /* The device type code tensors of this backend have (>= BP_DEVICE_FIRST_PLUGIN). */
+  /* The device type code tensors of this backend have (>= BP_DEVICE_FIRST_PLUGIN; BP_DEVICE_CUDA
+   * for the "cuda" backend). */
   bp_error* (*backend_device_type)(const bp_backend* backend, int32_t* out);
-  /* Registers `kernel` for `op_name` on the backend's key. `user_data` is borrowed (must
-   * outlive the registration). The registration is undone by registration_destroy (or when
-   * the backend is unregistered). */
+  /* Registers `kernel` for `op_name` ("add.out", "bp::add.out") on the backend's key; the newest
+   * registration for an op serves. `user_data` is borrowed (must outlive the registration). The
+   * registration is undone by registration_destroy (or when the backend is unregistered).
+   * Errors: an undefined op, an unknown backend handle. */
   bp_error* (*kernel_register)(bp_backend* backend, const char* op_name, bp_kernel_fn kernel,
                                void* user_data, bp_registration** out);
-  /* Registers `kernel` for every op the backend has no kernel for. */
+  /* Registers `kernel` for every op the backend has no kernel for (`op` tells which). */
   bp_error* (*fallback_register)(bp_backend* backend, bp_kernel_fn kernel, void* user_data,
                                  bp_registration** out);
+  /* Undoes a registration. NULL, or a registration already undone, does nothing. */
   void (*registration_destroy)(bp_registration* registration);
   /* A host kernel that runs any op on the CPU: copies tensor arguments to the CPU, runs the
    * op's CPU kernel, copies written arguments back and moves results to the argument's device.
-   * Register it as a fallback, or call it from a kernel for cases the device cannot do. */
+   * Register it as a fallback, or call it from a kernel for cases the device cannot do (it
+   * returns the op's results as the kernel must). `user_data` is ignored. */
   bp_kernel_fn cpu_fallback;
 
   /* ---- Iteration plans (iter.h) ------------------------------------------------------------
@@ -176,24 +210,31 @@ typedef struct bp_api {
    * promotion, overlap checks, output allocation for NULL outputs, dimension coalescing).
    * Errors: PyTorch's (shape mismatch, overlap, dtype). *out: iter_destroy. */
   bp_error* (*iter_build)(const bp_iter_config* config, bp_iter** out);
+  /* The plan's geometry. out->struct_size must be set by the caller. */
   bp_error* (*iter_info)(const bp_iter* iter, bp_iter_info* out);
-  /* Operand `index` (outputs first). */
+  /* Operand `index` (outputs first). out->struct_size must be set. Errors: index out of range. */
   bp_error* (*iter_operand)(const bp_iter* iter, size_t index, bp_iter_operand* out);
   /* The tensor of operand `index` (e.g. an output the plan allocated): a new reference. */
   bp_error* (*iter_tensor)(const bp_iter* iter, size_t index, bp_tensor** out);
   /* Calls `visit` with each sub-plan that fits 32-bit offsets (the plan itself when it does);
-   * each sub-plan is borrowed for the visit. */
+   * each sub-plan is borrowed for the visit. An error `visit` returns stops the walk and is
+   * returned as is. */
   bp_error* (*iter_split_32bit)(const bp_iter* iter,
                                 bp_error* (*visit)(void* user_data, const bp_iter* sub),
                                 void* user_data);
+  /* NULL is fine. */
   void (*iter_destroy)(bp_iter* iter);
 
   /* ---- Kernel cache ------------------------------------------------------------------------
    * A disk cache of compiled kernels (e.g. CUBINs) shared by plugins and processes, in
-   * $BP_KERNEL_CACHE_DIR (default ~/.cache/backplane/kernels), bounded in size (oldest entries
+   * $BP_KERNEL_CACHE_DIR (default $XDG_CACHE_HOME/backplane/kernels, else
+   * ~/.cache/backplane/kernels), bounded in size (least recently used entries
    * go first), safe under concurrent processes; a corrupted entry is detected, dropped and
    * reported as a miss. The key should name everything the blob depends on (source hash,
-   * specialisation, device architecture, compiler version). */
+   * specialisation, device architecture, compiler version). The size bound is
+   * $BP_KERNEL_CACHE_MAX_BYTES (default 1 GiB); an entry larger than the bound is not stored.
+   * Errors: a NULL or empty key, the folder cannot be created or written (BP_ERROR_UNAVAILABLE,
+   * naming it). */
   /* *data: a host-allocated copy freed with kernel_cache_free, or NULL on a miss. */
   bp_error* (*kernel_cache_get)(const char* key, void** data, size_t* size);
   bp_error* (*kernel_cache_put)(const char* key, const void* data, size_t size);
@@ -204,7 +245,8 @@ typedef struct bp_api {
    * missing, no bp_plugin_init symbol, incompatible API version, the plugin's init failing,
    * a duplicate backend name. Every attempt is also kept as a load record. */
   bp_error* (*plugin_load)(const char* path, bp_plugin** out);
-  /* Calls the plugin's unload hook, drops its registrations and backends, and dlcloses it. */
+  /* Calls the plugin's unload hook, drops its registrations and backends, and dlcloses it
+   * (once the last tensor memory of its backends is freed). Errors: an unknown handle. */
   bp_error* (*plugin_unload)(bp_plugin* plugin);
   /* Calls `visit` with each load attempt since start (including BP_PLUGINS at start). */
   bp_error* (*plugin_load_records)(void (*visit)(void* user_data,
@@ -212,13 +254,31 @@ typedef struct bp_api {
                                    void* user_data);
 
   /* ---- Diagnostics -------------------------------------------------------------------------
-   * set_log_handler: where warnings and notes go (NULL handler: stderr). `user_data` borrowed. */
+   * set_log_handler: where warnings (BP_LOG_WARNING: from ops, from plugins loaded through
+   * BP_PLUGINS) and notes (BP_LOG_INFO: plugin loads, dropped cache entries) go. NULL handler:
+   * warnings to stderr, notes dropped. `user_data` is borrowed. The handler may be called from
+   * any thread, one call at a time. */
   void (*set_log_handler)(bp_log_fn handler, void* user_data);
   /* Debug mode: the host checks every plugin kernel's outputs against the op's meta function
    * (sizes, strides, dtype; out= and in-place results aliasing their argument) and reports the
    * first mismatch as an error naming the op and the plugin. Off by default; costs a meta call
    * per plugin kernel call. */
   void (*set_debug_checks)(bool enabled);
+
+  /* ---- (0.1) ----------------------------------------------------------------------------- */
+  /* Calls `visit` once per registered backend, in dispatch key order ("cuda" first, then the
+   * plugin keys), with its description (borrowed for the visit). */
+  bp_error* (*backend_list)(void (*visit)(void* user_data, const bp_backend_info* backend),
+                            void* user_data);
+  /* Releases what a result value of op_call (or iter) holds: tensor references, host-allocated
+   * lists and strings. Sets the value to NONE. NULL is fine. */
+  void (*value_release)(bp_value* value);
+  /* Waits for the work queued on `device` (the backend's synchronize hook; CPU and Meta: at
+   * once). Errors: an unknown device, those of the hook. */
+  bp_error* (*device_synchronize)(bp_device device);
+  /* Copies outputs a CPU plan computed into common-dtype temporaries into the real outputs (see
+   * iter.h); nothing to do for other plans. */
+  bp_error* (*iter_cast_outputs)(bp_iter* iter);
 } bp_api;
 
 #ifdef __cplusplus

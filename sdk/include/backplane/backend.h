@@ -1,20 +1,26 @@
 /* Backplane C ABI: what a device backend (a plugin) gives the host.
  *
  *   static bp_error* my_alloc(void* self, bp_device device, size_t nbytes, void** out) {...}
+ *   static bp_allocator allocator = {sizeof allocator};     // allocate, deallocate, alignment
+ *   static bp_copy_fns copies = {sizeof copies};            // to_host, from_host, within_device
+ *   allocator.allocate = my_alloc; allocator.deallocate = my_free; ...
  *   bp_backend_desc desc = {sizeof desc};
  *   desc.name = "npu";
- *   desc.allocator.struct_size = sizeof desc.allocator;
- *   desc.allocator.allocate = my_alloc;
- *   desc.allocator.deallocate = my_free;
- *   desc.copies.struct_size = sizeof desc.copies;
- *   desc.copies.to_host = my_to_host;  ...
+ *   desc.device_count = 1;
+ *   desc.allocator = &allocator;
+ *   desc.copies = &copies;
  *   bp_backend* backend;
  *   bp_error* err = api->backend_register(&desc, &backend);
  *   err = api->kernel_register(backend, "add.out", my_add_out, NULL, &registration);
+ *   err = api->fallback_register(backend, api->cpu_fallback, NULL, &fallback);
  *
  * A backend that registers only an op's out= kernel gets the functional and in-place variants
  * from the host's Common key, which runs the op's meta function (shape and dtype checks) and
- * allocates outputs on the device first (docs/writing_a_backend.md).
+ * allocates outputs on the device first. A backend that wants to do all of an op itself (to fuse
+ * the steps, or to pick its own output layout) registers a kernel for that very op ("add.Tensor",
+ * "add_.Tensor"): Common passes calls straight to a backend's own kernel for the functional and
+ * in-place variants. The out= variant always goes through Common (out= resizing rules), then to
+ * the backend's out= kernel. Ops without a kernel of the backend go to its fallback, if any.
  *
  * Every function pointer here is called by the host from any thread; implementations must be
  * thread-safe. A function returns NULL on success or an error created with api->error_create.
@@ -28,14 +34,20 @@
 extern "C" {
 #endif
 
-/* A boxed kernel: reads `nargs` arguments (borrowed; the op's schema order) and writes the op's
- * `nresults` results (tensors as new references: an out= kernel returns its `out` argument
- * after api->tensor_retain). `user_data` is what was given at registration. */
+/* A boxed kernel: reads `nargs` arguments (borrowed; the op's schema order, every argument
+ * present, defaults filled in) and writes the op's `nresults` results, which the host sets to
+ * BP_VALUE_NONE before the call. Tensor results are new references: an out= or in-place kernel
+ * returns its written argument after api->tensor_retain. List results are not supported yet
+ * (the host reports BP_ERROR_NOT_IMPLEMENTED). `user_data` is what was given at registration.
+ * An error returned here reaches the caller as "[backend] op.overload: <message>" with its
+ * code; the host destroys it. */
 typedef bp_error* (*bp_kernel_fn)(void* user_data, const bp_op* op, const bp_value* args,
                                   size_t nargs, bp_value* results, size_t nresults);
 
 /* Device memory. allocate: `nbytes` bytes (0 is allowed: return NULL or any pointer) aligned to
- * `alignment` on `device`. deallocate: frees what allocate returned. */
+ * `alignment` on `device` (an error with BP_ERROR_OUT_OF_MEMORY when it cannot). deallocate:
+ * frees what allocate returned (never called with NULL). The host checks the alignment of
+ * every non-NULL pointer. */
 typedef struct bp_allocator {
   size_t struct_size;
   void* user_data;  /* passed back to every call */
@@ -44,10 +56,10 @@ typedef struct bp_allocator {
   void (*deallocate)(void* user_data, bp_device device, void* ptr);
 } bp_allocator;
 
-/* Byte copies. Each copies `nbytes` contiguous bytes. within_device copies between two
- * allocations of this backend (src_device and dst_device may differ in id). synchronize waits
- * until work queued on `device` is done (optional: NULL when copies and kernels are
- * synchronous). */
+/* Byte copies. Each copies `nbytes` contiguous bytes and has finished with the host memory when
+ * it returns. within_device copies between two allocations of this backend (src_device and
+ * dst_device may differ in id). synchronize waits until work queued on `device` is done
+ * (optional: NULL when copies and kernels are synchronous); api->device_synchronize calls it. */
 typedef struct bp_copy_fns {
   size_t struct_size;
   void* user_data;
@@ -60,12 +72,22 @@ typedef struct bp_copy_fns {
   bp_error* (*synchronize)(void* user_data, bp_device device);
 } bp_copy_fns;
 
+/* A backend's description. `allocator` and `copies` are pointers (not nested structs) so that
+ * each struct can grow on its own; the host copies all three during backend_register. */
 typedef struct bp_backend_desc {
   size_t struct_size;
-  const char* name; /* [a-z0-9_]+, e.g. "npu": the device type's name ("npu:0") */
-  int32_t device_count;
-  bp_allocator allocator;
-  bp_copy_fns copies;
+  /* [a-z0-9_]+, e.g. "npu": the device type's name ("npu:0"). "cuda" is special: the backend
+   * takes the built-in CUDA device type (BP_DEVICE_CUDA) and dispatch key. */
+  const char* name;
+  int32_t device_count;          /* devices ids 0..device_count-1; 0 means 1 */
+  const bp_allocator* allocator; /* required (allocate and deallocate) */
+  const bp_copy_fns* copies;     /* required (to_host, from_host, within_device) */
+  /* (0.1) Optional: called once, from any thread, when the backend is unregistered and the last
+   * memory its allocator handed out has been freed, so the plugin can tear down allocator state
+   * that tensors outliving the backend still needed. The plugin's library stays loaded until
+   * then. */
+  void* user_data;
+  void (*on_released)(void* user_data);
 } bp_backend_desc;
 
 #ifdef __cplusplus

@@ -20,14 +20,16 @@
 extern "C" {
 #endif
 
-/* The host's function table: static, valid for the life of the process. The only symbol
- * libbackplane exports besides the plugin entry type. Thread-safe. */
 #if defined(_WIN32)
-__declspec(dllimport)
+#define BP_API_IMPORT __declspec(dllimport)
 #else
-__attribute__((visibility("default")))
+#define BP_API_IMPORT __attribute__((visibility("default")))
 #endif
-const bp_api* bp_get_api(void);
+
+/* The host's function table: static, valid for the life of the process; the only symbol
+ * libbackplane exports. The first call also loads the plugins listed in $BP_PLUGINS. Thread-safe.
+ */
+BP_API_IMPORT const bp_api* bp_get_api(void);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -16,8 +16,19 @@
  *   api->iter_destroy(plan);
  *
  * The plan's dimension 0 is the fastest-moving one (the reverse of row-major order), as in
- * TensorIterator; strides are in bytes and 0 along broadcast dimensions. A reduction plan
- * (BP_ITER_IS_REDUCTION) has outputs with stride 0 along the reduced dimensions.
+ * TensorIterator; strides are in bytes and 0 along broadcast dimensions.
+ *
+ * Reductions: pass BP_ITER_IS_REDUCTION (and not BP_ITER_RESIZE_OUTPUTS) with outputs of the
+ * input's rank whose reduced dimensions have size 1 (keepdim shape; view them so if the op drops
+ * the dimensions). The plan's outputs then have stride 0 along the reduced dimensions;
+ * num_output_elements and num_reduce_dims describe the split, and a 32-bit sub-plan that covers
+ * part of a reduced dimension says so with should_accumulate / is_final_output.
+ *
+ * CPU plans: with BP_ITER_PROMOTE_INPUTS_TO_COMMON_DTYPE or BP_ITER_CAST_COMMON_DTYPE_TO_OUTPUTS,
+ * operands of another dtype than the common one are replaced by converted temporaries (other
+ * devices are expected to cast while loading): call api->iter_cast_outputs after computing.
+ *
+ * Thread safety: a plan is used by one thread at a time; distinct plans are independent.
  */
 #ifndef BACKPLANE_ITER_H_
 #define BACKPLANE_ITER_H_
@@ -28,7 +39,9 @@
 extern "C" {
 #endif
 
-/* TensorIteratorConfig's options (sdk/iter/tensor_iterator_config.h). */
+/* TensorIteratorConfig's options: a flag set turns the option on, a flag left out turns it off.
+ * PROMOTE_INPUTS_TO_COMMON_DTYPE and CAST_COMMON_DTYPE_TO_OUTPUTS switch CHECK_ALL_SAME_DTYPE off;
+ * PROMOTE_INTEGER_INPUTS_TO_FLOAT needs PROMOTE_INPUTS_TO_COMMON_DTYPE. */
 typedef enum bp_iter_flags {
   BP_ITER_CHECK_MEM_OVERLAP = 1 << 0,
   BP_ITER_CHECK_ALL_SAME_DTYPE = 1 << 1,
@@ -67,6 +80,11 @@ typedef struct bp_iter_info {
   bool has_contiguous_first_dim;
   bool can_use_32bit_indexing;
   bool is_reduction;
+  /* (0.1) Reductions (0 / false otherwise): */
+  int64_t num_output_elements; /* output elements the plan computes */
+  int32_t num_reduce_dims;     /* dimensions along which the outputs have stride 0 */
+  bool should_accumulate;      /* a sub-plan: accumulate into the outputs, do not overwrite */
+  bool is_final_output;        /* a sub-plan that writes the final value (true for whole plans) */
 } bp_iter_info;
 
 typedef struct bp_iter_operand {

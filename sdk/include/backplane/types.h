@@ -110,8 +110,11 @@ typedef struct bp_plugin bp_plugin;
 
 /* ---- Boxed values ---------------------------------------------------------------------------
  * One argument or result of an op call. A fixed layout (no struct_size): tags are only added.
- * Pointers inside a value are borrowed from whoever filled it, for the duration of the call,
- * except tensors in results, which are new references the receiver releases. */
+ * Pointers inside an argument are borrowed from whoever filled it, for the duration of the call.
+ * In results, tensors are new references, and lists and strings of op_call's results are host
+ * memory: the receiver releases a result with api->value_release (or a tensor with
+ * api->tensor_release). A NULL tensor (in TENSOR or in a TENSOR_LIST) is an undefined tensor,
+ * i.e. None for `Tensor?` arguments and the entries of `Tensor?[]`. */
 
 typedef enum bp_value_tag {
   BP_VALUE_NONE = 0,

@@ -1,22 +1,26 @@
-// Vectorized<T>: a fixed 64-byte SIMD value for kernel authors (ATen's Vectorized, our code).
+// Vectorized<T, kBytes>: a SIMD value of kBytes bytes for kernel authors (ATen's Vectorized, our
+// code), as wide as the registers of the instruction set the code is compiled for.
 //
-//   // Inside a loop that dispatch_cpu runs (see cpu_capability.h):
-//   using Vec = Vectorized<float>;
-//   for (int64_t i = 0; i + Vec::size() <= n; i += Vec::size()) {
-//     Vec a = Vec::loadu(x + i), b = Vec::loadu(y + i);
-//     blendv(a * b, Vec(0), a < Vec(0)).store(out + i);   // a < 0 ? 0 : a * b
-//   }
+//   // Inside a loop that dispatch_cpu runs (see cpu_capability.h); `width` is 16, 32 or 64:
+//   dispatch_cpu([&](auto width) __attribute__((always_inline)) {
+//     using Vec = Vectorized<float, width>;
+//     for (int64_t i = 0; i + Vec::size() <= n; i += Vec::size()) {
+//       Vec a = Vec::loadu(x + i), b = Vec::loadu(y + i);
+//       blendv(a * b, Vec(0), a < Vec(0)).store(out + i);   // a < 0 ? 0 : a * b
+//     }
+//   });
 //
-// Built on GCC's generic vector extensions, so one definition serves every ISA: the compiler lowers
-// a 64-byte vector to 4 SSE2 registers, 2 AVX2 registers or 1 AVX-512 register depending on the
-// target of the function the code is inlined into. cpu_kernel_vec and the reductions inline their
-// vector loops into per-ISA functions chosen at run time (dispatch_cpu); code compiled outside
-// them gets the baseline ISA (SSE2 on x86-64). Every member is always_inline for that reason.
+// Built on GCC's generic vector extensions, so one definition serves every ISA. dispatch_cpu
+// compiles its body once per ISA (AVX-512: 64 bytes, AVX2: 32, baseline SSE2 and other CPUs: 16)
+// and hands it the matching width, so every operation maps onto whole registers. (A vector wider
+// than the registers is not an option: GCC 12 splits its arithmetic but turns its comparisons and
+// selects into scalar code, 10x slower; see docs/design/iter.md.) Every member is always_inline so
+// that it is compiled for the ISA of the function it is inlined into.
 //
 // Element types: float, double, and the integer types (int8..int64, uint8). Operations follow
 // ATen's Vectorized: arithmetic, maximum/minimum (NaN-propagating for floating types), comparisons
 // returning all-bits-set masks (operator<) or 1/0 values (lt()), blendv (select), exp (float:
-// Cephes polynomial, <= 2 ulp on [-87, 88]; double: per lane std::exp), horizontal sums.
+// Cephes polynomial, <= 2 ulp everywhere; double: per lane std::exp), horizontal sums.
 //
 // Thread safety: a plain value.
 #ifndef BACKPLANE_SDK_ITER_VEC_VECTORIZED_H_
@@ -27,6 +31,7 @@
 #include <cstring>
 #include <limits>
 #include <type_traits>
+#include <utility>
 
 // Raw 64-byte vectors cross inline helpers by value; they are always inlined, so the ABI note
 // GCC gives for them (AVX-512 registers vs memory) does not apply.
@@ -35,21 +40,29 @@
 
 namespace bp {
 
-inline constexpr int kVectorBytes = 64;
+// The vector widths dispatch_cpu compiles for, in bytes, and the widest.
+inline constexpr int kMaxVectorBytes = 64;
+template <int kBytes>
+using VectorWidth = std::integral_constant<int, kBytes>;
 
-template <typename T>
+// Vectorized<T> (the default width, 64 bytes) is the type of vector callables written before the
+// width became a parameter; they keep working, with 64-byte vectors on every ISA (slower on AVX2
+// and SSE2, whose comparisons and selects GCC then makes scalar). New code takes the width that
+// dispatch_cpu hands out (generic lambdas).
+template <typename T, int kBytes = kMaxVectorBytes>
 class Vectorized {
   static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>,
                 "Vectorized<T> supports float, double and integer element types");
+  static_assert(kBytes == 16 || kBytes == 32 || kBytes == 64, "Vectorized: 16, 32 or 64 bytes");
 
  public:
   using value_type = T;
   // The element-aligned raw vector (loads and stores need no particular alignment).
-  typedef T Raw __attribute__((vector_size(kVectorBytes), aligned(alignof(T))));
+  typedef T Raw __attribute__((vector_size(kBytes), aligned(alignof(T))));
   // The signed integer vector that comparisons of Raw produce.
   using Mask = decltype(Raw{} < Raw{});
 
-  static constexpr int size() { return kVectorBytes / static_cast<int>(sizeof(T)); }
+  static constexpr int size() { return kBytes / static_cast<int>(sizeof(T)); }
 
   Vectorized() = default;
   // Every lane set to `value`.
@@ -147,20 +160,27 @@ class Vectorized {
     return propagate_nan(a, b, from_raw(a.v_ < b.v_ ? a.v_ : b.v_));
   }
 
-  // e^x per lane. float: Cephes' polynomial (ATen's and Eigen's choice), with inf / 0 / NaN
-  // outside the finite range; other types: std::exp per lane.
+  // e^x per lane. float: Cephes' polynomial (ATen's and Eigen's choice) on x - n ln2, scaled by
+  // 2^n; inf above ~88.72, 0 below ~-103.97, NaN for NaN. Other types: std::exp per lane.
   [[gnu::always_inline]] Vectorized exp() const {
     if constexpr (std::is_same_v<T, float>) {
-      using IntRaw = typename Vectorized<int32_t>::Raw;
-      // Beyond these, exp overflows to inf or underflows to 0.
-      constexpr float kHi = 88.72283935546875f, kLo = -103.97208f;
+      using IntRaw = typename Vectorized<int32_t, kBytes>::Raw;
+      // Clamped to where 2^n below stays in [-150, 128]: above ~88.72 the scaling overflows to
+      // inf by itself. NaN passes the clamps (comparisons with NaN are false).
+      constexpr float kLo = -103.97208f;
       const Raw x0 = v_;
-      Raw x = x0 > kHi ? Raw{} + kHi : x0;
-      x = x < kLo ? Raw{} + kLo : x;
-      // n = floor(x / ln2 + 1/2); x -= n ln2 in two steps (Cody-Waite) for precision.
-      const Raw fx = x * 1.44269504088896341f + 0.5f;
-      Raw n = __builtin_convertvector(__builtin_convertvector(fx, IntRaw), Raw);
-      n = n > fx ? n - 1.0f : n;
+      Raw x = x0 > 89.0f ? Raw{} + 89.0f : x0;
+      x = x < -104.0f ? Raw{} - 104.0f : x;
+      // n = round(x / ln2) by adding 1.5 * 2^23: the sum's low mantissa bits then hold n.
+      constexpr float kShifter = 12582912.0f;
+      const Raw shifted = x * 1.44269504088896341f + kShifter;
+      const Raw n = shifted - kShifter;
+      IntRaw ni, shifter_bits;
+      const Raw shifter = Raw{} + kShifter;
+      std::memcpy(&ni, &shifted, sizeof(Raw));
+      std::memcpy(&shifter_bits, &shifter, sizeof(Raw));
+      ni -= shifter_bits;
+      // x -= n ln2 in two steps (Cody-Waite) for precision.
       x = x - n * 0.693359375f;
       x = x + n * 2.12194440e-4f;
       Raw y = Raw{} + 1.9875691500E-4f;
@@ -172,16 +192,13 @@ class Vectorized {
       y = y * x * x + x + 1.0f;
       // Multiply by 2^n as 2^(n/2) * 2^(n - n/2): each factor stays a normal float for n in
       // [-150, 128], so results near overflow and in the subnormal range come out right.
-      const IntRaw ni = __builtin_convertvector(n, IntRaw);
       const IntRaw n1 = ni >> 1;
       const IntRaw bits1 = (n1 + 127) << 23, bits2 = (ni - n1 + 127) << 23;
       Raw scale1, scale2;
       std::memcpy(&scale1, &bits1, sizeof(Raw));
       std::memcpy(&scale2, &bits2, sizeof(Raw));
       y = y * scale1 * scale2;
-      y = x0 > kHi ? Raw{} + std::numeric_limits<float>::infinity() : y;
-      y = x0 < kLo ? Raw{} : y;
-      return from_raw(x0 != x0 ? x0 : y);
+      return from_raw(x0 < kLo ? Raw{} : y);
     } else {
       Vectorized r;
       for (int i = 0; i < size(); ++i)

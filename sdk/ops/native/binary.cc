@@ -1,5 +1,5 @@
-// Scalar overloads of binary ops: the number becomes a wrapped zero-dim tensor (promoting as a
-// Scalar would) and the Tensor overload runs.
+// Scalar overloads of binary ops (either operand a number): the number becomes a wrapped zero-dim
+// tensor (promoting as a Scalar would) and the Tensor overload runs.
 #include "sdk/core/scalar_tensor.h"
 #include "sdk/ops/native_kernels.h"
 #include "sdk/ops/ops.h"
@@ -12,6 +12,104 @@ Tensor add_scalar(const Tensor& self, const Scalar& other, const Scalar& alpha) 
 
 Tensor& add_scalar_(Tensor& self, const Scalar& other, const Scalar& alpha) {
   return self.add_(wrapped_scalar_tensor(other), alpha);
+}
+
+Tensor sub_scalar(const Tensor& self, const Scalar& other, const Scalar& alpha) {
+  return bp::sub(self, wrapped_scalar_tensor(other), alpha);
+}
+
+Tensor& sub_scalar_(Tensor& self, const Scalar& other, const Scalar& alpha) {
+  return self.sub_(wrapped_scalar_tensor(other), alpha);
+}
+
+Tensor mul_scalar(const Tensor& self, const Scalar& other) {
+  return bp::mul(self, wrapped_scalar_tensor(other));
+}
+
+Tensor& mul_scalar_(Tensor& self, const Scalar& other) {
+  return self.mul_(wrapped_scalar_tensor(other));
+}
+
+Tensor div_scalar(const Tensor& self, const Scalar& other) {
+  return bp::div(self, wrapped_scalar_tensor(other));
+}
+
+Tensor& div_scalar_(Tensor& self, const Scalar& other) {
+  return self.div_(wrapped_scalar_tensor(other));
+}
+
+Tensor div_scalar_mode(const Tensor& self, const Scalar& other,
+                       std::optional<std::string_view> rounding_mode) {
+  return bp::div(self, wrapped_scalar_tensor(other), rounding_mode);
+}
+
+Tensor& div_scalar_mode_(Tensor& self, const Scalar& other,
+                         std::optional<std::string_view> rounding_mode) {
+  return self.div_(wrapped_scalar_tensor(other), rounding_mode);
+}
+
+Tensor remainder_scalar(const Tensor& self, const Scalar& other) {
+  return bp::remainder(self, wrapped_scalar_tensor(other));
+}
+
+Tensor& remainder_scalar_(Tensor& self, const Scalar& other) {
+  return self.remainder_(wrapped_scalar_tensor(other));
+}
+
+Tensor& remainder_scalar_out(const Tensor& self, const Scalar& other, Tensor& out) {
+  return bp::remainder_out(out, self, wrapped_scalar_tensor(other));
+}
+
+Tensor remainder_scalar_tensor(const Scalar& self, const Tensor& other) {
+  return bp::remainder(wrapped_scalar_tensor(self), other);
+}
+
+Tensor pow_scalar(const Scalar& self, const Tensor& exponent) {
+  return bp::pow(wrapped_scalar_tensor(self), exponent);
+}
+
+Tensor& pow_scalar_out(const Scalar& self, const Tensor& exponent, Tensor& out) {
+  return bp::pow_out(out, wrapped_scalar_tensor(self), exponent);
+}
+
+Tensor eq_scalar(const Tensor& self, const Scalar& other) {
+  return bp::eq(self, wrapped_scalar_tensor(other));
+}
+
+Tensor& eq_scalar_(Tensor& self, const Scalar& other) {
+  return self.eq_(wrapped_scalar_tensor(other));
+}
+
+Tensor& eq_scalar_out(const Tensor& self, const Scalar& other, Tensor& out) {
+  return bp::eq_out(out, self, wrapped_scalar_tensor(other));
+}
+
+Tensor lt_scalar(const Tensor& self, const Scalar& other) {
+  return bp::lt(self, wrapped_scalar_tensor(other));
+}
+
+Tensor& lt_scalar_(Tensor& self, const Scalar& other) {
+  return self.lt_(wrapped_scalar_tensor(other));
+}
+
+Tensor& lt_scalar_out(const Tensor& self, const Scalar& other, Tensor& out) {
+  return bp::lt_out(out, self, wrapped_scalar_tensor(other));
+}
+
+Tensor bitwise_and_scalar(const Tensor& self, const Scalar& other) {
+  return bp::bitwise_and(self, wrapped_scalar_tensor(other));
+}
+
+Tensor& bitwise_and_scalar_(Tensor& self, const Scalar& other) {
+  return self.bitwise_and_(wrapped_scalar_tensor(other));
+}
+
+Tensor& bitwise_and_scalar_out(const Tensor& self, const Scalar& other, Tensor& out) {
+  return bp::bitwise_and_out(out, self, wrapped_scalar_tensor(other));
+}
+
+Tensor bitwise_and_scalar_tensor(const Scalar& self, const Tensor& other) {
+  return bp::bitwise_and(wrapped_scalar_tensor(self), other);
 }
 
 }  // namespace bp::native

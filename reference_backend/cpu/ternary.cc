@@ -1,0 +1,57 @@
+// CPU kernels of ternary and masked pointwise ops that their scalar math alone cannot express:
+// where's bool condition beside values of another dtype, and clamp's optional bounds.
+#include "reference_backend/math/ternary.h"
+
+#include "reference_backend/cpu/cpu_kernels.h"
+#include "reference_backend/cpu/pointwise.h"
+#include "reference_backend/math/binary.h"
+#include "sdk/iter/loops.h"
+
+namespace bp::cpu {
+namespace {
+
+bool given(const std::optional<Tensor>& t) { return t.has_value() && t->defined(); }
+
+}  // namespace
+
+void where_self_out(structured_where_self_out& op, const Tensor& /*condition*/,
+                    const Tensor& /*self*/, const Tensor& /*other*/, const Tensor& /*out*/) {
+  constexpr uint32_t kDtypes = structured_where_self_out::kDtypes;
+  const ScalarType dtype = op.dtype(0);
+  check_dtype_supported(dtype, kDtypes, "where");
+  visit_dtype<kDtypes>(dtype, [&](auto tag) {
+    using S = typename decltype(tag)::type;
+    cpu_kernel(op, [](bool condition, S self, S other) -> S {
+      return math::Where{}(condition, self, other);
+    });
+  });
+}
+
+// One bound is a maximum (or minimum) with a Scalar.
+void clamp_out(structured_clamp_out& op, const Tensor& /*self*/, const std::optional<Scalar>& min,
+               const std::optional<Scalar>& max, const Tensor& /*out*/) {
+  constexpr uint32_t kDtypes = structured_clamp_out::kDtypes;
+  if (min.has_value() && max.has_value()) {
+    pointwise<math::Clamp, kDtypes>(op, "clamp", *min, *max);
+  } else if (min.has_value()) {
+    pointwise<math::Maximum, kDtypes>(op, "clamp", *min);
+  } else {
+    pointwise<math::Minimum, kDtypes>(op, "clamp", *max);
+  }
+}
+
+// One bound is torch.maximum (or minimum), which supports bool; both bounds do not.
+void clamp_tensor_out(structured_clamp_Tensor_out& op, const Tensor& /*self*/,
+                      const std::optional<Tensor>& min, const std::optional<Tensor>& max,
+                      const Tensor& /*out*/) {
+  constexpr uint32_t kDtypes = structured_clamp_Tensor_out::kDtypes;
+  if (given(min) && given(max)) {
+    pointwise<math::Clamp, kDtypes & ~scalar_type_mask(ScalarType::kBool)>(op, "clamp");
+  } else if (given(min)) {
+    pointwise<math::Maximum, kDtypes>(op, "clamp");
+  } else {
+    pointwise<math::Minimum, kDtypes>(op, "clamp");
+  }
+}
+
+}  // namespace bp::cpu

@@ -1,0 +1,300 @@
+// Ternary and masked pointwise ops on the CPU backend (where, clamp, lerp, addcmul): values for
+// every supported dtype, type promotion, the three variants, Meta geometry and PyTorch's errors.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "reference_backend/cpu/test_util.h"
+#include "sdk/core/scalar_tensor.h"
+#include "sdk/core/warning.h"
+#include "sdk/ops/ops.h"
+
+namespace bp {
+namespace {
+
+using namespace bp::test;  // NOLINT: test helpers
+using ST = ScalarType;
+using C = std::complex<double>;
+using ::testing::ElementsAre;
+
+// ---- where -----------------------------------------------------------------------------------
+
+// A bool mask: where `t` is non-zero.
+Tensor ne_zero(const Tensor& t) { return logical_not(eq(t, Scalar(0))); }
+
+TEST(Where, SelectsValuesOfEveryDtype) {
+  Tensor condition = tensor_of(ST::kBool, {1, 0, 1});
+  for (ST t : all_dtypes()) {
+    if (is_complex(t)) {
+      Tensor a = complex_tensor_of(t, {C(1, 1), C(2, 2), C(3, 3)});
+      Tensor b = complex_tensor_of(t, {C(-1, 0), C(-2, 0), C(-3, 0)});
+      expect_complex_values(where(condition, a, b), t, {C(1, 1), C(-2, 0), C(3, 3)});
+    } else {
+      expect_values(where(condition, tensor_of(t, {1, 1, 1}), tensor_of(t, {0, 0, 0})), t,
+                    {1, 0, 1});
+    }
+  }
+  // NaN and signed zeros are carried through untouched.
+  expect_values(where(condition, tensor_of(ST::kFloat32, {kNan, 1, -0.0}),
+                      tensor_of(ST::kFloat32, {0, -0.0, 1})),
+                ST::kFloat32, {kNan, -0.0, -0.0});
+}
+
+TEST(Where, PromotesSelfAndOtherAndBroadcastsAllThree) {
+  Tensor condition = tensor_of(ST::kBool, {1, 0}, {2, 1});
+  Tensor r = where(condition, tensor_of(ST::kInt32, {1, 2, 3}), tensor_of(ST::kFloat64, {-1}));
+  EXPECT_THAT(r.sizes(), ElementsAre(2, 3));
+  expect_values(r, ST::kFloat64, {1, 2, 3, -1, -1, -1});
+  // Zero-dim and wrapped operands promote as in other ops.
+  expect_values(where(condition, tensor_of(ST::kInt64, {7}), wrapped_scalar_tensor(Scalar(0.5))),
+                ST::kFloat32, {7, 0.5});
+  expect_int_values(
+      where(tensor_of(ST::kBool, {0}), tensor_of(ST::kUInt8, {1}), tensor_of(ST::kInt8, {-1})),
+      ST::kInt16, {-1});
+}
+
+TEST(Where, Uint8ConditionIsDeprecatedAndOtherDtypesAreErrors) {
+  Tensor a = tensor_of(ST::kFloat32, {1, 2});
+  Tensor b = tensor_of(ST::kFloat32, {3, 4});
+  {
+    WarningCapture capture;
+    expect_values(where(tensor_of(ST::kUInt8, {0, 5}), a, b), ST::kFloat32, {3, 2});
+    ASSERT_EQ(capture.messages().size(), 1u);
+    EXPECT_EQ(capture.messages()[0],
+              "where received a uint8 condition tensor. This behavior is deprecated and will be "
+              "removed in a future version of PyTorch. Use a boolean condition instead.");
+  }
+  EXPECT_EQ(message_of([&] {
+              where(tensor_of(ST::kFloat32, {1, 0}), a, b);
+            }),
+            "where expected condition to be a boolean tensor.");
+}
+
+TEST(Where, OutMustHaveTheResultDtype) {
+  Tensor condition = tensor_of(ST::kBool, {1});
+  Tensor out = empty({1}, ST::kInt64, kCpu);
+  EXPECT_EQ(message_of([&] {
+              where_out(out, condition, tensor_of(ST::kFloat32, {1}), tensor_of(ST::kInt32, {2}));
+            }),
+            "Expected out type to be float32 but got int64");
+  Tensor good = empty({0}, ST::kFloat32, kCpu);
+  where_out(good, condition, tensor_of(ST::kFloat32, {1.5}), tensor_of(ST::kInt32, {2}));
+  expect_values(good, ST::kFloat32, {1.5});
+}
+
+// ---- clamp -----------------------------------------------------------------------------------
+
+TEST(Clamp, LimitsFloatsAndPropagatesNan) {
+  for (ST t : floating_dtypes()) {
+    Tensor x = tensor_of(t, {kNan, -1, 0.5, 2, -kInf, kInf});
+    expect_values(clamp(x, 0, 1), t, {kNan, 0, 0.5, 1, 0, 1});
+    expect_values(clamp(x, 0, std::nullopt), t, {kNan, 0, 0.5, 2, 0, kInf});
+    expect_values(clamp(x, std::nullopt, 1), t, {kNan, -1, 0.5, 1, -kInf, 1});
+    // min > max: everything becomes max. A NaN bound gives NaN.
+    expect_values(clamp(x, 3, 1), t, {kNan, 1, 1, 1, 1, 1});
+    expect_values(clamp(x, kNan, 1), t, {kNan, kNan, kNan, kNan, kNan, kNan});
+    expect_values(clamp(x, std::nullopt, kNan), t, {kNan, kNan, kNan, kNan, kNan, kNan});
+  }
+}
+
+TEST(Clamp, LimitsIntegersAndPromotesWithFloatBounds) {
+  for (ST t : integral_dtypes()) {
+    Tensor x = int_tensor_of(t, {min_of(t), 5, max_of(t)});
+    expect_int_values(clamp(x, 1, 100), t, {1, 5, 100});
+  }
+  expect_values(clamp(tensor_of(ST::kInt32, {0, 3}), 0.5, std::nullopt), ST::kFloat32, {0.5, 3});
+  expect_int_values(clamp(tensor_of(ST::kBool, {0, 1}), 0, std::nullopt), ST::kInt64, {0, 1});
+}
+
+TEST(Clamp, ErrorsFollowPyTorch) {
+  Tensor x = tensor_of(ST::kInt32, {1});
+  EXPECT_EQ(message_of([&] { clamp(x, std::optional<Scalar>(), std::optional<Scalar>()); }),
+            "torch.clamp: At least one of 'min' or 'max' must not be None");
+  EXPECT_EQ(message_of([&] { x.clamp_(0.5, std::nullopt); }),
+            "result type float32 can't be cast to the desired output type int32");
+  EXPECT_EQ(message_of([&] { clamp(complex_tensor_of(ST::kComplex64, {C(1, 1)}), 0, 1); }),
+            "clamp is not supported for complex types");
+  EXPECT_EQ(message_of([&] { clamp(x, Scalar(complex<double>(0, 1)), std::nullopt); }),
+            "clamp is not supported for complex types");
+  EXPECT_EQ(message_of([&] { clamp(tensor_of(ST::kUInt8, {1}), 300, std::nullopt); }),
+            "value cannot be converted to type uint8_t without overflow");
+  // As in PyTorch, a negative bound of an unsigned dtype wraps instead (-1 is 255).
+  expect_int_values(clamp(tensor_of(ST::kUInt8, {1}), -1, std::nullopt), ST::kUInt8, {255});
+  EXPECT_EQ(message_of([&] { clamp(tensor_of(ST::kBool, {1}), true, std::nullopt); }),
+            "\"clamp\" not implemented for 'bool'");
+}
+
+TEST(ClampTensor, LimitsByBroadcastTensorsAndPromotes) {
+  Tensor x = tensor_of(ST::kFloat32, {-5, 0.5, 5, kNan, 1}, {5});
+  Tensor lo = tensor_of(ST::kFloat32, {0, 0, 0, 0, kNan});
+  Tensor hi = tensor_of(ST::kFloat32, {1});
+  expect_values(clamp(x, std::optional<Tensor>(lo), std::optional<Tensor>(hi)), ST::kFloat32,
+                {0, 0.5, 1, kNan, kNan});
+  expect_values(clamp(x, std::optional<Tensor>(lo), std::nullopt), ST::kFloat32,
+                {0, 0.5, 5, kNan, kNan});
+  expect_values(clamp(x, std::nullopt, std::optional<Tensor>(hi)), ST::kFloat32,
+                {-5, 0.5, 1, kNan, 1});
+  // int32 self with float64 bounds: float64 result.
+  expect_values(
+      clamp(tensor_of(ST::kInt32, {-2, 7}), std::optional<Tensor>(tensor_of(ST::kFloat64, {0.5})),
+            std::optional<Tensor>(tensor_of(ST::kFloat64, {6.5}))),
+      ST::kFloat64, {0.5, 6.5});
+  for (ST t : integral_dtypes()) {
+    expect_int_values(
+        clamp(int_tensor_of(t, {min_of(t), 9}), std::optional<Tensor>(int_tensor_of(t, {0})),
+              std::optional<Tensor>(int_tensor_of(t, {8}))),
+        t, {0, 8});
+  }
+}
+
+TEST(ClampTensor, BoolWorksWithOneBoundOnly) {
+  Tensor flags = tensor_of(ST::kBool, {0, 1});
+  Tensor one = tensor_of(ST::kBool, {1});
+  Tensor zero = tensor_of(ST::kBool, {0});
+  expect_values(clamp(flags, std::optional<Tensor>(one), std::nullopt), ST::kBool, {1, 1});
+  expect_values(clamp(flags, std::nullopt, std::optional<Tensor>(zero)), ST::kBool, {0, 0});
+  EXPECT_EQ(
+      message_of([&] { clamp(flags, std::optional<Tensor>(zero), std::optional<Tensor>(one)); }),
+      "\"clamp\" not implemented for 'bool'");
+  EXPECT_EQ(message_of([&] { clamp(flags, std::optional<Tensor>(), std::optional<Tensor>()); }),
+            "torch.clamp: At least one of 'min' or 'max' must not be None");
+}
+
+// ---- lerp ------------------------------------------------------------------------------------
+
+TEST(Lerp, InterpolatesFromTheNearerEnd) {
+  for (ST t : floating_dtypes()) {
+    Tensor start = tensor_of(t, {0, 0, 1, kNan});
+    Tensor end = tensor_of(t, {8, -8, 3, 1});
+    expect_values(lerp(start, end, 0.25), t, {2, -2, 1.5, kNan});
+    expect_values(lerp(start, end, 0.75), t, {6, -6, 2.5, kNan});
+    expect_values(lerp(start, end, 1), t, {8, -8, 3, kNan});  // exactly end
+    expect_values(lerp(start, end, 0), t, {0, 0, 1, kNan});
+  }
+  for (ST t : complex_dtypes()) {
+    Tensor start = complex_tensor_of(t, {C(0, 0)});
+    Tensor end = complex_tensor_of(t, {C(4, 8)});
+    expect_complex_values(lerp(start, end, 0.25), t, {C(1, 2)});
+    expect_complex_values(lerp(start, end, complex<double>(0, 1)), t, {C(-8, 4)});
+  }
+}
+
+TEST(Lerp, NeedsMatchingFloatingDtypes) {
+  Tensor f = tensor_of(ST::kFloat32, {1});
+  EXPECT_EQ(message_of([&] { lerp(f, tensor_of(ST::kFloat64, {1}), 0.5); }),
+            "expected dtype float32 for `end` but got dtype float64");
+  Tensor i = tensor_of(ST::kInt32, {1});
+  EXPECT_EQ(message_of([&] { lerp(i, i, 0.5); }), "\"lerp\" not implemented for 'int32'");
+  Tensor out = empty({1}, ST::kFloat64, kCpu);
+  EXPECT_EQ(message_of([&] { lerp_out(out, f, f, 0.5); }),
+            "Found dtype float64 but expected float32");
+}
+
+// ---- addcmul ---------------------------------------------------------------------------------
+
+TEST(Addcmul, AddsTheScaledProduct) {
+  for (ST t : floating_dtypes()) {
+    expect_values(addcmul(tensor_of(t, {1, 1, kInf}), tensor_of(t, {2, -0.5, 0}),
+                          tensor_of(t, {3, 4, 1}), 0.5),
+                  t, {4, 0, kInf});
+  }
+  for (ST t : integral_dtypes()) {
+    expect_int_values(addcmul(int_tensor_of(t, {1, max_of(t)}), int_tensor_of(t, {2, 1}),
+                              int_tensor_of(t, {3, 1}), 2),
+                      t, {13, t == ST::kUInt8 ? 1 : min_of(t) + 1});  // the sum wraps
+  }
+  for (ST t : complex_dtypes()) {
+    expect_complex_values(addcmul(complex_tensor_of(t, {C(1, 0)}), complex_tensor_of(t, {C(0, 1)}),
+                                  complex_tensor_of(t, {C(0, 1)})),
+                          t, {C(0, 0)});
+  }
+}
+
+TEST(Addcmul, PromotesItsThreeTensorsAndRejectsBool) {
+  expect_values(addcmul(tensor_of(ST::kInt64, {1}), tensor_of(ST::kFloat32, {0.5}),
+                        tensor_of(ST::kInt32, {3})),
+                ST::kFloat32, {2.5});
+  Tensor flags = tensor_of(ST::kBool, {1});
+  EXPECT_EQ(message_of([&] { addcmul(flags, flags, flags); }),
+            "\"addcmul\" not implemented for 'bool'");
+  Tensor ints = tensor_of(ST::kInt32, {1});
+  EXPECT_EQ(message_of([&] { ints.addcmul_(tensor_of(ST::kFloat32, {1}), ints); }),
+            "result type float32 can't be cast to the desired output type int32");
+}
+
+// ---- Every op: variants, Meta ----------------------------------------------------------------
+
+struct TernaryOp {
+  std::string name;
+  ST dtype;  // of every input (the condition of where is bool)
+  std::function<Tensor(const Tensor&, const Tensor&, const Tensor&)> functional;
+  std::function<void(Tensor&, const Tensor&, const Tensor&)> inplace;  // empty: none
+  std::function<void(Tensor&, const Tensor&, const Tensor&, const Tensor&)> out;
+};
+
+std::vector<TernaryOp> ternary_ops() {
+  using T = const Tensor&;
+  using OT = std::optional<Tensor>;
+  return {
+      {"where", ST::kFloat32, [](T a, T b, T c) { return where(ne_zero(a), b, c); }, nullptr,
+       [](Tensor& o, T a, T b, T c) { where_out(o, ne_zero(a), b, c); }},
+      {"clamp", ST::kFloat64, [](T a, T, T) { return clamp(a, 2, 4); },
+       [](Tensor& a, T, T) { a.clamp_(2, 4); },
+       [](Tensor& o, T a, T, T) { clamp_out(o, a, 2, 4); }},
+      {"clamp.Tensor", ST::kInt32, [](T a, T b, T c) { return clamp(a, OT(b), OT(c)); },
+       [](Tensor& a, T b, T c) { a.clamp_(OT(b), OT(c)); },
+       [](Tensor& o, T a, T b, T c) { clamp_out(o, a, OT(b), OT(c)); }},
+      {"lerp", ST::kBFloat16, [](T a, T b, T) { return lerp(a, b, 0.75); },
+       [](Tensor& a, T b, T) { a.lerp_(b, 0.75); },
+       [](Tensor& o, T a, T b, T) { lerp_out(o, a, b, 0.75); }},
+      {"addcmul", ST::kFloat32, [](T a, T b, T c) { return addcmul(a, b, c, 2); },
+       [](Tensor& a, T b, T c) { a.addcmul_(b, c, 2); },
+       [](Tensor& o, T a, T b, T c) { addcmul_out(o, a, b, c, 2); }},
+  };
+}
+
+// Inputs of shape [2, 3] (transposed storage), [3] and [2, 1]: all three broadcast.
+std::vector<Tensor> inputs(ST dtype, Device device) {
+  Tensor a = empty_strided({2, 3}, {1, 2}, dtype, device);
+  Tensor b = empty({3}, dtype, device);
+  Tensor c = empty({2, 1}, dtype, device);
+  if (device.is_cpu()) {
+    copy_(a, tensor_of(dtype, {0, 2, 3, 5, 1, 4}, {2, 3}));
+    copy_(b, tensor_of(dtype, {2, 3, 1}));
+    copy_(c, tensor_of(dtype, {4, 5}, {2, 1}));
+  }
+  return {a, b, c};
+}
+
+TEST(TernaryOps, FunctionalInPlaceAndOutVariantsAgree) {
+  for (const TernaryOp& op : ternary_ops()) {
+    SCOPED_TRACE(op.name);
+    const std::vector<Tensor> in = inputs(op.dtype, kCpu);
+    Tensor expected = op.functional(in[0], in[1], in[2]);
+    EXPECT_THAT(expected.sizes(), ElementsAre(2, 3));
+    Tensor out = empty({0}, expected.dtype(), kCpu);
+    op.out(out, in[0], in[1], in[2]);
+    expect_same(out, expected);
+    if (op.inplace) {
+      Tensor self = clone(in[0]);
+      op.inplace(self, in[1], in[2]);
+      expect_same(self, expected);
+    }
+  }
+}
+
+TEST(TernaryOps, MetaGivesTheSameSizesStridesAndDtypeAsCpu) {
+  for (const TernaryOp& op : ternary_ops()) {
+    SCOPED_TRACE(op.name);
+    const std::vector<Tensor> c = inputs(op.dtype, kCpu);
+    const std::vector<Tensor> m = inputs(op.dtype, kMeta);
+    Tensor meta = op.functional(m[0], m[1], m[2]);
+    EXPECT_EQ(meta.device(), kMeta);
+    expect_same_geometry(meta, op.functional(c[0], c[1], c[2]));
+  }
+}
+
+}  // namespace
+}  // namespace bp

@@ -1,0 +1,55 @@
+// Scalar math of ternary and masked pointwise ops (where, clamp, lerp, addcmul): one functor per
+// op, shared by the CPU backend and the CUDA jit. Conventions as in binary.h.
+#ifndef BACKPLANE_REFERENCE_BACKEND_MATH_TERNARY_H_
+#define BACKPLANE_REFERENCE_BACKEND_MATH_TERNARY_H_
+
+#include "reference_backend/math/primitives.h"
+
+namespace bp::math {
+
+// where: self where the condition holds, else other. The condition is always bool; self and
+// other come in the result dtype (no compute type: the values are only selected).
+struct Where {
+  template <typename T>
+  T operator()(bool condition, T self, T other) const {
+    return condition ? self : other;
+  }
+};
+
+// clamp: min(max(self, min), max), NaN-propagating (a NaN bound gives NaN, as in PyTorch); when
+// min > max the result is max. The bounds are tensors (clamp.Tensor) or Scalars (clamp).
+struct Clamp {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T self, T min, T max) const {
+    return minimum(maximum(self, min), max);
+  }
+};
+
+// lerp: self + weight * (end - self), written from the nearer end for |weight| >= 0.5 so that
+// weight 1 gives exactly end (PyTorch's formula).
+struct Lerp {
+  template <typename T>
+  T operator()(T self, T end, T weight) const {
+    bool small;
+    if constexpr (is_complex_v<T>) {
+      small = weight.real() * weight.real() + weight.imag() * weight.imag() < real_t<T>(0.25);
+    } else {
+      small = abs(weight) < T(0.5);
+    }
+    return small ? self + weight * (end - self) : end - (end - self) * (T(1) - weight);
+  }
+};
+
+// addcmul: self + value * tensor1 * tensor2.
+struct Addcmul {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T self, T tensor1, T tensor2, T value) const {
+    return self + value * tensor1 * tensor2;
+  }
+};
+
+}  // namespace bp::math
+
+#endif  // BACKPLANE_REFERENCE_BACKEND_MATH_TERNARY_H_

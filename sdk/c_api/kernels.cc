@@ -1,0 +1,168 @@
+#include "sdk/c_api/kernels.h"
+
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "absl/container/inlined_vector.h"
+#include "sdk/c_api/backends.h"
+#include "sdk/c_api/convert.h"
+#include "sdk/c_api/debug_checks.h"
+#include "sdk/c_api/error.h"
+#include "sdk/c_api/install.h"
+#include "sdk/c_api/ops.h"
+#include "sdk/c_api/values.h"
+#include "sdk/dispatch/cpu_fallback.h"
+#include "sdk/dispatch/dispatcher.h"
+
+namespace bp::c_api {
+namespace {
+
+// What one registration calls.
+struct PluginKernel {
+  bp_kernel_fn fn;
+  void* user_data;
+  const bp_op* op;  // the registered op; null for a fallback (the call says which)
+  std::string label;
+};
+
+// Calls the plugin's C kernel on the arguments at stack[base...] and replaces them with its
+// results.
+void call_c_kernel(const PluginKernel& k, const bp_op& op, Stack& stack, size_t base) {
+  const absl::Span<const Value> args(stack.data() + base, stack.size() - base);
+  auto prefix = [&] { return detail::str_cat("[", k.label, "] ", op.label, ": "); };
+  BorrowedValues c_args(args);
+  absl::InlinedVector<bp_value, 2> results(op.num_returns);
+  for (bp_value& r : results) std::memset(&r, 0, sizeof r);  // all NONE
+  bp_error* error =
+      k.fn(k.user_data, &op, c_args.data(), c_args.size(), results.data(), results.size());
+  auto release_all = [&] {
+    for (bp_value& r : results) release_tensor_references(&r);
+  };
+  if (error != nullptr) {
+    release_all();
+    throw_error_object(error, prefix());
+  }
+  Stack out;
+  out.reserve(results.size());
+  const auto& returns = op.handle.schema().returns;
+  for (size_t i = 0; i < results.size(); ++i) {
+    try {
+      BP_CHECK_NOT_IMPLEMENTED(!returns[i].type.is_list,
+                               "list results of plugin kernels are not supported yet");
+      out.push_back(to_value(results[i], returns[i].type));
+    } catch (const Error& e) {
+      release_all();
+      detail::throw_error(e.code(), detail::str_cat(prefix(), "result ", i, " ", e.message()));
+    }
+  }
+  release_all();  // `out` holds its own references
+  stack.resize(base);
+  for (Value& v : out) stack.push_back(std::move(v));
+}
+
+// The boxed kernel every C ABI registration installs.
+void run_plugin_kernel(void* data, const OperatorHandle& handle, DispatchKeySet keys,
+                       Stack* stack) {
+  const PluginKernel& k = *static_cast<const PluginKernel*>(data);
+  const bp_op& op = k.op != nullptr ? *k.op : intern_op(handle);
+  const size_t nargs = op.args.size();
+  BP_INTERNAL_ASSERT(stack->size() >= nargs, "expected ", nargs, " arguments on the stack");
+  const size_t base = stack->size() - nargs;
+  std::optional<MetaExpectation> expected;
+  if (debug_checks_enabled()) {
+    expected = expect_results(op, absl::Span<const Value>(stack->data() + base, nargs));
+  }
+  {
+    CurrentDeviceGuard device(
+        device_of_arguments(absl::Span<const Value>(stack->data() + base, nargs)));
+    if (k.fn == &host_cpu_fallback) {
+      cpu_fallback(nullptr, handle, keys, stack);  // the host's own: no C round trip
+    } else {
+      call_c_kernel(k, op, *stack, base);
+    }
+  }
+  if (expected) {
+    check_results(*expected, op, k.label,
+                  absl::Span<const Value>(stack->data() + base, stack->size() - base));
+  }
+}
+
+template <typename Register>
+bp_error* register_kernel(bp_backend* backend, const char* function, bp_kernel_fn fn,
+                          void* user_data, const bp_op* op, bp_registration** out,
+                          Register&& do_register) {
+  return guarded([&] {
+    require(reinterpret_cast<const void*>(fn), function, "kernel");
+    require(out, function, "out");
+    *out = add_registration(backend, function, [&](DispatchKey key, const std::string& label) {
+      auto state = std::make_shared<PluginKernel>(PluginKernel{fn, user_data, op, label});
+      KernelFunction kernel = KernelFunction::make_from_boxed(&run_plugin_kernel, state.get());
+      return KernelRegistration{do_register(key, kernel, label), std::move(state)};
+    });
+  });
+}
+
+bp_error* kernel_register(bp_backend* backend, const char* op_name, bp_kernel_fn fn,
+                          void* user_data, bp_registration** out) {
+  const bp_op* op = nullptr;
+  if (bp_error* error = guarded([&] {
+        require(op_name, "kernel_register", "op_name");
+        op = &find_op(op_name);
+      })) {
+    return error;
+  }
+  return register_kernel(backend, "kernel_register", fn, user_data, op, out,
+                         [&](DispatchKey key, KernelFunction kernel, const std::string& label) {
+                           return Dispatcher::singleton().register_impl(op->name, key, kernel,
+                                                                        label + " kernel (C ABI)");
+                         });
+}
+
+bp_error* fallback_register(bp_backend* backend, bp_kernel_fn fn, void* user_data,
+                            bp_registration** out) {
+  return register_kernel(backend, "fallback_register", fn, user_data, nullptr, out,
+                         [&](DispatchKey key, KernelFunction kernel, const std::string& label) {
+                           return Dispatcher::singleton().register_fallback(
+                               key, kernel, label + " fallback (C ABI)");
+                         });
+}
+
+void registration_destroy(bp_registration* registration) { destroy_registration(registration); }
+
+}  // namespace
+
+bp_error* host_cpu_fallback(void*, const bp_op* op, const bp_value* args, size_t nargs,
+                            bp_value* results, size_t nresults) {
+  return guarded([&] {
+    require(op, "cpu_fallback", "op");
+    if (nresults > 0) require(results, "cpu_fallback", "results");
+    StackLease lease;
+    Stack& stack = lease.get();
+    const CallRoute route = push_arguments(*op, args, nargs, stack);
+    {
+      CurrentDeviceGuard device(route.device);
+      cpu_fallback(nullptr, op->handle, DispatchKeySet(), &stack);
+    }
+    BP_CHECK(stack.size() <= nresults, "[", op->label, "] cpu_fallback: the op returns ",
+             stack.size(), " results but `results` has room for ", nresults);
+    size_t stored = 0;
+    try {
+      for (; stored < stack.size(); ++stored)
+        store_result(std::move(stack[stored]), &results[stored]);
+    } catch (...) {
+      for (size_t i = 0; i < stored; ++i) release_value(&results[i]);
+      throw;
+    }
+  });
+}
+
+void install_kernel_functions(bp_api& api) {
+  api.kernel_register = &kernel_register;
+  api.fallback_register = &fallback_register;
+  api.registration_destroy = &registration_destroy;
+  api.cpu_fallback = &host_cpu_fallback;
+}
+
+}  // namespace bp::c_api

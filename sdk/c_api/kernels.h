@@ -1,0 +1,25 @@
+// Kernels that plugins register through the C ABI, as the dispatcher sees them: boxed kernels on
+// the backend's dispatch key that convert the Stack to bp_values, call the plugin, and turn its
+// results (or error) back.
+//
+//   api->kernel_register(npu, "add.out", npu_add_out, NULL, &reg);  // add.out on npu's key
+//   bp::add(a, b);            // Common: meta, allocation on npu, then npu_add_out through here
+//
+// A plugin error becomes bp::Error "[npu] add.out: <plugin's message>" with the plugin's code. In
+// debug mode (debug_checks.h) every call is checked against the op's meta function.
+//
+// Thread safety: as the dispatcher's registrations and calls.
+#ifndef BACKPLANE_SDK_C_API_KERNELS_H_
+#define BACKPLANE_SDK_C_API_KERNELS_H_
+
+#include "backplane/backplane.h"
+
+namespace bp::c_api {
+
+// api->cpu_fallback: bp::cpu_fallback (sdk/dispatch/cpu_fallback.h) as a bp_kernel_fn.
+bp_error* host_cpu_fallback(void* user_data, const bp_op* op, const bp_value* args, size_t nargs,
+                            bp_value* results, size_t nresults);
+
+}  // namespace bp::c_api
+
+#endif  // BACKPLANE_SDK_C_API_KERNELS_H_

@@ -1,0 +1,244 @@
+#include "sdk/c_api/plugins.h"
+
+#include <dlfcn.h>
+#include <sys/stat.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "sdk/c_api/backends.h"
+#include "sdk/c_api/error.h"
+#include "sdk/c_api/install.h"
+#include "sdk/c_api/logging.h"
+#include "sdk/c_api/structs.h"
+#include "sdk/core/warning.h"
+
+namespace bp::c_api {
+namespace {
+
+// A dlopen handle, dlclosed when the last owner (the plugin, its backends' live memory) goes.
+class Library {
+ public:
+  explicit Library(void* handle) : handle_(handle) {}
+  ~Library() { ::dlclose(handle_); }
+  Library(const Library&) = delete;
+  Library& operator=(const Library&) = delete;
+  void* handle() const { return handle_; }
+
+ private:
+  void* handle_;
+};
+
+struct Plugin {
+  uint64_t id;
+  std::string path;
+  bp_plugin_desc desc;
+  std::shared_ptr<Library> library;
+};
+
+struct LoadRecord {
+  std::string path;
+  std::string plugin_name;
+  bool loaded = false;
+  int32_t error_code = 0;
+  std::string error;
+  int32_t plugin_major = -1;
+  int32_t plugin_minor = -1;
+};
+
+struct Registry {
+  std::mutex load_mutex;  // one load or unload at a time
+  std::mutex mutex;       // guards the maps below
+  std::map<uint64_t, std::unique_ptr<Plugin>> plugins;
+  std::vector<LoadRecord> records;
+  uint64_t next_id = 1;
+};
+
+Registry& registry() {
+  static Registry* r = new Registry();  // never destroyed: plugins stay loaded until exit
+  return *r;
+}
+
+std::atomic<const bp_api*> host_api{nullptr};
+
+[[noreturn]] void fail(ErrorCode code, std::string message) {
+  detail::throw_error(code, std::move(message));
+}
+
+// The steps of one load; throws with the cause, leaving nothing registered.
+std::unique_ptr<Plugin> load(const std::string& path, LoadRecord& record, uint64_t id) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) {
+    fail(ErrorCode::kInvalidArgument,
+         detail::str_cat("cannot load plugin '", path, "': no such file"));
+  }
+  void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char* why = ::dlerror();
+    fail(ErrorCode::kInvalidArgument,
+         detail::str_cat("cannot load plugin '", path, "': ", why ? why : "dlopen failed"));
+  }
+  auto plugin = std::make_unique<Plugin>();
+  plugin->id = id;
+  plugin->path = path;
+  plugin->library = std::make_shared<Library>(handle);
+  auto init = reinterpret_cast<bp_plugin_init_fn>(::dlsym(handle, BP_PLUGIN_INIT_SYMBOL));
+  if (init == nullptr) {
+    fail(ErrorCode::kInvalidArgument,
+         detail::str_cat("plugin '", path, "' has no '", BP_PLUGIN_INIT_SYMBOL,
+                         "' symbol: is it a Backplane plugin? (in C++ the function must be "
+                         "extern \"C\" and exported)"));
+  }
+  bp_plugin_desc& desc = plugin->desc;
+  std::memset(&desc, 0, sizeof desc);
+  desc.struct_size = sizeof desc;
+  desc.api_major = -1;
+  desc.api_minor = -1;
+  PluginScope scope{id, &desc, plugin->library};
+  bp_error* error;
+  {
+    LoadingPluginGuard loading(&scope);
+    error = init(host_api.load(), &desc);
+  }
+  record.plugin_name = desc.name != nullptr ? desc.name : "";
+  record.plugin_major = desc.api_major;
+  record.plugin_minor = desc.api_minor;
+  const std::string who = detail::str_cat(
+      "plugin '", record.plugin_name.empty() ? path : record.plugin_name, "' (", path, ")");
+  try {
+    if (desc.api_major == -1) {
+      if (error != nullptr) throw_error_object(error, who + " failed to initialise: ");
+      fail(ErrorCode::kInvalidArgument,
+           who +
+               " did not report the API version it was built against (bp_plugin_begin sets "
+               "it)");
+    }
+    if (desc.api_major != BP_API_MAJOR) {
+      destroy_error(std::exchange(error, nullptr));
+      fail(ErrorCode::kInvalidArgument,
+           detail::str_cat(who, " was built against Backplane C ABI ", desc.api_major, ".",
+                           desc.api_minor, " but this host provides ", BP_API_MAJOR, ".",
+                           BP_API_MINOR, ": the major versions must match (rebuild the plugin)"));
+    }
+    if (error != nullptr) throw_error_object(error, who + " failed to initialise: ");
+    if (desc.api_minor > BP_API_MINOR) {
+      fail(ErrorCode::kInvalidArgument,
+           detail::str_cat(who, " was built against Backplane C ABI ", desc.api_major, ".",
+                           desc.api_minor, ", newer than this host's ", BP_API_MAJOR, ".",
+                           BP_API_MINOR, ": upgrade Backplane"));
+    }
+  } catch (...) {
+    unregister_plugin_backends(id);
+    throw;
+  }
+  return plugin;
+}
+
+bp_error* plugin_load(const char* path, bp_plugin** out) {
+  bp_error* error = guarded([&] {
+    require(path, "plugin_load", "path");
+    require(out, "plugin_load", "out");
+  });
+  if (error != nullptr) return error;
+  Registry& r = registry();
+  std::lock_guard<std::mutex> serial(r.load_mutex);
+  LoadRecord record;
+  record.path = path;
+  uint64_t id;
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    id = r.next_id++;
+  }
+  std::unique_ptr<Plugin> plugin;
+  error = guarded([&] { plugin = load(record.path, record, id); });
+  if (error != nullptr) {
+    record.error_code = error->code;
+    record.error = error->message;
+  } else {
+    record.loaded = true;
+    log_info(detail::str_cat("loaded plugin '", record.plugin_name, "' from ", record.path,
+                             " (built against C ABI ", record.plugin_major, ".",
+                             record.plugin_minor, ")"));
+    *out = reinterpret_cast<bp_plugin*>(static_cast<uintptr_t>(id));
+  }
+  std::lock_guard<std::mutex> lock(r.mutex);
+  if (plugin) r.plugins.emplace(id, std::move(plugin));
+  r.records.push_back(std::move(record));
+  return error;
+}
+
+bp_error* plugin_unload(bp_plugin* handle) {
+  return guarded([&] {
+    require(handle, "plugin_unload", "plugin");
+    Registry& r = registry();
+    std::lock_guard<std::mutex> serial(r.load_mutex);
+    std::unique_ptr<Plugin> plugin;
+    {
+      std::lock_guard<std::mutex> lock(r.mutex);
+      auto it = r.plugins.find(reinterpret_cast<uintptr_t>(handle));
+      BP_CHECK(it != r.plugins.end(),
+               "bp_api.plugin_unload: unknown plugin handle (it was unloaded, or never loaded)");
+      plugin = std::move(it->second);
+      r.plugins.erase(it);
+    }
+    if (plugin->desc.unload != nullptr) plugin->desc.unload(plugin->desc.user_data);
+    unregister_plugin_backends(plugin->id);
+    // `plugin` goes here; its library is dlclosed once its backends' memory is freed too.
+  });
+}
+
+bp_error* plugin_load_records(void (*visit)(void*, const bp_plugin_load_record*), void* user_data) {
+  return guarded([&] {
+    require(reinterpret_cast<const void*>(visit), "plugin_load_records", "visit");
+    std::vector<LoadRecord> records;
+    {
+      Registry& r = registry();
+      std::lock_guard<std::mutex> lock(r.mutex);
+      records = r.records;
+    }
+    for (const LoadRecord& rec : records) {
+      bp_plugin_load_record out{sizeof out,       rec.path.c_str(), rec.plugin_name.c_str(),
+                                rec.loaded,       rec.error_code,   rec.error.c_str(),
+                                rec.plugin_major, rec.plugin_minor, BP_API_MAJOR,
+                                BP_API_MINOR};
+      visit(user_data, &out);
+    }
+  });
+}
+
+}  // namespace
+
+void set_host_api(const bp_api* api) { host_api.store(api); }
+
+void load_plugins_from_environment() {
+  const char* list = std::getenv("BP_PLUGINS");
+  if (list == nullptr) return;
+  std::string paths = list;
+  size_t start = 0;
+  while (start <= paths.size()) {
+    size_t end = paths.find(':', start);
+    if (end == std::string::npos) end = paths.size();
+    const std::string path = paths.substr(start, end - start);
+    start = end + 1;
+    if (path.empty()) continue;
+    bp_plugin* plugin;
+    if (bp_error* error = plugin_load(path.c_str(), &plugin)) {
+      warn("BP_PLUGINS: " + error->message);
+      destroy_error(error);
+    }
+  }
+}
+
+void install_plugin_functions(bp_api& api) {
+  api.plugin_load = &plugin_load;
+  api.plugin_unload = &plugin_unload;
+  api.plugin_load_records = &plugin_load_records;
+}
+
+}  // namespace bp::c_api

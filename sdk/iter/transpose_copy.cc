@@ -1,0 +1,276 @@
+#include "sdk/iter/transpose_copy.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+#include "sdk/core/error.h"
+#include "sdk/iter/vec/cpu_capability.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+// Raw vectors cross always-inline helpers by value (see vectorized.h).
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+namespace bp {
+namespace {
+
+template <int kBytes>
+struct Element {
+  char bytes[kBytes];
+};
+
+// Rows [i0, i1) x columns [j0, j1) of the tile, in 16 x 16 blocks so that both sides stay in the
+// L1 cache while a block is moved.
+template <int kSize>
+void scalar_tile(char* dst, int64_t dst_stride1, const char* src, int64_t src_stride0, int64_t i0,
+                 int64_t i1, int64_t j0, int64_t j1) {
+  constexpr int64_t kBlock = 16;
+  for (int64_t jb = j0; jb < j1; jb += kBlock) {
+    const int64_t je = std::min(j1, jb + kBlock);
+    for (int64_t ib = i0; ib < i1; ib += kBlock) {
+      const int64_t ie = std::min(i1, ib + kBlock);
+      for (int64_t j = jb; j < je; ++j) {
+        char* d = dst + j * dst_stride1;
+        const char* s = src + j * kSize;
+        for (int64_t i = ib; i < ie; ++i) {
+          Element<kSize> e;
+          std::memcpy(&e, s + i * src_stride0, kSize);
+          std::memcpy(d + i * kSize, &e, kSize);
+        }
+      }
+    }
+  }
+}
+
+void scalar_tile(int64_t esize, char* dst, int64_t dst_stride1, const char* src,
+                 int64_t src_stride0, int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
+  if (i0 >= i1 || j0 >= j1) return;
+  switch (esize) {
+    case 1:
+      return scalar_tile<1>(dst, dst_stride1, src, src_stride0, i0, i1, j0, j1);
+    case 2:
+      return scalar_tile<2>(dst, dst_stride1, src, src_stride0, i0, i1, j0, j1);
+    case 4:
+      return scalar_tile<4>(dst, dst_stride1, src, src_stride0, i0, i1, j0, j1);
+    case 8:
+      return scalar_tile<8>(dst, dst_stride1, src, src_stride0, i0, i1, j0, j1);
+    case 16:
+      return scalar_tile<16>(dst, dst_stride1, src, src_stride0, i0, i1, j0, j1);
+    default:
+      BP_INTERNAL_ASSERT(false, "transpose_copy_tile: unsupported element size ", esize);
+  }
+}
+
+#if defined(__x86_64__)
+
+#define BP_AVX512 gnu::target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")
+#define BP_AVX2 gnu::target("avx2,fma")
+
+typedef float F8 __attribute__((vector_size(32), aligned(4)));
+typedef int32_t I8 __attribute__((vector_size(32)));
+typedef double D8 __attribute__((vector_size(64), aligned(8)));
+typedef int64_t L8 __attribute__((vector_size(64)));
+typedef float F16 __attribute__((vector_size(64), aligned(4)));
+typedef int32_t I16 __attribute__((vector_size(64)));
+
+template <typename V>
+[[gnu::always_inline]] inline V load(const char* p) {
+  V v;
+  std::memcpy(&v, p, sizeof(V));
+  return v;
+}
+
+// Transposes 8 rows of 8 lanes in place (lanes of any type; M is the matching index vector):
+// pairs of lanes, then pairs of pairs, then halves.
+template <typename V, typename M>
+[[gnu::always_inline]] inline void transpose8(V* r) {
+  V t[8], u[8];
+  for (int k = 0; k < 8; k += 2) {
+    t[k] = __builtin_shuffle(r[k], r[k + 1], M{0, 8, 1, 9, 4, 12, 5, 13});
+    t[k + 1] = __builtin_shuffle(r[k], r[k + 1], M{2, 10, 3, 11, 6, 14, 7, 15});
+  }
+  for (int k = 0; k < 8; k += 4) {
+    for (int h = 0; h < 2; ++h) {
+      u[k + 2 * h] = __builtin_shuffle(t[k + h], t[k + h + 2], M{0, 1, 8, 9, 4, 5, 12, 13});
+      u[k + 2 * h + 1] = __builtin_shuffle(t[k + h], t[k + h + 2], M{2, 3, 10, 11, 6, 7, 14, 15});
+    }
+  }
+  for (int k = 0; k < 4; ++k) {
+    r[k] = __builtin_shuffle(u[k], u[k + 4], M{0, 1, 2, 3, 8, 9, 10, 11});
+    r[k + 4] = __builtin_shuffle(u[k], u[k + 4], M{4, 5, 6, 7, 12, 13, 14, 15});
+  }
+}
+
+// Transposes 16 rows of 16 floats in place: the same three steps within 128-bit lanes, then
+// 128-bit and 256-bit blocks.
+[[gnu::always_inline]] inline void transpose16(F16* r) {
+  F16 t[16];
+  for (int k = 0; k < 16; k += 2) {
+    t[k] = __builtin_shuffle(r[k], r[k + 1],
+                             I16{0, 16, 1, 17, 4, 20, 5, 21, 8, 24, 9, 25, 12, 28, 13, 29});
+    t[k + 1] = __builtin_shuffle(r[k], r[k + 1],
+                                 I16{2, 18, 3, 19, 6, 22, 7, 23, 10, 26, 11, 27, 14, 30, 15, 31});
+  }
+  for (int k = 0; k < 16; k += 4) {
+    for (int h = 0; h < 2; ++h) {
+      const F16 a = t[k + h], b = t[k + h + 2];
+      r[k + 2 * h] =
+          __builtin_shuffle(a, b, I16{0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29});
+      r[k + 2 * h + 1] =
+          __builtin_shuffle(a, b, I16{2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31});
+    }
+  }
+  for (int g = 0; g < 16; g += 8) {
+    for (int m = 0; m < 4; ++m) {
+      const F16 a = r[g + m], b = r[g + 4 + m];
+      t[g + m] =
+          __builtin_shuffle(a, b, I16{0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27});
+      t[g + 4 + m] =
+          __builtin_shuffle(a, b, I16{4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31});
+    }
+  }
+  for (int m = 0; m < 8; ++m) {
+    r[m] = __builtin_shuffle(t[m], t[8 + m],
+                             I16{0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23});
+    r[8 + m] = __builtin_shuffle(t[m], t[8 + m],
+                                 I16{8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31});
+  }
+}
+
+[[BP_AVX512, gnu::always_inline]] inline void store64(char* p, const void* v, bool streaming) {
+  __m512 m;
+  std::memcpy(&m, v, 64);
+  if (streaming) {
+    _mm512_stream_ps(reinterpret_cast<float*>(p), m);
+  } else {
+    _mm512_storeu_ps(reinterpret_cast<float*>(p), m);
+  }
+}
+
+[[BP_AVX2, gnu::always_inline]] inline void store32(char* p, const F8& v, bool streaming) {
+  __m256 m;
+  std::memcpy(&m, &v, 32);
+  if (streaming) {
+    _mm256_stream_ps(reinterpret_cast<float*>(p), m);
+  } else {
+    _mm256_storeu_ps(reinterpret_cast<float*>(p), m);
+  }
+}
+
+// Non-temporal stores need 64-byte aligned lines: every destination row of a band starts at
+// dst + i * esize + j * dst_stride1.
+bool can_stream(const char* dst, int64_t dst_stride1) {
+  return reinterpret_cast<uintptr_t>(dst) % 64 == 0 && dst_stride1 % 64 == 0;
+}
+
+// Bands of kRows source rows (i), each walked along j in steps of kCols: every step reads kRows
+// line segments in order and writes kCols destination lines of 64 bytes.
+[[BP_AVX512]] void tile4_avx512(char* dst, int64_t dst_stride1, const char* src,
+                                int64_t src_stride0, int64_t i_end, int64_t j_end, bool streaming) {
+  for (int64_t i = 0; i < i_end; i += 16) {
+    const char* s = src + i * src_stride0;
+    char* d = dst + i * 4;
+    const bool nt = streaming && can_stream(d, dst_stride1);
+    for (int64_t j = 0; j < j_end; j += 16) {
+      F16 r[16];
+      for (int k = 0; k < 16; ++k) {
+        const char* row = s + k * src_stride0 + j * 4;
+        __builtin_prefetch(row + 256);
+        r[k] = load<F16>(row);
+      }
+      transpose16(r);
+      for (int k = 0; k < 16; ++k) store64(d + (j + k) * dst_stride1, &r[k], nt);
+    }
+  }
+  if (streaming) _mm_sfence();
+}
+
+[[BP_AVX512]] void tile8_avx512(char* dst, int64_t dst_stride1, const char* src,
+                                int64_t src_stride0, int64_t i_end, int64_t j_end, bool streaming) {
+  for (int64_t i = 0; i < i_end; i += 8) {
+    const char* s = src + i * src_stride0;
+    char* d = dst + i * 8;
+    const bool nt = streaming && can_stream(d, dst_stride1);
+    for (int64_t j = 0; j < j_end; j += 8) {
+      D8 r[8];
+      for (int k = 0; k < 8; ++k) {
+        const char* row = s + k * src_stride0 + j * 8;
+        __builtin_prefetch(row + 256);
+        r[k] = load<D8>(row);
+      }
+      transpose8<D8, L8>(r);
+      for (int k = 0; k < 8; ++k) store64(d + (j + k) * dst_stride1, &r[k], nt);
+    }
+  }
+  if (streaming) _mm_sfence();
+}
+
+// Two 8 x 8 transposes fill 8 destination lines of 64 bytes.
+[[BP_AVX2]] void tile4_avx2(char* dst, int64_t dst_stride1, const char* src, int64_t src_stride0,
+                            int64_t i_end, int64_t j_end, bool streaming) {
+  for (int64_t i = 0; i < i_end; i += 16) {
+    const char* s = src + i * src_stride0;
+    char* d = dst + i * 4;
+    const bool nt = streaming && can_stream(d, dst_stride1);
+    for (int64_t j = 0; j < j_end; j += 8) {
+      F8 lo[8], hi[8];
+      for (int k = 0; k < 8; ++k) {
+        const char* row = s + k * src_stride0 + j * 4;
+        __builtin_prefetch(row + 256);
+        __builtin_prefetch(row + 8 * src_stride0 + 256);
+        lo[k] = load<F8>(row);
+        hi[k] = load<F8>(row + 8 * src_stride0);
+      }
+      transpose8<F8, I8>(lo);
+      transpose8<F8, I8>(hi);
+      for (int k = 0; k < 8; ++k) {
+        char* line = d + (j + k) * dst_stride1;
+        store32(line, lo[k], nt);
+        store32(line + 32, hi[k], nt);
+      }
+    }
+  }
+  if (streaming) _mm_sfence();
+}
+
+#endif  // defined(__x86_64__)
+
+}  // namespace
+
+void transpose_copy_tile(int64_t esize, char* dst, int64_t dst_stride1, const char* src,
+                         int64_t src_stride0, int64_t size0, int64_t size1, bool streaming) {
+  int64_t i_end = 0, j_end = 0;  // the part done by a vector kernel
+#if defined(__x86_64__)
+  const CpuCapability cap = cpu_capability();
+  if (esize == 4 && cap == CpuCapability::kAvx512) {
+    i_end = size0 - size0 % 16;
+    j_end = size1 - size1 % 16;
+    if (i_end > 0 && j_end > 0) {
+      tile4_avx512(dst, dst_stride1, src, src_stride0, i_end, j_end, streaming);
+    }
+  } else if (esize == 4 && cap == CpuCapability::kAvx2) {
+    i_end = size0 - size0 % 16;
+    j_end = size1 - size1 % 8;
+    if (i_end > 0 && j_end > 0) {
+      tile4_avx2(dst, dst_stride1, src, src_stride0, i_end, j_end, streaming);
+    }
+  } else if (esize == 8 && cap == CpuCapability::kAvx512) {
+    i_end = size0 - size0 % 8;
+    j_end = size1 - size1 % 8;
+    if (i_end > 0 && j_end > 0) {
+      tile8_avx512(dst, dst_stride1, src, src_stride0, i_end, j_end, streaming);
+    }
+  }
+#else
+  (void)streaming;
+#endif
+  if (i_end == 0 || j_end == 0) i_end = j_end = 0;
+  // What is left: whole rows past i_end, and the columns past j_end of the rows before it.
+  scalar_tile(esize, dst, dst_stride1, src, src_stride0, i_end, size0, 0, size1);
+  scalar_tile(esize, dst, dst_stride1, src, src_stride0, 0, i_end, j_end, size1);
+}
+
+}  // namespace bp

@@ -1,0 +1,95 @@
+#include "sdk/structured/ternary_meta.h"
+
+#include "sdk/core/error.h"
+#include "sdk/core/result_type.h"
+#include "sdk/core/warning.h"
+#include "sdk/iter/tensor_iterator_config.h"
+#include "sdk/structured/converted_operand.h"
+#include "sdk/structured/pointwise_meta.h"
+
+namespace bp::meta {
+namespace {
+
+bool given(const std::optional<Tensor>& t) { return t.has_value() && t->defined(); }
+
+}  // namespace
+
+void ternary_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& a, const Tensor& b) {
+  iter.build_ternary_op(iter.maybe_get_output(0), self, a, b);
+}
+
+void where_op(TensorIteratorBase& iter, const Tensor& condition, const Tensor& self,
+              const Tensor& other) {
+  const ScalarType dtype = result_type(self, other);
+  const Tensor& out = iter.maybe_get_output(0);
+  BP_CHECK(!out.defined() || out.dtype() == dtype, "Expected out type to be ", dtype, " but got ",
+           out.defined() ? out.dtype() : dtype);
+  Tensor mask = condition;
+  if (condition.dtype() == ScalarType::kUInt8) {
+    warn(
+        "where received a uint8 condition tensor. This behavior is deprecated and will be "
+        "removed in a future version of PyTorch. Use a boolean condition instead.");
+    mask = converted_operand(condition, ScalarType::kBool);
+  }
+  BP_CHECK(mask.dtype() == ScalarType::kBool, "where expected condition to be a boolean tensor.");
+  TensorIteratorConfig config;
+  config.set_check_mem_overlap(true)
+      .check_all_same_dtype(false)
+      .allow_cpu_scalars(true)
+      .add_output(out)
+      .add_owned_input(std::move(mask))
+      .add_owned_input(converted_operand(self, dtype))
+      .add_owned_input(converted_operand(other, dtype));
+  if (!out.defined()) config.declare_static_dtype(dtype);
+  iter.build(config);
+}
+
+void clamp_op(TensorIteratorBase& iter, const Tensor& self, const std::optional<Scalar>& min,
+              const std::optional<Scalar>& max) {
+  BP_CHECK(min.has_value() || max.has_value(),
+           "torch.clamp: At least one of 'min' or 'max' must not be None");
+  BP_CHECK(!is_complex(self.dtype()), "clamp is not supported for complex types");
+  ScalarType dtype = self.dtype();
+  if (!is_floating_point(dtype)) {
+    // The bounds take part in type promotion as numbers: clamp(int_tensor, 0.5) is float32.
+    ResultTypeState state;
+    update_result_type_state(state, self);
+    if (min) update_result_type_state(state, min->type(), OperandKind::kWrappedScalar);
+    if (max) update_result_type_state(state, max->type(), OperandKind::kWrappedScalar);
+    dtype = result_type(state);
+    BP_CHECK(dtype == self.dtype() || !iter.maybe_get_output(0).is_same(self), "result type ",
+             dtype, " can't be cast to the desired output type ", self.dtype());
+  }
+  BP_CHECK(!is_complex(dtype), "clamp is not supported for complex types");
+  unary_op_in_dtype(iter, self, dtype);
+}
+
+void clamp_tensor_op(TensorIteratorBase& iter, const Tensor& self, const std::optional<Tensor>& min,
+                     const std::optional<Tensor>& max) {
+  BP_CHECK(given(min) || given(max),
+           "torch.clamp: At least one of 'min' or 'max' must not be None");
+  BP_CHECK(!is_complex(self.dtype()), "clamp is not supported for complex types");
+  TensorIteratorConfig config;
+  config.set_check_mem_overlap(true)
+      .promote_inputs_to_common_dtype(true)
+      .cast_common_dtype_to_outputs(true)
+      .enforce_safe_casting_to_output(true)
+      .add_output(iter.maybe_get_output(0))
+      .add_input(self);
+  if (given(min)) config.add_input(*min);
+  if (given(max)) config.add_input(*max);
+  iter.build(config);
+}
+
+void lerp_scalar_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& end) {
+  BP_CHECK(self.dtype() == end.dtype(), "expected dtype ", self.dtype(),
+           " for `end` but got dtype ", end.dtype());
+  TensorIteratorConfig config;
+  config.allow_cpu_scalars(true)
+      .add_output(iter.maybe_get_output(0))
+      .add_input(self)
+      .add_input(end);
+  iter.build(config);
+}
+
+}  // namespace bp::meta

@@ -1,0 +1,49 @@
+// Meta functions of ternary and masked pointwise ops (where, clamp, lerp, addcmul): each builds
+// the op's TensorIterator and checks what PyTorch checks. Conventions as pointwise_meta.h.
+//
+//   # sdk/ops/ternary.yaml
+//   - func: addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, ...)
+//     meta: ternary_op(self, tensor1, tensor2)
+//
+// Thread safety: as the iterator they build (one call, one thread).
+#ifndef BACKPLANE_SDK_STRUCTURED_TERNARY_META_H_
+#define BACKPLANE_SDK_STRUCTURED_TERNARY_META_H_
+
+#include <optional>
+
+#include "sdk/core/scalar.h"
+#include "sdk/core/tensor.h"
+#include "sdk/iter/tensor_iterator.h"
+
+namespace bp::meta {
+
+// Three inputs promoted to their common dtype, which the output takes or is cast to (PyTorch's
+// build_ternary_op).
+void ternary_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& a, const Tensor& b);
+
+// where(condition, self, other): self and other converted to result_type(self, other), which is
+// the output's dtype (a given out must have it: "Expected out type to be float32 but got
+// int64"); the condition stays bool. A uint8 condition is converted, with PyTorch's deprecation
+// warning; other dtypes are "where expected condition to be a boolean tensor.".
+void where_op(TensorIteratorBase& iter, const Tensor& condition, const Tensor& self,
+              const Tensor& other);
+
+// clamp with Scalar bounds: unary_op_in_dtype over self in result_type(self, min, max), which for
+// floating self is self's dtype. Errors: "torch.clamp: At least one of 'min' or 'max' must not
+// be None"; "clamp is not supported for complex types" (for self or the bounds); an in-place
+// call that would change self's dtype: "result type float32 can't be cast to the desired output
+// type int64".
+void clamp_op(TensorIteratorBase& iter, const Tensor& self, const std::optional<Scalar>& min,
+              const std::optional<Scalar>& max);
+// clamp with Tensor bounds: self and the given bounds promoted to their common dtype, which the
+// output takes or is cast to. Errors: as clamp_op for missing bounds and complex self.
+void clamp_tensor_op(TensorIteratorBase& iter, const Tensor& self, const std::optional<Tensor>& min,
+                     const std::optional<Tensor>& max);
+
+// lerp with a Scalar weight: self and end must have the same dtype ("expected dtype float32 for
+// `end` but got dtype float64"), which the output has too.
+void lerp_scalar_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& end);
+
+}  // namespace bp::meta
+
+#endif  // BACKPLANE_SDK_STRUCTURED_TERNARY_META_H_
