@@ -5,7 +5,8 @@
 //
 // emit_sdk writes what sdk/ops builds (the op API, Tensor methods, op definitions, structured
 // classes, Meta / Common / composite registrations, the op table, docs/ops.md); emit_cpu writes
-// what reference_backend/cpu builds (its kernel declarations and registrations). Which files
+// what reference_backend/cpu builds (its kernel declarations and registrations); emit_cuda writes
+// the CUDA plugin's op tables. Which files
 // exist depends only on the families, so Bazel can name them ahead (see sdk/ops/BUILD.bazel).
 #ifndef BACKPLANE_CODEGEN_EMIT_H_
 #define BACKPLANE_CODEGEN_EMIT_H_
@@ -24,6 +25,9 @@ using Files = std::map<std::string, std::string>;
 Files emit_sdk(const Model& model);
 // cpu_kernels.h and, per family F, F_cpu.cc.
 Files emit_cpu(const Model& model);
+// The CUDA plugin's data tables: pointwise_ops.inc (ops with `math:`) and op_arguments.inc
+// (every op's argument names), rows of the structs in reference_backend/cuda.
+Files emit_cuda(const Model& model);
 
 // Pieces shared by the emitters (emit_common.cc).
 namespace emit_detail {

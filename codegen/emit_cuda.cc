@@ -1,0 +1,94 @@
+// The files the CUDA plugin (reference_backend/cuda) builds: plain data tables it reads at run
+// time, so that every op declared with `math:` runs on CUDA with nothing written for it there.
+//
+//   pointwise_ops.inc   one row per structured op with `math:` (see reference_backend/cuda/
+//                       pointwise_ops.h for the row's fields)
+//   op_arguments.inc    one row per op: its name and argument names in schema order, so that
+//                       hand-written plugin kernels (reductions, copies) find their arguments
+//                       by name
+//
+// The plugin is built against the C ABI only, so the rows hold strings and integers, nothing of
+// the SDK's C++ types.
+#include <sstream>
+
+#include "codegen/cpp.h"
+#include "codegen/emit.h"
+
+namespace bp::codegen {
+namespace {
+
+// The position of argument `name` in the op's schema (the boxed argument index).
+int argument_position(const OpDecl& op, const std::string& name) {
+  const std::vector<Argument>& args = op.schema.arguments;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].name == name) return static_cast<int>(i);
+  }
+  throw CodegenError(op.loc.str() + ": '" + name + "' is not an argument of " + op.name());
+}
+
+bool is_plain_tensor(const Argument& a) {
+  return a.type.kind == TypeKind::kTensor && !a.type.is_list && !a.type.optional;
+}
+
+// "{a, b, c}" padded with -1 to `size` entries.
+std::string int_array(const std::vector<int>& values, size_t size) {
+  std::string out = "{";
+  for (size_t i = 0; i < size; ++i) {
+    out += (i ? ", " : "") + std::to_string(i < values.size() ? values[i] : -1);
+  }
+  return out + "}";
+}
+
+// The maximum counts a row holds (reference_backend/cuda/pointwise_ops.h).
+constexpr size_t kMaxInputs = 4;
+constexpr size_t kMaxArgs = 4;
+
+std::string pointwise_row(const OpDecl& op) {
+  // The functor's tensor inputs are the plain Tensor arguments the meta function receives, in
+  // its order: that is the order in which it adds them to the TensorIterator.
+  std::vector<int> inputs;
+  for (const std::string& name : op.meta->args) {
+    const int pos = argument_position(op, name);
+    if (is_plain_tensor(op.schema.arguments[pos])) inputs.push_back(pos);
+  }
+  std::vector<int> args;
+  for (const std::string& name : op.math->args) args.push_back(argument_position(op, name));
+  const std::vector<const Argument*> outs = op.out_arguments();
+  if (inputs.size() > kMaxInputs || args.size() > kMaxArgs || outs.size() != 1) {
+    throw CodegenError(op.loc.str() + ": the CUDA plugin's pointwise table holds at most " +
+                       std::to_string(kMaxInputs) + " tensor inputs, " + std::to_string(kMaxArgs) +
+                       " math arguments and exactly one output");
+  }
+  std::ostringstream o;
+  o << "{" << quoted(op.name()) << ", " << quoted(op.schema.name) << ", "
+    << quoted(op.math->function) << ", " << quoted(op.meta->function) << ", " << op.dtypes << "u, "
+    << inputs.size() << ", " << int_array(inputs, kMaxInputs) << ", " << args.size() << ", "
+    << int_array(args, kMaxArgs) << ", " << argument_position(op, outs[0]->name) << ", "
+    << op.schema.arguments.size() << ", " << quoted(op.loc.str()) << "},\n";
+  return o.str();
+}
+
+std::string argument_row(const OpDecl& op) {
+  std::string names;
+  for (const Argument& a : op.schema.arguments) names += (names.empty() ? "" : ",") + a.name;
+  return "{" + quoted(op.name()) + ", " + quoted(names) + "},\n";
+}
+
+}  // namespace
+
+Files emit_cuda(const Model& model) {
+  std::ostringstream pointwise, arguments;
+  const std::string banner = emit_detail::banner();
+  pointwise << banner
+            << "// Rows of reference_backend/cuda/pointwise_ops.cc: every structured op with "
+               "`math:`.\n";
+  arguments << banner
+            << "// Rows of reference_backend/cuda/op_arguments.cc: every op's argument names.\n";
+  for (const OpDecl& op : model.ops()) {
+    if (op.structured && op.math) pointwise << pointwise_row(op);
+    arguments << argument_row(op);
+  }
+  return {{"pointwise_ops.inc", pointwise.str()}, {"op_arguments.inc", arguments.str()}};
+}
+
+}  // namespace bp::codegen

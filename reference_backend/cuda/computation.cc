@@ -1,0 +1,34 @@
+#include "reference_backend/cuda/computation.h"
+
+namespace bp::cuda {
+
+std::string identifier(std::string text) {
+  for (char& c : text) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    if (!ok) c = '_';
+  }
+  return text;
+}
+
+Computation computation_of(const PointwiseOp& op) {
+  Computation c;
+  c.name = identifier(op.name);
+  c.num_inputs = op.num_inputs;
+  c.num_args = op.num_args;
+  c.uses_opmath = true;
+  c.expression = std::string("bp::math::") + op.functor + "{}(";
+  for (int i = 0; i < op.num_inputs; ++i) {
+    c.expression += (i ? ", in[" : "in[") + std::to_string(i) + "]";
+  }
+  for (int j = 0; j < op.num_args; ++j) {
+    c.expression += (op.num_inputs + j ? ", arg" : "arg") + std::to_string(j);
+  }
+  c.expression += ")";
+  return c;
+}
+
+Computation copy_computation() { return {"copy", 1, 0, false, "in[0]"}; }
+
+Computation fill_computation() { return {"fill", 0, 1, false, "arg0"}; }
+
+}  // namespace bp::cuda

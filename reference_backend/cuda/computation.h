@@ -1,0 +1,43 @@
+// A computation: what an elementwise kernel computes for one element, as kernel source. The
+// elementwise loops (jit/elementwise.cuh) load the inputs around it and store its result; a fused
+// kernel (later) is a computation built from several ops' math.
+//
+//   Computation add = computation_of(*find_pointwise_op("add.out"));
+//   add.expression;   // "bp::math::Add{}(in[0], in[1], arg0)"
+//   add.num_inputs;   // 2 tensor inputs
+//   add.num_args;     // 1 Scalar argument (alpha), passed by value in the compute type
+//
+// Thread safety: values.
+#ifndef BACKPLANE_REFERENCE_BACKEND_CUDA_COMPUTATION_H_
+#define BACKPLANE_REFERENCE_BACKEND_CUDA_COMPUTATION_H_
+
+#include <string>
+
+#include "reference_backend/cuda/pointwise_ops.h"
+
+namespace bp::cuda {
+
+struct Computation {
+  std::string name;  // a C identifier naming the computation in kernel names: "add_out"
+  int num_inputs = 0;
+  int num_args = 0;
+  // True: inputs convert to compute_dtype(S) (float for float16) as the CPU's opmath does;
+  // false: the computation works in S itself (copies and fills).
+  bool uses_opmath = true;
+  // A C++ expression over `in[0..num_inputs)` and `arg0..` (all of the compute type).
+  std::string expression;
+};
+
+// The computation of a pointwise op: its math functor applied to its inputs and arguments.
+Computation computation_of(const PointwiseOp& op);
+// out = in[0] converted to the output's dtype (copy_ between dtypes and layouts).
+Computation copy_computation();
+// out = arg0 (fill_).
+Computation fill_computation();
+
+// `text` with every character outside [A-Za-z0-9_] replaced by '_'.
+std::string identifier(std::string text);
+
+}  // namespace bp::cuda
+
+#endif  // BACKPLANE_REFERENCE_BACKEND_CUDA_COMPUTATION_H_

@@ -1,0 +1,270 @@
+// Runs every pointwise op's jitted kernels, compiled as host C++ (emulator.h), on the plans the
+// plugin would see, and compares with the CPU backend: vectorised loads and their tail,
+// offsets of strided and broadcast operands, dynamic casts, CPU scalars passed by value, copies
+// between every pair of dtypes and fills.
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "reference_backend/cuda/computation.h"
+#include "reference_backend/cuda/elementwise_plan.h"
+#include "reference_backend/cuda/emulation/emulated_kernels.h"
+#include "reference_backend/cuda/emulation/test_support.h"
+#include "reference_backend/cuda/host_values.h"
+#include "reference_backend/cuda/meta_kinds.h"
+#include "reference_backend/cuda/pointwise_ops.h"
+#include "sdk/core/views.h"
+
+namespace bp::cuda {
+namespace {
+
+// Sizes that coalesce to one dimension of 1035 elements: two full blocks and a tail.
+const std::vector<int64_t> kSizes = {5, 207};
+
+struct OpCase {
+  const PointwiseOp* op;
+  Dtype dtype;  // the common dtype S
+  Dtype out;    // the natural output dtype
+  std::string name() const { return std::string(op->name) + " " + std::string(info(dtype).name); }
+};
+
+// Every (op, supported dtype) whose meta function the plugin knows.
+std::vector<OpCase> op_cases() {
+  std::vector<OpCase> cases;
+  for (const PointwiseOp& op : pointwise_ops()) {
+    for (int d = 0; d < kNumDtypes; ++d) {
+      const Dtype dtype = dtype_of_code(d);
+      const std::optional<Dtype> out = natural_output(op, dtype);
+      if (op.supports(dtype) && out) cases.push_back({&op, dtype, *out});
+    }
+  }
+  return cases;
+}
+
+// The op's CPU result for these CPU inputs, in a CPU out of dtype `out` and kSizes.
+Tensor cpu_result(const OpCase& c, const std::vector<Tensor>& inputs) {
+  Tensor out = cpu_tensor(kSizes, scalar_type_of(c.out));
+  Stack args(static_cast<size_t>(c.op->num_arguments));
+  for (int i = 0; i < c.op->num_inputs; ++i) args[c.op->inputs[i]] = Value(inputs[i]);
+  for (int j = 0; j < c.op->num_args; ++j) {
+    args[c.op->args[j]] = Value(sample_scalar(scalar_type_of(c.dtype)));
+  }
+  args[c.op->out] = Value(out);
+  call_op(c.op->name, std::move(args));
+  return out;
+}
+
+std::vector<jit::Value> arg_values(const OpCase& c) {
+  std::vector<jit::Value> values;
+  for (int j = 0; j < c.op->num_args; ++j) {
+    values.push_back(
+        scalar_as(abi_value(sample_scalar(scalar_type_of(c.dtype))), compute_dtype(c.dtype)));
+  }
+  return values;
+}
+
+// Plans the op over these device operands, checks the kernel chosen, runs it.
+void run_op(const OpCase& c, const Tensor& out, const std::vector<Tensor>& inputs, Variant variant,
+            int vec, uint32_t scalar_mask) {
+  TensorIterator iter = build_plan(find_meta_kind(c.op->meta)->iter_flags, {out}, inputs);
+  const IterPlan plan = plan_of(iter);
+  const ElementwiseLaunch launch =
+      plan_elementwise(computation_of(*c.op), c.dtype, c.out, plan, arg_values(c));
+  ASSERT_EQ(launch.kernel.variant, variant) << launch.kernel.entry_name();
+  if (variant == Variant::kVectorized) {
+    ASSERT_EQ(launch.kernel.vec, vec);
+  }
+  ASSERT_EQ(launch.kernel.scalar_mask, scalar_mask);
+  run_emulated(launch.kernel.entry_name(), launch.blocks, jit::kThreads, launch.params());
+}
+
+std::vector<Tensor> random_inputs(const OpCase& c, std::vector<int64_t> sizes) {
+  std::vector<Tensor> inputs;
+  for (int i = 0; i < c.op->num_inputs; ++i) {
+    inputs.push_back(random_tensor(sizes, scalar_type_of(c.dtype), 11 + i));
+  }
+  return inputs;
+}
+
+class ElementwiseEmulation : public ::testing::Test {
+ protected:
+  EmulatedDevice device_;
+};
+
+TEST_F(ElementwiseEmulation, EveryOpMatchesTheCpuBackendOnContiguousOperandsWithVectorLoads) {
+  ASSERT_FALSE(op_cases().empty());
+  for (const OpCase& c : op_cases()) {
+    SCOPED_TRACE(c.name());
+    const std::vector<Tensor> inputs = random_inputs(c, kSizes);
+    std::vector<Tensor> on_device;
+    for (const Tensor& in : inputs) on_device.push_back(device_.copy_of(in));
+    const Tensor out = device_.empty(kSizes, scalar_type_of(c.out));
+    run_op(c, out, on_device, Variant::kVectorized, 4, 0);
+    expect_same_values(out, cpu_result(c, inputs), c.name());
+  }
+}
+
+TEST_F(ElementwiseEmulation, EveryOpMatchesTheCpuBackendOnTransposedAndBroadcastOperands) {
+  for (const OpCase& c : op_cases()) {
+    SCOPED_TRACE(c.name());
+    // Input 0 is a transposed view; the others broadcast a row.
+    std::vector<Tensor> inputs, on_device;
+    for (int i = 0; i < c.op->num_inputs; ++i) {
+      if (i == 0) {
+        const Tensor t = random_tensor({207, 5}, scalar_type_of(c.dtype), 3);
+        inputs.push_back(native::transpose(t, 0, 1));
+        on_device.push_back(native::transpose(device_.copy_of(t), 0, 1));
+      } else {
+        const Tensor row = random_tensor({1, 207}, scalar_type_of(c.dtype), 5 + i);
+        inputs.push_back(row);
+        on_device.push_back(device_.copy_of(row));
+      }
+    }
+    const Tensor out = device_.empty(kSizes, scalar_type_of(c.out));
+    run_op(c, out, on_device, Variant::kStrided, 1, 0);
+    expect_same_values(out, cpu_result(c, inputs), c.name());
+  }
+}
+
+// A dtype that holds every value random_tensor makes for `dtype` exactly, and another than it.
+Dtype wider(Dtype dtype) {
+  switch (dtype) {
+    case Dtype::kBool:
+    case Dtype::kUInt8:
+    case Dtype::kInt8:
+      return Dtype::kInt16;
+    case Dtype::kInt16:
+      return Dtype::kInt32;
+    case Dtype::kInt32:
+    case Dtype::kFloat16:
+    case Dtype::kBFloat16:
+      return Dtype::kFloat64;
+    case Dtype::kInt64:
+    case Dtype::kFloat32:
+      return Dtype::kFloat64;
+    case Dtype::kFloat64:
+    case Dtype::kComplex64:
+      return Dtype::kComplex128;
+    case Dtype::kComplex128:
+      break;
+  }
+  return Dtype::kComplex64;
+}
+
+TEST_F(ElementwiseEmulation, EveryOpMatchesTheCpuBackendWithOperandsOfOtherDtypesCastOnLoad) {
+  for (const OpCase& c : op_cases()) {
+    SCOPED_TRACE(c.name());
+    // The plan is built over operands of dtype S; then input 0 and the output are swapped for
+    // copies in wider dtypes, as a plan over mixed dtypes gives the plugin.
+    const std::vector<Tensor> inputs = random_inputs(c, kSizes);
+    std::vector<Tensor> on_device;
+    for (const Tensor& in : inputs) on_device.push_back(device_.copy_of(in));
+    const Tensor out = device_.empty(kSizes, scalar_type_of(c.out));
+    TensorIterator iter = build_plan(find_meta_kind(c.op->meta)->iter_flags, {out}, on_device);
+    IterPlan plan = plan_of(iter);
+    const Dtype in_dtype = wider(c.dtype), out_dtype = wider(c.out);
+    const Tensor wide_in = device_.copy_of(converted(inputs[0], scalar_type_of(in_dtype)));
+    const Tensor wide_out = device_.empty(kSizes, scalar_type_of(out_dtype));
+    plan.operands[0] = {{static_cast<int64_t>(info(out_dtype).itemsize)},
+                        static_cast<char*>(wide_out.data_ptr()),
+                        out_dtype,
+                        false};
+    plan.operands[1] = {{static_cast<int64_t>(info(in_dtype).itemsize)},
+                        static_cast<char*>(wide_in.data_ptr()),
+                        in_dtype,
+                        false};
+    const ElementwiseLaunch launch =
+        plan_elementwise(computation_of(*c.op), c.dtype, c.out, plan, arg_values(c));
+    ASSERT_EQ(launch.kernel.variant, Variant::kDynamic);
+    run_emulated(launch.kernel.entry_name(), launch.blocks, jit::kThreads, launch.params());
+    expect_same_values(wide_out, cpu_result(c, inputs), c.name());
+  }
+}
+
+TEST_F(ElementwiseEmulation, OpsWithSeveralInputsTakeCpuScalarsInEveryPosition) {
+  int cases = 0;
+  for (const OpCase& c : op_cases()) {
+    if (c.op->num_inputs < 2) continue;
+    for (int s = 0; s < c.op->num_inputs; ++s) {
+      SCOPED_TRACE(c.name() + ", CPU scalar input " + std::to_string(s));
+      std::vector<Tensor> inputs = random_inputs(c, kSizes), on_device;
+      // A zero-dim CPU tensor holding a value other than 0 (or true).
+      inputs[s] = converted(random_tensor({}, ScalarType::kInt64, 2), scalar_type_of(c.dtype));
+      for (int i = 0; i < c.op->num_inputs; ++i) {
+        on_device.push_back(i == s ? inputs[i] : device_.copy_of(inputs[i]));
+      }
+      const Tensor out = device_.empty(kSizes, scalar_type_of(c.out));
+      run_op(c, out, on_device, Variant::kVectorized, 4, 1u << s);
+      expect_same_values(out, cpu_result(c, inputs), c.name());
+      ++cases;
+    }
+  }
+  EXPECT_GT(cases, 0);
+}
+
+TEST_F(ElementwiseEmulation, MisalignedOperandsUseNarrowerVectors) {
+  for (const OpCase& c : op_cases()) {
+    if (c.dtype != Dtype::kFloat32 && c.dtype != Dtype::kFloat16 && c.dtype != Dtype::kComplex128) {
+      continue;
+    }
+    // One element in: a complex128 or float32 pointer is then aligned to one element; two
+    // float16 elements in, to two elements (vector width 2).
+    const int64_t offset = c.dtype == Dtype::kFloat16 ? 2 : 1;
+    const int vec = c.dtype == Dtype::kFloat16 ? 2 : 1;
+    SCOPED_TRACE(c.name());
+    const std::vector<Tensor> inputs = random_inputs(c, kSizes);
+    std::vector<Tensor> on_device;
+    for (const Tensor& in : inputs) on_device.push_back(device_.copy_of(in, offset));
+    const Tensor out = device_.empty(kSizes, scalar_type_of(c.out));
+    run_op(c, out, on_device, Variant::kVectorized, vec, 0);
+    expect_same_values(out, cpu_result(c, inputs), c.name());
+  }
+}
+
+TEST_F(ElementwiseEmulation, CopiesConvertBetweenEveryPairOfDtypesInAnyLayout) {
+  for (int s = 0; s < kNumDtypes; ++s) {
+    for (int d = 0; d < kNumDtypes; ++d) {
+      const Dtype src = dtype_of_code(s), dst = dtype_of_code(d);
+      SCOPED_TRACE(std::string(info(src).name) + " -> " + std::string(info(dst).name));
+      const Tensor values = random_tensor({207, 5}, scalar_type_of(src), 17);
+      Tensor expected = cpu_tensor({207, 5}, scalar_type_of(dst));
+      call_op("copy_", {Value(expected), Value(values), Value(false)});
+      for (bool transposed : {false, true}) {
+        const Tensor in =
+            transposed ? native::transpose(device_.copy_of(values), 0, 1) : device_.copy_of(values);
+        const Tensor out =
+            device_.empty(transposed ? std::vector<int64_t>{5, 207} : std::vector<int64_t>{207, 5},
+                          scalar_type_of(dst));
+        TensorIterator iter = build_plan(0, {out}, {in});
+        const ElementwiseLaunch launch =
+            plan_elementwise(copy_computation(), src, dst, plan_of(iter), {});
+        ASSERT_EQ(launch.kernel.variant, transposed ? Variant::kStrided : Variant::kVectorized);
+        run_emulated(launch.kernel.entry_name(), launch.blocks, jit::kThreads, launch.params());
+        expect_same_values(transposed ? native::transpose(out, 0, 1) : out, expected, "copy");
+      }
+    }
+  }
+}
+
+TEST_F(ElementwiseEmulation, FillsWriteTheValueInEveryDtypeAndLayout) {
+  for (int d = 0; d < kNumDtypes; ++d) {
+    const Dtype dtype = dtype_of_code(d);
+    SCOPED_TRACE(info(dtype).name);
+    const Scalar value = sample_scalar(scalar_type_of(dtype));
+    Tensor expected = cpu_tensor({207, 5}, scalar_type_of(dtype));
+    call_op("fill_.Scalar", {Value(expected), Value(value)});
+    for (bool transposed : {false, true}) {
+      const Tensor base = device_.empty({207, 5}, scalar_type_of(dtype));
+      const Tensor out = transposed ? native::transpose(base, 0, 1) : base;
+      TensorIterator iter = build_plan(0, {out}, {});
+      const jit::Value v = scalar_as(abi_value(value), dtype);
+      const ElementwiseLaunch launch =
+          plan_elementwise(fill_computation(), dtype, dtype, plan_of(iter), {&v, 1});
+      run_emulated(launch.kernel.entry_name(), launch.blocks, jit::kThreads, launch.params());
+      expect_same_values(base, expected, "fill");
+    }
+  }
+}
+
+}  // namespace
+}  // namespace bp::cuda

@@ -1,0 +1,146 @@
+#include "reference_backend/cuda/emulation/emulator.h"
+
+#include <barrier>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "reference_backend/cuda/emulation/host_shim.h"
+
+namespace bp::emulation {
+namespace {
+
+std::map<std::string, EmulatedKernel, std::less<>>& registry() {
+  static auto* kernels = new std::map<std::string, EmulatedKernel, std::less<>>();
+  return *kernels;
+}
+
+// The block the calling emulator thread belongs to (cooperative launches).
+struct BlockContext {
+  explicit BlockContext(int threads) : barrier(threads), words(static_cast<size_t>(threads)) {}
+  std::barrier<> barrier;
+  std::vector<uint32_t> words;
+};
+thread_local BlockContext* current_block = nullptr;
+
+int linear_thread() {
+  return static_cast<int>(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
+}
+
+void set_indices(Dim grid, Dim block, unsigned bx, unsigned by, unsigned bz, int t) {
+  gridDim = {grid.x, grid.y, grid.z};
+  blockDim = {block.x, block.y, block.z};
+  blockIdx = {bx, by, bz};
+  threadIdx = {t % block.x, t / block.x % block.y, t / (block.x * block.y)};
+}
+
+}  // namespace
+
+void sync_threads() {
+  if (current_block != nullptr) current_block->barrier.arrive_and_wait();
+}
+
+uint32_t shuffle_word(uint32_t word, int source_lane, bool) {
+  const int t = linear_thread();
+  current_block->words[static_cast<size_t>(t)] = word;
+  current_block->barrier.arrive_and_wait();
+  const size_t source = static_cast<size_t>(t / 32 * 32 + source_lane);
+  const uint32_t result =
+      source < current_block->words.size() ? current_block->words[source] : word;
+  current_block->barrier.arrive_and_wait();
+  return result;
+}
+
+bool register_emulated_kernel(const char* name, EmulatedKernel kernel) {
+  registry()[name] = kernel;
+  return true;
+}
+
+EmulatedKernel find_emulated_kernel(std::string_view name) {
+  auto it = registry().find(name);
+  return it == registry().end() ? EmulatedKernel{} : it->second;
+}
+
+std::vector<std::string> emulated_kernel_names() {
+  std::vector<std::string> names;
+  for (const auto& [name, kernel] : registry()) names.push_back(name);
+  return names;
+}
+
+void emulate_launch(const EmulatedKernel& kernel, Dim grid, Dim block, const void* params) {
+  const int threads = static_cast<int>(block.x * block.y * block.z);
+  if (!kernel.cooperative) {
+    for (unsigned bz = 0; bz < grid.z; ++bz) {
+      for (unsigned by = 0; by < grid.y; ++by) {
+        for (unsigned bx = 0; bx < grid.x; ++bx) {
+          for (int t = 0; t < threads; ++t) {
+            set_indices(grid, block, bx, by, bz, t);
+            kernel.entry(params);
+          }
+        }
+      }
+    }
+    return;
+  }
+  BlockContext context(threads);
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t) {
+    workers.emplace_back([&, t] {
+      current_block = &context;
+      for (unsigned bz = 0; bz < grid.z; ++bz) {
+        for (unsigned by = 0; by < grid.y; ++by) {
+          for (unsigned bx = 0; bx < grid.x; ++bx) {
+            set_indices(grid, block, bx, by, bz, t);
+            kernel.entry(params);
+            // The next block reuses the shared memory: everyone finishes this one first.
+            context.barrier.arrive_and_wait();
+          }
+        }
+      }
+      current_block = nullptr;
+    });
+  }
+  for (std::thread& w : workers) w.join();
+}
+
+}  // namespace bp::emulation
+
+// erfinv for the host (CUDA's erfinv has no C counterpart): Giles' single-precision
+// approximation, refined with two Newton steps on erf.
+double erfinv(double y) {
+  if (y <= -1.0) return y == -1.0 ? -HUGE_VAL : NAN;
+  if (y >= 1.0) return y == 1.0 ? HUGE_VAL : NAN;
+  double w = -std::log((1.0 - y) * (1.0 + y));
+  double x;
+  if (w < 5.0) {
+    w -= 2.5;
+    double p = 2.81022636e-08;
+    p = 3.43273939e-07 + p * w;
+    p = -3.5233877e-06 + p * w;
+    p = -4.39150654e-06 + p * w;
+    p = 0.00021858087 + p * w;
+    p = -0.00125372503 + p * w;
+    p = -0.00417768164 + p * w;
+    p = 0.246640727 + p * w;
+    p = 1.50140941 + p * w;
+    x = p * y;
+  } else {
+    w = std::sqrt(w) - 3.0;
+    double p = -0.000200214257;
+    p = 0.000100950558 + p * w;
+    p = 0.00134934322 + p * w;
+    p = -0.00367342844 + p * w;
+    p = 0.00573950773 + p * w;
+    p = -0.0076224613 + p * w;
+    p = 0.00943887047 + p * w;
+    p = 1.00167406 + p * w;
+    p = 2.83297682 + p * w;
+    x = p * y;
+  }
+  for (int i = 0; i < 2; ++i) {
+    x -= (std::erf(x) - y) / (2.0 / std::sqrt(M_PI) * std::exp(-x * x));
+  }
+  return x;
+}

@@ -1,0 +1,97 @@
+// The kernel parameter blocks of jitted kernels: one definition for the host, which fills them,
+// and the device, which reads them (this header is also embedded in every kernel's source, after
+// prelude_types.cuh, which gives NVRTC the fixed-width integer types).
+//
+//   ContiguousArgs  vectorised kernels over contiguous operands (data pointers and values only)
+//   StridedArgs     unrolled and dynamic-cast kernels: byte strides per dimension and operand,
+//                   and each operand's dtype
+//   ReduceArgs      reduction kernels (reduce.cuh)
+//
+// Operand order is the iteration plan's: outputs first, then inputs. Dimension 0 is the fastest.
+// Every index and byte offset fits 32 bits (the host splits larger plans first). Layouts are
+// plain C (x86-64 and NVPTX-64 agree on them) and checked by static_asserts on the host.
+#ifndef BACKPLANE_REFERENCE_BACKEND_CUDA_JIT_KERNEL_ARGS_H_
+#define BACKPLANE_REFERENCE_BACKEND_CUDA_JIT_KERNEL_ARGS_H_
+
+#if !defined(__CUDACC_RTC__)
+#include <cstdint>
+#endif
+
+namespace bp {
+namespace jit {
+
+// Limits of one launch (the host falls back to the CPU beyond them).
+constexpr int kMaxDims = 25;     // PyTorch's MAX_DIMS
+constexpr int kMaxOperands = 8;  // outputs + inputs
+constexpr int kMaxValues = 8;    // by-value inputs and functor arguments
+constexpr int kMaxReduceOutputs = 2;
+
+// Elementwise launches: kThreads per block, each thread handles kThreadWork elements.
+constexpr int kThreads = 128;
+constexpr int kThreadWork = 4;
+constexpr int kBlockWork = kThreads * kThreadWork;
+static_assert(kBlockWork % 4 == 0, "a block's work is a whole number of 4-wide vectors");
+
+// Reductions (reduce.cuh): threads per block, and bytes per accumulator in a partials workspace.
+constexpr int kReduceThreads = 256;
+constexpr int kPartialStride = 64;
+
+// One value passed by value: the bytes of a compute-type value (up to complex<double>).
+struct alignas(16) Value {
+  unsigned char bytes[16];
+};
+
+// n / divisor and n % divisor with a multiply-high and a shift, for n < 2^31 (PyTorch's
+// IntDivider): quotient = (umulhi(n, magic) + n) >> shift.
+struct FastDivider {
+  uint32_t divisor;
+  uint32_t magic;
+  uint32_t shift;
+};
+
+// Byte offsets of each operand from a linear index over `ndim` dimensions.
+struct Offsets {
+  int32_t ndim;
+  FastDivider sizes[kMaxDims];
+  uint32_t strides[kMaxDims][kMaxOperands];
+};
+
+struct ContiguousArgs {
+  uint32_t numel;
+  char* data[kMaxOperands];
+  // values[i] is input i when it is passed by value; values[ninputs + j] is functor argument j.
+  Value values[kMaxValues];
+};
+
+struct StridedArgs {
+  uint32_t numel;
+  char* data[kMaxOperands];
+  Value values[kMaxValues];
+  int32_t dtypes[kMaxOperands];  // dense dtype codes (dtypes.h), read by dynamic-cast kernels
+  Offsets offsets;
+};
+
+// A reduction of `num_reduced` elements into each of `num_outputs` outputs: output o (a linear
+// index over the kept dimensions) reads input elements at input_base(o) + reduced_offset(r) for
+// r < num_reduced. `kept` operands are the outputs, then the input; `reduced` has one operand,
+// the input. Launch geometry and modes: reduce.cuh.
+struct ReduceArgs {
+  uint32_t num_outputs;
+  uint32_t num_reduced;
+  char* outputs[kMaxReduceOutputs];
+  const char* input;
+  // Partial accumulators (split reductions): `chunks` groups of num_outputs accumulators.
+  char* partials;
+  uint32_t chunks;
+  uint32_t chunk_size;       // reduced elements per chunk
+  int32_t mode;              // a ReduceMode (reduce.cuh)
+  int32_t reduce_on_x;       // the lanes of one output run along threadIdx.x (else .y)
+  Value values[kMaxValues];  // the reduction's parameters (the count for mean, p for norm...)
+  Offsets kept;              // operands: outputs..., input
+  Offsets reduced;           // operand 0: the input
+};
+
+}  // namespace jit
+}  // namespace bp
+
+#endif  // BACKPLANE_REFERENCE_BACKEND_CUDA_JIT_KERNEL_ARGS_H_

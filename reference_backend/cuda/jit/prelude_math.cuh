@@ -1,0 +1,438 @@
+// Device prelude, part 2: the functions of reference_backend/math/primitives.h for NVRTC.
+//
+// The math functors (reference_backend/math/*.h) call these unqualified from namespace bp::math
+// with their compute type T: float, double, an integer type, bool or bp::complex<float/double>.
+// As on the host, each returns T: floats and doubles use CUDA's libdevice functions (expf, exp),
+// integers go through double (what std::exp(int) does on the host), complex values use the
+// formulas below (C99 Annex G's special cases where they matter; c10::complex's algorithms for
+// log1p and expm1).
+//
+// The set is wider than primitives.h today so that functors being written compile on the device
+// too; a function added to primitives.h must exist here with the same meaning, which
+// //reference_backend/cuda:prelude_test checks (every primitive compiles for float and double)
+// along with the NVRTC compile of every op. Part 1 (prelude_types.cuh) comes first.
+namespace bp {
+namespace jit {
+
+// ---- Real functions by name, for float and double -----------------------------------------------
+
+#define BP_JIT_REAL_1(name, float_fn, double_fn)                     \
+  BP_JIT_INLINE float real_##name(float x) { return ::float_fn(x); } \
+  BP_JIT_INLINE double real_##name(double x) { return ::double_fn(x); }
+#define BP_JIT_REAL_2(name, float_fn, double_fn)                                 \
+  BP_JIT_INLINE float real_##name(float x, float y) { return ::float_fn(x, y); } \
+  BP_JIT_INLINE double real_##name(double x, double y) { return ::double_fn(x, y); }
+
+BP_JIT_REAL_1(exp, expf, exp)
+BP_JIT_REAL_1(exp2, exp2f, exp2)
+BP_JIT_REAL_1(expm1, expm1f, expm1)
+BP_JIT_REAL_1(log, logf, log)
+BP_JIT_REAL_1(log2, log2f, log2)
+BP_JIT_REAL_1(log10, log10f, log10)
+BP_JIT_REAL_1(log1p, log1pf, log1p)
+BP_JIT_REAL_1(sqrt, sqrtf, sqrt)
+BP_JIT_REAL_1(rsqrt, rsqrtf, rsqrt)
+BP_JIT_REAL_1(cbrt, cbrtf, cbrt)
+BP_JIT_REAL_1(sin, sinf, sin)
+BP_JIT_REAL_1(cos, cosf, cos)
+BP_JIT_REAL_1(tan, tanf, tan)
+BP_JIT_REAL_1(asin, asinf, asin)
+BP_JIT_REAL_1(acos, acosf, acos)
+BP_JIT_REAL_1(atan, atanf, atan)
+BP_JIT_REAL_1(sinh, sinhf, sinh)
+BP_JIT_REAL_1(cosh, coshf, cosh)
+BP_JIT_REAL_1(tanh, tanhf, tanh)
+BP_JIT_REAL_1(asinh, asinhf, asinh)
+BP_JIT_REAL_1(acosh, acoshf, acosh)
+BP_JIT_REAL_1(atanh, atanhf, atanh)
+BP_JIT_REAL_1(erf, erff, erf)
+BP_JIT_REAL_1(erfc, erfcf, erfc)
+BP_JIT_REAL_1(erfinv, erfinvf, erfinv)
+BP_JIT_REAL_1(lgamma, lgammaf, lgamma)
+BP_JIT_REAL_1(tgamma, tgammaf, tgamma)
+BP_JIT_REAL_1(ceil, ceilf, ceil)
+BP_JIT_REAL_1(floor, floorf, floor)
+BP_JIT_REAL_1(trunc, truncf, trunc)
+BP_JIT_REAL_1(round, roundf, round)
+BP_JIT_REAL_1(nearbyint, nearbyintf, nearbyint)
+BP_JIT_REAL_1(rint, rintf, rint)
+BP_JIT_REAL_1(abs, fabsf, fabs)
+BP_JIT_REAL_2(pow, powf, pow)
+BP_JIT_REAL_2(atan2, atan2f, atan2)
+BP_JIT_REAL_2(fmod, fmodf, fmod)
+BP_JIT_REAL_2(remainder, remainderf, remainder)
+BP_JIT_REAL_2(copysign, copysignf, copysign)
+BP_JIT_REAL_2(hypot, hypotf, hypot)
+BP_JIT_REAL_2(fmax, fmaxf, fmax)
+BP_JIT_REAL_2(fmin, fminf, fmin)
+BP_JIT_REAL_2(nextafter, nextafterf, nextafter)
+
+#undef BP_JIT_REAL_1
+#undef BP_JIT_REAL_2
+
+template <typename T>
+BP_JIT_INLINE bool real_isnan(T x) {
+  return x != x;
+}
+template <typename T>
+BP_JIT_INLINE bool real_isinf(T x) {
+  return x == math::infinity<T>() || x == -math::infinity<T>();
+}
+
+// ---- Complex functions --------------------------------------------------------------------------
+
+template <typename T>
+BP_JIT_INLINE T complex_abs(complex<T> z) {
+  return real_hypot(z.real(), z.imag());
+}
+
+template <typename T>
+BP_JIT_INLINE complex<T> complex_exp(complex<T> z) {
+  const T x = z.real(), y = z.imag();
+  if (y == T(0)) return complex<T>(real_exp(x), y);  // keeps the sign of a zero imaginary part
+  if (real_isinf(x) && x < T(0) && (real_isinf(y) || real_isnan(y))) {
+    return complex<T>(T(0), T(0));
+  }
+  const T e = real_exp(x);
+  return complex<T>(e * real_cos(y), e * real_sin(y));
+}
+
+template <typename T>
+BP_JIT_INLINE complex<T> complex_log(complex<T> z) {
+  return complex<T>(real_log(complex_abs(z)), real_atan2(z.imag(), z.real()));
+}
+
+template <typename T>
+BP_JIT_INLINE complex<T> complex_log2(complex<T> z) {
+  return complex_log(z) / T(0.6931471805599453094);
+}
+
+template <typename T>
+BP_JIT_INLINE complex<T> complex_log10(complex<T> z) {
+  return complex_log(z) / T(2.3025850929940456840);
+}
+
+// c10::complex's log1p: accurate for small |z|.
+template <typename T>
+BP_JIT_INLINE complex<T> complex_log1p(complex<T> z) {
+  const T x = z.real(), y = z.imag();
+  const T theta = real_atan2(y, x + T(1));
+  if (complex_abs(z) < T(0.5)) {
+    const T r = x * (T(2) + x) + y * y;
+    if (r == T(0)) return complex<T>(x, theta);
+    return complex<T>(T(0.5) * real_log1p(r), theta);
+  }
+  return complex<T>(real_log(real_hypot(x + T(1), y)), theta);
+}
+
+// c10::complex's expm1: accurate for small |z|.
+template <typename T>
+BP_JIT_INLINE complex<T> complex_expm1(complex<T> z) {
+  const T x = z.real(), y = z.imag();
+  const T a = real_sin(y / T(2));
+  return complex<T>(real_expm1(x) * real_cos(y) - T(2) * a * a, real_exp(x) * real_sin(y));
+}
+
+// The principal square root, branch cut along the negative real axis (Kahan's method).
+template <typename T>
+BP_JIT_INLINE complex<T> complex_sqrt(complex<T> z) {
+  const T x = z.real(), y = z.imag();
+  if (x == T(0) && y == T(0)) return complex<T>(T(0), y);
+  if (real_isinf(y)) return complex<T>(math::infinity<T>(), y);
+  if (real_isnan(x)) return complex<T>(x, x);
+  if (real_isinf(x)) {
+    if (x > T(0)) return complex<T>(x, real_isnan(y) ? y : real_copysign(T(0), y));
+    return complex<T>(real_isnan(y) ? real_abs(y) : T(0), real_copysign(-x, y));
+  }
+  const T t = real_sqrt((real_abs(x) + real_hypot(x, y)) / T(2));
+  if (x >= T(0)) return complex<T>(t, y / (T(2) * t));
+  return complex<T>(real_abs(y) / (T(2) * t), real_copysign(t, y));
+}
+
+template <typename T>
+BP_JIT_INLINE complex<T> complex_rsqrt(complex<T> z) {
+  return complex<T>(T(1)) / complex_sqrt(z);
+}
+
+template <typename T>
+BP_JIT_INLINE complex<T> complex_sinh(complex<T> z) {
+  const T x = z.real(), y = z.imag();
+  if (y == T(0)) return complex<T>(real_sinh(x), y);
+  return complex<T>(real_sinh(x) * real_cos(y), real_cosh(x) * real_sin(y));
+}
+
+template <typename T>
+BP_JIT_INLINE complex<T> complex_cosh(complex<T> z) {
+  const T x = z.real(), y = z.imag();
+  if (y == T(0)) return complex<T>(real_cosh(x), x == T(0) ? T(0) : real_sinh(x) * y);
+  return complex<T>(real_cosh(x) * real_cos(y), real_sinh(x) * real_sin(y));
+}
+
+// Kahan's algorithm (as in FreeBSD's ctanh): no overflow for large |Re z|.
+template <typename T>
+BP_JIT_INLINE complex<T> complex_tanh(complex<T> z) {
+  const T x = z.real(), y = z.imag();
+  if (real_isnan(x)) return complex<T>(x, y == T(0) ? y : x);
+  if (real_isinf(x)) {
+    const T one = real_copysign(T(1), x);
+    if (real_isinf(y) || real_isnan(y)) return complex<T>(one, real_copysign(T(0), y));
+    return complex<T>(one, real_copysign(T(0), real_sin(y) * real_cos(y)));
+  }
+  if (y == T(0)) return complex<T>(real_tanh(x), y);
+  if (real_abs(x) >= T(22)) {
+    const T e = real_exp(-real_abs(x));
+    return complex<T>(real_copysign(T(1), x), T(4) * real_sin(y) * real_cos(y) * e * e);
+  }
+  const T t = real_tan(y);
+  const T beta = T(1) + t * t;
+  const T s = real_sinh(x);
+  const T rho = real_sqrt(T(1) + s * s);
+  const T denom = T(1) + beta * s * s;
+  return complex<T>(beta * rho * s / denom, t / denom);
+}
+
+// sin(z) = -i sinh(iz), cos(z) = cosh(iz), tan(z) = -i tanh(iz).
+template <typename T>
+BP_JIT_INLINE complex<T> complex_sin(complex<T> z) {
+  const complex<T> w = complex_sinh(complex<T>(-z.imag(), z.real()));
+  return complex<T>(w.imag(), -w.real());
+}
+
+template <typename T>
+BP_JIT_INLINE complex<T> complex_cos(complex<T> z) {
+  return complex_cosh(complex<T>(-z.imag(), z.real()));
+}
+
+template <typename T>
+BP_JIT_INLINE complex<T> complex_tan(complex<T> z) {
+  const complex<T> w = complex_tanh(complex<T>(-z.imag(), z.real()));
+  return complex<T>(w.imag(), -w.real());
+}
+
+template <typename T>
+BP_JIT_INLINE complex<T> complex_asinh(complex<T> z) {
+  return complex_log(z + complex_sqrt(z * z + T(1)));
+}
+
+template <typename T>
+BP_JIT_INLINE complex<T> complex_acosh(complex<T> z) {
+  return complex_log(z + complex_sqrt(z + T(1)) * complex_sqrt(z - T(1)));
+}
+
+template <typename T>
+BP_JIT_INLINE complex<T> complex_atanh(complex<T> z) {
+  return (complex_log1p(z) - complex_log1p(-z)) * T(0.5);
+}
+
+// asin(z) = -i asinh(iz), atan(z) = -i atanh(iz), acos(z) = pi/2 - asin(z).
+template <typename T>
+BP_JIT_INLINE complex<T> complex_asin(complex<T> z) {
+  const complex<T> w = complex_asinh(complex<T>(-z.imag(), z.real()));
+  return complex<T>(w.imag(), -w.real());
+}
+
+template <typename T>
+BP_JIT_INLINE complex<T> complex_acos(complex<T> z) {
+  const complex<T> w = complex_asin(z);
+  return complex<T>(T(1.5707963267948966192) - w.real(), -w.imag());
+}
+
+template <typename T>
+BP_JIT_INLINE complex<T> complex_atan(complex<T> z) {
+  const complex<T> w = complex_atanh(complex<T>(-z.imag(), z.real()));
+  return complex<T>(w.imag(), -w.real());
+}
+
+// C's cpow, which the host's std::pow uses: exp(exponent * log(base)) with no special case (so
+// 0^0 is NaN, as on the host).
+template <typename T>
+BP_JIT_INLINE complex<T> complex_pow(complex<T> base, complex<T> exponent) {
+  return complex_exp(exponent * complex_log(base));
+}
+
+template <typename T>
+BP_JIT_INLINE bool complex_isnan(complex<T> z) {
+  return real_isnan(z.real()) || real_isnan(z.imag());
+}
+
+}  // namespace jit
+
+// ---- The primitives, for every compute type -----------------------------------------------------
+
+namespace math {
+
+// T name(T): real types directly, complex ones through complex_<name>, integers through double.
+#define BP_JIT_PRIMITIVE_1(name)                                           \
+  template <typename T>                                                    \
+  BP_JIT_INLINE T name(T x) {                                              \
+    if constexpr (jit::is_same_v<T, float> || jit::is_same_v<T, double>) { \
+      return jit::real_##name(x);                                          \
+    } else if constexpr (is_complex_v<T>) {                                \
+      return jit::complex_##name(x);                                       \
+    } else {                                                               \
+      return static_cast<T>(jit::real_##name(static_cast<double>(x)));     \
+    }                                                                      \
+  }
+// T name(T) without a complex form.
+#define BP_JIT_REAL_PRIMITIVE_1(name)                                      \
+  template <typename T>                                                    \
+  BP_JIT_INLINE T name(T x) {                                              \
+    if constexpr (jit::is_same_v<T, float> || jit::is_same_v<T, double>) { \
+      return jit::real_##name(x);                                          \
+    } else {                                                               \
+      static_assert(!is_complex_v<T>, #name " has no complex form");       \
+      return static_cast<T>(jit::real_##name(static_cast<double>(x)));     \
+    }                                                                      \
+  }
+// T name(T, T): real types only (pow also for complex).
+#define BP_JIT_PRIMITIVE_2(name)                                                               \
+  template <typename T>                                                                        \
+  BP_JIT_INLINE T name(T x, T y) {                                                             \
+    if constexpr (jit::is_same_v<T, float> || jit::is_same_v<T, double>) {                     \
+      return jit::real_##name(x, y);                                                           \
+    } else {                                                                                   \
+      static_assert(!is_complex_v<T>, #name " has no complex form");                           \
+      return static_cast<T>(jit::real_##name(static_cast<double>(x), static_cast<double>(y))); \
+    }                                                                                          \
+  }
+
+BP_JIT_PRIMITIVE_1(exp)
+BP_JIT_PRIMITIVE_1(expm1)
+BP_JIT_PRIMITIVE_1(log)
+BP_JIT_PRIMITIVE_1(log2)
+BP_JIT_PRIMITIVE_1(log10)
+BP_JIT_PRIMITIVE_1(log1p)
+BP_JIT_PRIMITIVE_1(sqrt)
+BP_JIT_PRIMITIVE_1(rsqrt)
+BP_JIT_PRIMITIVE_1(sin)
+BP_JIT_PRIMITIVE_1(cos)
+BP_JIT_PRIMITIVE_1(tan)
+BP_JIT_PRIMITIVE_1(asin)
+BP_JIT_PRIMITIVE_1(acos)
+BP_JIT_PRIMITIVE_1(atan)
+BP_JIT_PRIMITIVE_1(sinh)
+BP_JIT_PRIMITIVE_1(cosh)
+BP_JIT_PRIMITIVE_1(tanh)
+BP_JIT_PRIMITIVE_1(asinh)
+BP_JIT_PRIMITIVE_1(acosh)
+BP_JIT_PRIMITIVE_1(atanh)
+BP_JIT_REAL_PRIMITIVE_1(exp2)
+BP_JIT_REAL_PRIMITIVE_1(cbrt)
+BP_JIT_REAL_PRIMITIVE_1(erf)
+BP_JIT_REAL_PRIMITIVE_1(erfc)
+BP_JIT_REAL_PRIMITIVE_1(erfinv)
+BP_JIT_REAL_PRIMITIVE_1(lgamma)
+BP_JIT_REAL_PRIMITIVE_1(tgamma)
+BP_JIT_REAL_PRIMITIVE_1(ceil)
+BP_JIT_REAL_PRIMITIVE_1(floor)
+BP_JIT_REAL_PRIMITIVE_1(trunc)
+BP_JIT_REAL_PRIMITIVE_1(round)
+BP_JIT_REAL_PRIMITIVE_1(nearbyint)
+BP_JIT_REAL_PRIMITIVE_1(rint)
+BP_JIT_PRIMITIVE_2(atan2)
+BP_JIT_PRIMITIVE_2(fmod)
+BP_JIT_PRIMITIVE_2(remainder)
+BP_JIT_PRIMITIVE_2(copysign)
+BP_JIT_PRIMITIVE_2(hypot)
+BP_JIT_PRIMITIVE_2(fmax)
+BP_JIT_PRIMITIVE_2(fmin)
+BP_JIT_PRIMITIVE_2(nextafter)
+
+#undef BP_JIT_PRIMITIVE_1
+#undef BP_JIT_REAL_PRIMITIVE_1
+#undef BP_JIT_PRIMITIVE_2
+
+// pow(T, T): reals through libdevice, complex values as exp(y log x), integers through double.
+template <typename T>
+BP_JIT_INLINE T pow(T x, T y) {
+  if constexpr (jit::is_same_v<T, float> || jit::is_same_v<T, double>) {
+    return jit::real_pow(x, y);
+  } else if constexpr (is_complex_v<T>) {
+    return jit::complex_pow(x, y);
+  } else {
+    return static_cast<T>(jit::real_pow(static_cast<double>(x), static_cast<double>(y)));
+  }
+}
+
+// abs(T): |x|. Floating: the sign bit cleared; signed integers: the minimum wraps to itself;
+// unsigned values and bool are their own. Complex: the magnitude, of the real type (hypot).
+template <typename T>
+BP_JIT_INLINE auto abs(T x) {
+  if constexpr (jit::is_same_v<T, float> || jit::is_same_v<T, double>) {
+    return jit::real_abs(x);
+  } else if constexpr (is_complex_v<T>) {
+    return jit::complex_abs(x);
+  } else if constexpr (is_signed_v<T>) {
+    return x < T(0) ? T(T(0) - x) : x;
+  } else {
+    return x;
+  }
+}
+
+// The larger (smaller) of a and b; NaN when either is NaN (a + b keeps the NaN operand's
+// payload); b when they compare equal (maximum(-0.0, 0.0) is 0.0, maximum(0.0, -0.0) is -0.0),
+// as on the host. bool: or (and).
+template <typename T>
+BP_JIT_INLINE T maximum(T a, T b) {
+  if constexpr (is_bool_v<T>) {
+    return a || b;
+  } else if constexpr (is_floating_v<T>) {
+    return a != a || b != b ? a + b : (a > b ? a : b);
+  } else {
+    return a > b ? a : b;
+  }
+}
+template <typename T>
+BP_JIT_INLINE T minimum(T a, T b) {
+  if constexpr (is_bool_v<T>) {
+    return a && b;
+  } else if constexpr (is_floating_v<T>) {
+    return a != a || b != b ? a + b : (a < b ? a : b);
+  } else {
+    return a < b ? a : b;
+  }
+}
+
+// Classification: false for integers and bool, as std::isnan(int) is.
+template <typename T>
+BP_JIT_INLINE bool isnan(T x) {
+  if constexpr (is_complex_v<T>) {
+    return jit::complex_isnan(x);
+  } else if constexpr (is_floating_v<T>) {
+    return jit::real_isnan(x);
+  } else {
+    return false;
+  }
+}
+template <typename T>
+BP_JIT_INLINE bool isinf(T x) {
+  if constexpr (is_floating_v<T>) {
+    return jit::real_isinf(x);
+  } else {
+    static_assert(!is_complex_v<T>, "isinf has no complex form");
+    return false;
+  }
+}
+template <typename T>
+BP_JIT_INLINE bool isfinite(T x) {
+  if constexpr (is_floating_v<T>) {
+    return !jit::real_isnan(x) && !jit::real_isinf(x);
+  } else {
+    static_assert(!is_complex_v<T>, "isfinite has no complex form");
+    return true;
+  }
+}
+template <typename T>
+BP_JIT_INLINE bool signbit(T x) {
+  if constexpr (jit::is_same_v<T, float>) {
+    return (jit::bits_of(x) >> 31) != 0;
+  } else if constexpr (jit::is_same_v<T, double>) {
+    return (__builtin_bit_cast(uint64_t, x) >> 63) != 0;
+  } else {
+    static_assert(!is_complex_v<T>, "signbit has no complex form");
+    return x < T(0);
+  }
+}
+
+}  // namespace math
+}  // namespace bp

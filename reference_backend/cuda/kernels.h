@@ -1,0 +1,39 @@
+// The plugin's boxed kernels (bp_kernel_fn) and their registration with the host:
+//   - every pointwise op with `math:` (pointwise_ops.h), jitted (pointwise_kernels.cc);
+//   - fill_.Scalar (pointwise_kernels.cc) and copy_ between any dtypes, layouts and devices
+//     (copy_kernel.cc);
+//   - the reductions (reduction_kernels.cc), for the ops that are declared.
+// Each kernel runs the op on the CPU through the host's fallback when a plan exceeds the
+// kernels' limits. Functional and in-place variants come from the host's Common key.
+//
+// Thread safety: kernels may run concurrently.
+#ifndef BACKPLANE_REFERENCE_BACKEND_CUDA_KERNELS_H_
+#define BACKPLANE_REFERENCE_BACKEND_CUDA_KERNELS_H_
+
+#include <string>
+#include <vector>
+
+#include "backplane/api.h"
+
+namespace bp::cuda {
+
+struct KernelRegistration {
+  std::string op;  // "add.out"
+  bp_kernel_fn kernel;
+  void* user_data;
+};
+
+std::vector<KernelRegistration> pointwise_registrations();
+std::vector<KernelRegistration> copy_registrations();
+std::vector<KernelRegistration> reduction_registrations();
+
+// Runs a kernel body; BeyondKernelLimits sends the call to the host's CPU fallback.
+template <typename Body>
+bp_error* run_or_fall_back(const bp_op* op, const bp_value* args, size_t nargs, bp_value* results,
+                           size_t nresults, Body&& body);
+
+}  // namespace bp::cuda
+
+#include "reference_backend/cuda/kernels_inl.h"  // IWYU pragma: keep
+
+#endif  // BACKPLANE_REFERENCE_BACKEND_CUDA_KERNELS_H_

@@ -1,0 +1,22 @@
+// Runs planned kernels on a device: looks the kernel up in the device's kernel cache (compiling
+// it on first use) and queues it on the device's stream.
+//
+//   run_elementwise(device, plan_elementwise(...));
+//   run_reduce(device, plan_reduce(...));    // two launches and a workspace for split reductions
+//
+// Thread safety: as CudaDevice.
+#ifndef BACKPLANE_REFERENCE_BACKEND_CUDA_LAUNCH_H_
+#define BACKPLANE_REFERENCE_BACKEND_CUDA_LAUNCH_H_
+
+#include "reference_backend/cuda/device.h"
+#include "reference_backend/cuda/elementwise_plan.h"
+#include "reference_backend/cuda/reduce_kernel.h"
+
+namespace bp::cuda {
+
+void run_elementwise(CudaDevice& device, const ElementwiseLaunch& launch);
+void run_reduce(CudaDevice& device, const ReduceLaunch& launch);
+
+}  // namespace bp::cuda
+
+#endif  // BACKPLANE_REFERENCE_BACKEND_CUDA_LAUNCH_H_

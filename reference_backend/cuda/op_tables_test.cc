@@ -1,0 +1,65 @@
+// The plugin's tables agree with the SDK's definitions they mirror: dense dtype codes and names
+// (the codegen writes dtype masks in the SDK's order), every pointwise op's meta function is one
+// the plugin knows (or its op would run on the CPU), and the generated rows match the op table.
+#include <string>
+
+#include "gtest/gtest.h"
+#include "reference_backend/cuda/dtypes.h"
+#include "reference_backend/cuda/meta_kinds.h"
+#include "reference_backend/cuda/op_arguments.h"
+#include "reference_backend/cuda/pointwise_ops.h"
+#include "sdk/core/element_cast.h"
+#include "sdk/core/scalar_type.h"
+#include "sdk/ops/op_table.h"
+
+namespace bp::cuda {
+namespace {
+
+TEST(OpTables, DenseDtypeCodesAndNamesAreTheSdks) {
+  for (int c = 0; c < kNumDtypes; ++c) {
+    const ScalarTypeInfo& sdk = kScalarTypeInfos[static_cast<size_t>(c)];
+    const DtypeInfo& mine = info(dtype_of_code(c));
+    EXPECT_EQ(mine.name, sdk.name);
+    EXPECT_EQ(mine.itemsize, sdk.itemsize);
+    EXPECT_EQ(dtype_from_abi(mine.abi), dtype_of_code(c));
+    EXPECT_EQ(mine.abi & 0xFF, static_cast<int>(sdk.dlpack_code));
+    EXPECT_EQ((mine.abi >> 8) & 0xFF, sdk.dlpack_bits);
+    EXPECT_EQ(mine.pytorch_type, pytorch_cpp_type_name(sdk.type));
+  }
+}
+
+TEST(OpTables, EveryPointwiseOpsMetaFunctionIsKnownToThePlugin) {
+  ASSERT_FALSE(pointwise_ops().empty());
+  for (const PointwiseOp& op : pointwise_ops()) {
+    EXPECT_NE(find_meta_kind(op.meta), nullptr)
+        << op.name << " (" << op.source << ") uses meta function '" << op.meta
+        << "', which reference_backend/cuda/meta_kinds.cc does not list: add its iteration flags "
+           "there, or the op runs on the CPU";
+  }
+}
+
+TEST(OpTables, PointwiseRowsMatchTheOpTable) {
+  for (const PointwiseOp& op : pointwise_ops()) {
+    const OpInfo* sdk = find_op_info(op.name);
+    ASSERT_NE(sdk, nullptr) << op.name;
+    EXPECT_EQ(std::string(sdk->math), op.functor);
+    EXPECT_EQ(sdk->dtypes, op.dtypes);
+    const std::optional<OpArguments> args = find_op_arguments(op.name);
+    ASSERT_TRUE(args.has_value());
+    EXPECT_EQ(args->count(), op.num_arguments);
+    EXPECT_EQ(args->index_of("out"), op.out);
+  }
+}
+
+TEST(OpTables, ArgumentNamesAreFoundByPosition) {
+  const std::optional<OpArguments> add = find_op_arguments("add.out");
+  ASSERT_TRUE(add.has_value());
+  EXPECT_EQ(add->index_of("self"), 0);
+  EXPECT_EQ(add->index_of("alpha"), 2);
+  EXPECT_EQ(add->index_of("out"), 3);
+  EXPECT_EQ(add->index_of("missing"), -1);
+  EXPECT_FALSE(find_op_arguments("no_such_op.out").has_value());
+}
+
+}  // namespace
+}  // namespace bp::cuda

@@ -1,0 +1,146 @@
+// The plugin's entry point: bp_plugin_init loads the CUDA driver and NVRTC (dlopen), creates a
+// CudaDevice per GPU, registers the "cuda" backend (allocator: the devices' caching allocators;
+// copies and synchronisation: the devices' streams) and its kernels (kernels.h), with the host's
+// CPU fallback for every op without a CUDA kernel.
+//
+// Without a usable driver (no libcuda.so.1, the toolkit's stub, no GPU) or without NVRTC it
+// registers nothing and returns BP_ERROR_UNAVAILABLE "CUDA unavailable: <reason>", which the host
+// records as the plugin's load result; everything else keeps working.
+#include "backplane/plugin.h"
+
+#include <cstring>
+#include <memory>
+
+#include "reference_backend/cuda/abi.h"
+#include "reference_backend/cuda/kernels.h"
+#include "reference_backend/cuda/nvrtc.h"
+#include "reference_backend/cuda/plugin_state.h"
+
+namespace bp::cuda {
+namespace {
+
+bp_error* allocate(void*, bp_device device, size_t nbytes, void** out) {
+  return guarded([&] { *out = device_at(device).allocator().allocate(nbytes); });
+}
+
+void deallocate(void*, bp_device device, void* ptr) {
+  // The host frees memory it got from us; a failure here has no one to report to.
+  bp_error* error = guarded([&] { device_at(device).allocator().deallocate(ptr); });
+  if (error != nullptr) api()->error_destroy(error);
+}
+
+bp_error* to_host(void*, void* dst, const void* src, bp_device device, size_t n) {
+  return guarded([&] { device_at(device).copy_to_host(dst, src, n); });
+}
+
+bp_error* from_host(void*, void* dst, bp_device device, const void* src, size_t n) {
+  return guarded([&] { device_at(device).copy_from_host(dst, src, n); });
+}
+
+bp_error* within_device(void*, void* dst, bp_device dst_device, const void* src,
+                        bp_device src_device, size_t n) {
+  return guarded([&] {
+    CudaDevice& to = device_at(dst_device);
+    CudaDevice& from = device_at(src_device);
+    if (&from != &to) from.synchronize();  // the source is complete before the other stream reads
+    to.copy_within(dst, src, n);
+  });
+}
+
+bp_error* synchronize(void*, bp_device device) {
+  return guarded([&] { device_at(device).synchronize(); });
+}
+
+// The backend's memory may outlive the backend (tensors released after the plugin's unload):
+// the devices and their allocators go only when the host says the last of it was freed.
+void release_devices(void*) { set_state(nullptr); }
+
+void unload(void*) {
+  PluginState* s = state();
+  if (s == nullptr) return;
+  for (bp_registration* r : s->registrations) api()->registration_destroy(r);
+  s->registrations.clear();
+  for (auto& device : s->devices) device->synchronize();
+  // May run release_devices at once (no memory left): `s` is not used after this.
+  if (s->backend != nullptr) api()->error_destroy(api()->backend_unregister(s->backend));
+}
+
+const bp_allocator kAllocator = [] {
+  bp_allocator a{};
+  a.struct_size = sizeof a;
+  a.alignment = 256;  // cuMemAlloc's
+  a.allocate = &allocate;
+  a.deallocate = &deallocate;
+  return a;
+}();
+
+const bp_copy_fns kCopies = [] {
+  bp_copy_fns c{};
+  c.struct_size = sizeof c;
+  c.to_host = &to_host;
+  c.from_host = &from_host;
+  c.within_device = &within_device;
+  c.synchronize = &synchronize;
+  return c;
+}();
+
+void initialize(bp_plugin_desc* desc) {
+  auto s = std::make_unique<PluginState>();
+  std::string why_not;
+  s->driver = Driver::load(&why_not);
+  if (s->driver == nullptr) throw Error(BP_ERROR_UNAVAILABLE, why_not);
+  try {
+    Nvrtc::get();
+  } catch (const Error& e) {
+    throw Error(BP_ERROR_UNAVAILABLE, std::string("CUDA unavailable: ") + e.what());
+  }
+  for (int i = 0; i < s->driver->device_count(); ++i) {
+    s->devices.push_back(std::make_unique<CudaDevice>(*s->driver, i, &s->disk));
+  }
+  PluginState* st = s.get();
+  set_state(std::move(s));
+
+  bp_backend_desc backend{};
+  backend.struct_size = sizeof backend;
+  backend.name = "cuda";
+  backend.device_count = static_cast<int32_t>(st->devices.size());
+  backend.allocator = &kAllocator;
+  backend.copies = &kCopies;
+  backend.on_released = &release_devices;
+  check(api()->backend_register(&backend, &st->backend));
+  check(api()->backend_device_type(st->backend, &st->device_type));
+
+  std::vector<KernelRegistration> kernels = pointwise_registrations();
+  for (auto& list : {copy_registrations(), reduction_registrations()}) {
+    kernels.insert(kernels.end(), list.begin(), list.end());
+  }
+  for (const KernelRegistration& k : kernels) {
+    bp_registration* r = nullptr;
+    bp_error* error = api()->kernel_register(st->backend, k.op.c_str(), k.kernel, k.user_data, &r);
+    if (error != nullptr) {  // an op this host does not define
+      api()->error_destroy(error);
+      continue;
+    }
+    st->registrations.push_back(r);
+  }
+  bp_registration* fallback = nullptr;
+  check(api()->fallback_register(st->backend, api()->cpu_fallback, nullptr, &fallback));
+  st->registrations.push_back(fallback);
+  desc->unload = &unload;
+}
+
+}  // namespace
+}  // namespace bp::cuda
+
+extern "C" BP_PLUGIN_EXPORT bp_error* bp_plugin_init(const bp_api* api, bp_plugin_desc* desc) {
+  // Another version may lay the table out differently: the host reports the mismatch.
+  if (!bp_plugin_begin(api, desc, "cuda")) return nullptr;
+  bp::cuda::set_api(api);
+  bp_error* error = bp::cuda::guarded([&] { bp::cuda::initialize(desc); });
+  // The host undoes a registered backend (which ends in release_devices); without one, no
+  // memory was handed out.
+  if (error != nullptr && bp::cuda::state() != nullptr && bp::cuda::state()->backend == nullptr) {
+    bp::cuda::set_state(nullptr);
+  }
+  return error;
+}
