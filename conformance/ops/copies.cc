@@ -288,15 +288,22 @@ void add_copy_entries(OpDatabase& db) {
         const Sizes sizes(size.begin(), size.end());
         RefTensor r{self.dtype(), sizes, {}};
         const int64_t n = numel_of(sizes);
-        // Elements that were there keep their values (self is contiguous); new ones are
+        const auto strides = format_strides(
+            sizes, a.memory_format("memory_format").value_or(MemoryFormat::kContiguous));
+        // The storage keeps its elements (self is contiguous, so storage order is self's element
+        // order) and the result reads them through its new strides; new elements are
         // unspecified, so only shrinking resizes check values.
         for (int64_t i = 0; i < n; ++i) {
-          r.values.push_back(i < old.numel() ? old.values[i] : Wide{});
+          int64_t offset = 0;
+          for (int64_t d = static_cast<int64_t>(sizes.size()) - 1, rest = i; d >= 0; --d) {
+            offset += (rest % sizes[d]) * strides[d];
+            rest /= sizes[d];
+          }
+          r.values.push_back(offset < old.numel() ? old.values[offset] : Wide{});
         }
         ExpectedOutput o = Expected::output(std::move(r));
         o.values_unspecified = n > old.numel();
-        o.strides = format_strides(
-            sizes, a.memory_format("memory_format").value_or(MemoryFormat::kContiguous));
+        o.strides = strides;
         return one(std::move(o));
       }));
   db.add(entry(

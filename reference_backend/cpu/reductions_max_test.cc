@@ -7,7 +7,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "reference_backend/cpu/reductions_test_util.h"
+#include "sdk/core/empty.h"
 #include "sdk/core/views.h"
+#include "sdk/dispatch/dispatcher.h"
 
 namespace bp::reductions_test {
 namespace {
@@ -243,3 +245,25 @@ TEST(Argmax, BoolAndComplexAreNotImplementedAndEmptyInputsNeedADim) {
 
 }  // namespace
 }  // namespace bp::reductions_test
+
+namespace bp {
+namespace {
+
+TEST(MaxDim, BoxedOutVariantReturnsItsOutArgumentsAlsoForZeroDimInputs) {
+  for (const std::vector<int64_t>& shape : {std::vector<int64_t>{}, std::vector<int64_t>{3}}) {
+    const Tensor self = native::empty(shape, ScalarType::kFloat32, Device(DeviceType::kCPU));
+    for (int64_t i = 0; i < self.numel(); ++i) self.data_ptr<float>()[i] = static_cast<float>(i);
+    const Tensor values = native::empty({0}, ScalarType::kFloat32, Device(DeviceType::kCPU));
+    const Tensor indices = native::empty({0}, ScalarType::kInt64, Device(DeviceType::kCPU));
+    Stack stack{self, int64_t{0}, false, values, indices};
+    Dispatcher::singleton().find_op_or_throw("max.dim_max").call_boxed(&stack);
+    ASSERT_EQ(stack.size(), 2u);
+    ASSERT_TRUE(stack[0].is_tensor() && stack[1].is_tensor());
+    EXPECT_TRUE(stack[0].to<Tensor>().is_same(values));
+    EXPECT_TRUE(stack[1].to<Tensor>().is_same(indices));
+    EXPECT_EQ(values.dim(), 0);
+  }
+}
+
+}  // namespace
+}  // namespace bp

@@ -33,6 +33,19 @@ decltype(auto) unbox_arg(Value& v) {
   }
 }
 
+// A kernel's result held by value: Tensor& -> Tensor, std::tuple<Tensor&, Tensor&> ->
+// std::tuple<Tensor, Tensor> (handles, so they still name the caller's tensors).
+template <typename R>
+struct OwnedResultOf {
+  using type = std::remove_cvref_t<R>;
+};
+template <typename... Ts>
+struct OwnedResultOf<std::tuple<Ts...>> {
+  using type = std::tuple<std::remove_cvref_t<Ts>...>;
+};
+template <typename R>
+using OwnedResult = typename OwnedResultOf<std::remove_cvref_t<R>>::type;
+
 // Pushes a kernel's result (a value or a tuple of values) onto the stack.
 template <typename R>
 void push_result(Stack& stack, R&& result) {

@@ -128,8 +128,9 @@ class KernelFunction {
       invoke(std::index_sequence_for<Args...>{});
       stack->resize(base);
     } else {
-      // Copy before the arguments go: a returned reference may point into the stack.
-      std::remove_cvref_t<Ret> result = invoke(std::index_sequence_for<Args...>{});
+      // Copy before the arguments go: a returned reference (or tuple of references) may point
+      // into the stack.
+      detail::OwnedResult<Ret> result = invoke(std::index_sequence_for<Args...>{});
       stack->resize(base);
       detail::push_result(*stack, std::move(result));
     }
