@@ -2,10 +2,12 @@
 
 #include <chrono>
 #include <map>
-#include <regex>
+#include <string_view>
+#include <vector>
 
 #include "conformance/runner/compare.h"
 #include "conformance/runner/isolate.h"
+#include "conformance/runner/name_filter.h"
 #include "conformance/runner/planner.h"
 #include "sdk/dispatch/dispatcher.h"
 
@@ -59,12 +61,9 @@ CaseRecord record_of(const Case& c, const CaseOutcome& o) {
 
 bool entry_selected(const OpEntry& entry, const std::string& regex) {
   if (regex.empty()) return true;
-  const std::regex re(regex);
-  if (std::regex_search(entry.name, re)) return true;
-  for (const OpVariant& v : entry.variants) {
-    if (std::regex_search(v.op, re)) return true;
-  }
-  return false;
+  std::vector<std::string_view> names{entry.name};
+  for (const OpVariant& v : entry.variants) names.push_back(v.op);
+  return any_name_matches(regex, names);
 }
 
 void run_entry(const OpEntry& entry, const Backend& backend, const RunOptions& options,
