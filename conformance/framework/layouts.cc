@@ -1,5 +1,7 @@
 #include "conformance/framework/layouts.h"
 
+#include <cstring>
+
 #include "sdk/core/empty.h"
 #include "sdk/core/tensor_impl.h"
 
@@ -8,10 +10,13 @@ namespace {
 
 const Device kCpu(DeviceType::kCPU);
 
-// A CPU tensor over fresh storage of `storage_elements` elements with this geometry.
+// A CPU tensor over fresh storage of `storage_elements` elements with this geometry. The
+// storage is zeroed first: ops such as as_strided may read the gaps between the elements, and
+// those reads must be deterministic (and valid bool bytes) on the reference and the backend alike.
 Tensor allocate_view(ScalarType dtype, int64_t storage_elements, const Sizes& sizes,
                      const Sizes& strides, int64_t offset) {
   Tensor base = native::empty({storage_elements}, dtype, kCpu);
+  if (storage_elements > 0) std::memset(base.data_ptr(), 0, base.storage().nbytes());
   return strided_view(base, sizes, strides, offset);
 }
 

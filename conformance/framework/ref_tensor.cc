@@ -93,15 +93,22 @@ RefTensor cast(const RefTensor& t, ScalarType dtype) {
 Wide read_element(const void* p, ScalarType dtype) {
   return visit_dtype(dtype, [&](auto tag) -> Wide {
     using T = typename decltype(tag)::type;
-    T v;
-    std::memcpy(&v, p, sizeof(T));
-    if constexpr (std::is_same_v<T, complex<float>> || std::is_same_v<T, complex<double>>) {
-      return from_complex(cd(v.real(), v.imag()));
-    } else if constexpr (std::is_integral_v<T>) {
-      return from_int(Int(v));
+    if constexpr (std::is_same_v<T, bool>) {
+      // Read the byte, not a bool: a backend that writes 2 into a bool gets a mismatch, not UB.
+      uint8_t byte;
+      std::memcpy(&byte, p, 1);
+      return from_int(Int(byte));
     } else {
-      return from_real(
-          static_cast<double>(static_cast<std::conditional_t<sizeof(T) == 2, float, T>>(v)));
+      T v;
+      std::memcpy(&v, p, sizeof(T));
+      if constexpr (std::is_same_v<T, complex<float>> || std::is_same_v<T, complex<double>>) {
+        return from_complex(cd(v.real(), v.imag()));
+      } else if constexpr (std::is_integral_v<T>) {
+        return from_int(Int(v));
+      } else {
+        return from_real(
+            static_cast<double>(static_cast<std::conditional_t<sizeof(T) == 2, float, T>>(v)));
+      }
     }
   });
 }
