@@ -147,6 +147,9 @@ OpEntry pointwise(PointwiseSpec spec) {
   e.dtypes = shared->dtypes;
   e.out_dtype = shared->out_dtype;
   e.out_dtype_error = shared->out_dtype_error;
+  e.inplace_dtype_error = shared->inplace_dtype_error;
+  e.inplace_rejected = shared->inplace_rejected;
+  e.inplace_rejected_message = shared->inplace_rejected_message;
   e.samples = [shared](ScalarType dtype, uint64_t seed) { return samples(*shared, dtype, seed); };
   e.reference = [shared](const RefArgs& a) { return reference(*shared, a); };
   return e;

@@ -67,6 +67,10 @@ struct PointwiseSpec {
   std::function<std::vector<Sample>(ScalarType dtype, ValueSource& src)> extra_samples;
   OutDtypeRule out_dtype = OutDtypeRule::kSafeCast;
   std::function<std::string(ScalarType expected, ScalarType given)> out_dtype_error;
+  // OpEntry's in-place errors.
+  std::function<std::string(ScalarType result, ScalarType self)> inplace_dtype_error;
+  DtypeSet inplace_rejected;
+  std::string inplace_rejected_message;
 };
 
 OpEntry pointwise(PointwiseSpec spec);

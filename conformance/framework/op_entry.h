@@ -69,6 +69,15 @@ struct OpEntry {
   // kExact: the error for an out of dtype `given` where `expected` is required; default
   // "Expected out tensor to have dtype <expected>, but got <given> instead".
   std::function<std::string(ScalarType expected, ScalarType given)> out_dtype_error;
+  // The in-place variant's error when the result dtype differs from self's, for ops PyTorch
+  // builds on `self.to(result dtype)` with self as the output (pow_: "Found dtype int16 but
+  // expected float32"); unset: "can't be cast to the desired output type" when the result does
+  // not cast safely to self's dtype.
+  std::function<std::string(ScalarType result, ScalarType self)> inplace_dtype_error;
+  // Dtypes of self the in-place variant rejects before any other check, with this message
+  // (abs_ of a complex tensor: "In-place abs is not supported for complex tensors.").
+  DtypeSet inplace_rejected;
+  std::string inplace_rejected_message;
   // Key of the op's tolerances in tolerances.json; default: the name before the first '.'.
   std::string tolerance_key;
   // Results whose values PyTorch leaves unspecified beyond what the reference says (empty()).

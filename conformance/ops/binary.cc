@@ -340,9 +340,11 @@ void add_binary_entries(OpDatabase& db) {
              }
            },
        // PyTorch builds it as a unary op on the base cast to the common dtype: out= needs
-       // that dtype exactly.
+       // that dtype exactly, and so does self in pow_ (an int16 base with exponent 0.5 gives
+       // "Found dtype int16 but expected float32").
        .out_dtype = OutDtypeRule::kExact,
-       .out_dtype_error = found_dtype}));
+       .out_dtype_error = found_dtype,
+       .inplace_dtype_error = found_dtype}));
   db.add(pointwise({.name = "maximum",
                     .out = "maximum.out",
                     .dtypes = kAllButComplex,

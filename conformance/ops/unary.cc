@@ -44,23 +44,26 @@ double nan_to_num(double x, const Ctx& c) {
 }  // namespace
 
 void add_unary_entries(OpDatabase& db) {
-  db.add(pointwise({.name = "abs",
-                    .inplace = "abs_",
-                    .out = "abs.out",
-                    .dtypes = kAllButBool,
-                    .result = ResultDtype::kComplexToReal,
-                    .math = math<kAnyKind>([](auto x) {
-                      using T = decltype(x);
-                      if constexpr (kIsComplex<T>) {
-                        return T(std::abs(x));
-                      } else if constexpr (kIsReal<T>) {
-                        return std::fabs(x);
-                      } else {
-                        return x < Int(0) ? -x : x;
-                      }
-                    }),
-                    // Real inputs need an out of their dtype, complex ones take any: unchecked.
-                    .out_dtype = OutDtypeRule::kFromOut}));
+  db.add(pointwise(
+      {.name = "abs",
+       .inplace = "abs_",
+       .out = "abs.out",
+       .dtypes = kAllButBool,
+       .result = ResultDtype::kComplexToReal,
+       .math = math<kAnyKind>([](auto x) {
+         using T = decltype(x);
+         if constexpr (kIsComplex<T>) {
+           return T(std::abs(x));
+         } else if constexpr (kIsReal<T>) {
+           return std::fabs(x);
+         } else {
+           return x < Int(0) ? -x : x;
+         }
+       }),
+       // Real inputs need an out of their dtype, complex ones take any: unchecked.
+       .out_dtype = OutDtypeRule::kFromOut,
+       .inplace_rejected = kComplex,
+       .inplace_rejected_message = "In-place abs is not supported for complex tensors."}));
   db.add(pointwise({.name = "neg",
                     .inplace = "neg_",
                     .out = "neg.out",

@@ -123,6 +123,11 @@ class Planner {
     c.expect.returns_args = {"self"};
     c.expect.written = {"self"};
     c.expect.unmodified = tensor_names(sample, "self");
+    if (entry_.inplace_rejected.has(self.dtype())) {
+      c.expect.error = entry_.inplace_rejected_message;
+      cases.push_back(std::move(c));
+      return;
+    }
     if (entry_.variant(VariantKind::kFunctional) == nullptr) {
       // An in-place-only op: the reference gives the new self, computed from the guarded copy
       // (whose storage offset an in-place view such as squeeze_ keeps).
@@ -153,6 +158,8 @@ class Planner {
       } else if (sizes != self_sizes) {
         inplace_error = "output with shape " + sizes_string(self_sizes) +
                         " doesn't match the broadcast shape " + sizes_string(sizes);
+      } else if (entry_.inplace_dtype_error && dtype != self.dtype()) {
+        inplace_error = entry_.inplace_dtype_error(dtype, self.dtype());
       } else if (!can_cast(dtype, self.dtype())) {
         inplace_error = "can't be cast to the desired output type " + name_of(self.dtype());
       } else if (!error) {
