@@ -1,5 +1,7 @@
 #include "sdk/iter/parallel.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <atomic>
 #include <exception>
@@ -28,9 +30,25 @@ std::atomic<int>& num_threads() {
 
 thread_local bool tls_in_parallel_region = false;
 
+// libgomp's thread pool does not survive fork(): a child that enters a parallel region after the
+// parent started the pool waits forever for threads that do not exist. Such children run
+// serially (as PyTorch's intra-op pool does after fork).
+std::atomic<bool> forked_after_pool_started{false};
+
+#ifdef _OPENMP
+void on_fork_child() { forked_after_pool_started.store(true, std::memory_order_relaxed); }
+
+void note_pool_started() {
+  [[maybe_unused]] static const int registered = pthread_atfork(nullptr, nullptr, &on_fork_child);
+}
+#endif
+
 }  // namespace
 
-int get_num_threads() { return num_threads().load(std::memory_order_relaxed); }
+int get_num_threads() {
+  if (forked_after_pool_started.load(std::memory_order_relaxed)) return 1;
+  return num_threads().load(std::memory_order_relaxed);
+}
 
 void set_num_threads(int n) {
   BP_CHECK(n >= 1, "set_num_threads: expected a positive number of threads, got ", n);
@@ -50,6 +68,11 @@ void parallel_run(int64_t begin, int64_t end, int64_t grain_size,
   const int64_t max_tasks =
       (range + std::max<int64_t>(grain_size, 1) - 1) / std::max<int64_t>(grain_size, 1);
   const int threads = static_cast<int>(std::min<int64_t>(get_num_threads(), max_tasks));
+  if (threads <= 1 || forked_after_pool_started.load(std::memory_order_relaxed)) {
+    f(begin, end);
+    return;
+  }
+  note_pool_started();
   std::exception_ptr error;
   std::atomic_flag failed = ATOMIC_FLAG_INIT;
 #pragma omp parallel num_threads(threads)

@@ -1,6 +1,10 @@
 #include "sdk/iter/parallel.h"
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <atomic>
+#include <cstdlib>
 #include <stdexcept>
 #include <vector>
 
@@ -54,6 +58,29 @@ TEST(ParallelFor, SetNumThreadsRejectsZero) {
   const int before = get_num_threads();
   set_num_threads(before);
   EXPECT_EQ(get_num_threads(), before);
+}
+
+// A child forked after the parent ran a parallel region (the conformance suite's isolation mode
+// does this) must not wait for the parent's pool threads, which do not exist in the child.
+TEST(ParallelFor, AChildForkedAfterAParallelRegionRunsSerially) {
+  std::atomic<int> sum{0};
+  parallel_for(0, 1 << 16, 1,
+               [&](int64_t begin, int64_t end) { sum.fetch_add(static_cast<int>(end - begin)); });
+  ASSERT_EQ(sum.load(), 1 << 16);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    alarm(20);  // a hang kills the child (SIGALRM) instead of the test
+    std::atomic<int> child_sum{0};
+    parallel_for(0, 1 << 16, 1, [&](int64_t begin, int64_t end) {
+      child_sum.fetch_add(static_cast<int>(end - begin));
+    });
+    _exit(child_sum.load() == (1 << 16) && get_num_threads() == 1 ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status)) << "child killed by signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
 }  // namespace
