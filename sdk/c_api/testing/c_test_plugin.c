@@ -283,8 +283,11 @@ static void compute_element(const binary_call* c, char* out, const char* a, cons
     const int x = load_bits(a, c->a.dtype) != 0, y = load_bits(b, c->b.dtype) != 0;
     store_bits(out, c->out.dtype, c->op == OP_ADD ? (x || (c->alpha_i != 0 && y)) : (x && y));
   } else {
+    /* Integers wrap around in the common dtype (uint8: 200 * 2 is 144), then convert to out's. */
     const uint64_t x = load_bits(a, c->a.dtype), y = load_bits(b, c->b.dtype);
-    store_bits(out, c->out.dtype, c->op == OP_ADD ? x + c->alpha_i * y : x * y);
+    char wrapped[8];
+    store_bits(wrapped, c->common, c->op == OP_ADD ? x + c->alpha_i * y : x * y);
+    store_bits(out, c->out.dtype, load_bits(wrapped, c->common));
   }
 }
 
