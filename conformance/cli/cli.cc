@@ -12,21 +12,19 @@
 #include "conformance/io/progress.h"
 #include "conformance/io/report.h"
 #include "conformance/ops/database.h"
+#include "conformance/runner/loaded_plugin_backend.h"
 #include "conformance/runner/run.h"
 #include "conformance/runner/verdict.h"
 
 namespace bp::conformance {
 namespace {
 
-std::unique_ptr<Backend> make_backend(const std::string& name, const BackendFactories& backends) {
+std::unique_ptr<Backend> make_backend(const CliOptions& o, const BackendFactories& backends) {
+  const std::string& name = o.backend;
+  if (is_plugin_path(name)) return std::make_unique<LoadedPluginBackend>(name, o.device);
+  if (!o.device.empty()) throw std::invalid_argument("--device goes with a plugin path --backend");
   for (const BackendFactory& f : backends) {
     if (f.name == name) return f.make();
-  }
-  if (name.ends_with(".so") || name.find('/') != std::string::npos) {
-    throw std::invalid_argument(
-        "--backend " + name +
-        ": loading a plugin through the C ABI is not implemented yet (see docs/conformance.md, "
-        "'Plugin backends'); in-process backends: --list-backends");
   }
   throw std::invalid_argument("unknown backend '" + name + "' (see --list-backends)");
 }
@@ -84,7 +82,7 @@ int run(const CliOptions& o, const BackendFactories& backends, std::ostream& out
     out << "wrote " << n << " cases to " << o.write_cases << "\n";
     return 0;
   }
-  const std::unique_ptr<Backend> backend = make_backend(o.backend, backends);
+  const std::unique_ptr<Backend> backend = make_backend(o, backends);
   // Plugin backends are also compared with the reference CPU backend.
   const CpuBackend cpu;
   const Backend* compare_with = backend->is_cpu() ? nullptr : &cpu;

@@ -13,8 +13,10 @@ std::string usage() {
 Checks every op of a backend against naive references (docs/conformance.md).
 
 Backend:
-  --backend NAME            the backend under test (default: cpu); --list-backends lists them.
-                            A path to a C-ABI plugin (*.so) is not supported yet.
+  --backend NAME|PATH       the backend under test (default: cpu; --list-backends lists the
+                            in-process ones), or the path of a C-ABI plugin (a .so, or any path
+                            with a '/'), loaded into this process and compared with the CPU
+  --device NAME             with a plugin: which of its backends to test (default: its only one)
 Selection:
   --ops REGEX               entries or ops whose name matches (ECMAScript regex, searched)
   --dtypes LIST             comma-separated dtypes (default: all 12), e.g. float32,int64
@@ -38,6 +40,10 @@ Cases as data:
   --write-cases FILE        write the selected entries' cases as a case file (no run)
 Exit status: 0 pass, 1 fail, 2 usage error.
 )";
+}
+
+bool is_plugin_path(const std::string& backend) {
+  return backend.ends_with(".so") || backend.find('/') != std::string::npos;
 }
 
 std::string user_path(const std::string& path) {
@@ -64,6 +70,9 @@ CliOptions parse_options(const std::vector<std::string>& args) {
     };
     if (flag == "--backend") {
       o.backend = next();
+      if (is_plugin_path(o.backend)) o.backend = user_path(o.backend);
+    } else if (flag == "--device") {
+      o.device = next();
     } else if (flag == "--ops") {
       o.ops_regex = next();
     } else if (flag == "--dtypes") {

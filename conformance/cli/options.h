@@ -12,7 +12,10 @@
 namespace bp::conformance {
 
 struct CliOptions {
+  // "cpu", an in-process backend's name, or the path of a C-ABI plugin (is_plugin_path).
   std::string backend = "cpu";
+  // With a plugin path: which of the plugin's backends to test ("": its only one).
+  std::string device;
   std::string ops_regex;
   DtypeSet dtypes = kAllDtypes;
   std::string profile;
@@ -36,6 +39,9 @@ struct CliOptions {
   bool quiet = false;
   bool help = false;
 };
+
+// Whether --backend names a shared library to load rather than an in-process backend.
+bool is_plugin_path(const std::string& backend);
 
 // Errors: std::invalid_argument naming the bad option.
 CliOptions parse_options(const std::vector<std::string>& args);

@@ -4,9 +4,9 @@
 //   CpuBackend cpu;
 //   Tensor d = copy_to_device(host, backend.device());  // same geometry and bytes
 //
-// Backends: `CpuBackend` (the in-process reference backend) and `PluginBackend`
-// (plugin_backend.h: a device registered at run time with its own dispatch key: in-process test
-// backends now; C-ABI plugins loaded from a shared library later, see docs/conformance.md).
+// Backends: `CpuBackend` (the in-process reference backend), `PluginBackend` (plugin_backend.h: a
+// device registered at run time with its own dispatch key, for in-process test backends) and
+// `LoadedPluginBackend` (loaded_plugin_backend.h: a C-ABI plugin loaded from a shared library).
 //
 // Thread safety: a backend is used by one thread (the suite runs cases one at a time).
 #ifndef BACKPLANE_CONFORMANCE_RUNNER_BACKEND_H_
@@ -15,18 +15,12 @@
 #include <cstdint>
 #include <string>
 
+#include "conformance/runner/transfer_counters.h"
 #include "sdk/core/device.h"
 #include "sdk/core/tensor.h"
 #include "sdk/dispatch/dispatch_key.h"
 
 namespace bp::conformance {
-
-// Bytes moved by a device's copy functions.
-struct Transfers {
-  int64_t to_device = 0;
-  int64_t to_host = 0;
-  int64_t total() const { return to_device + to_host; }
-};
 
 class Backend {
  public:

@@ -1,7 +1,5 @@
 #include "conformance/runner/plugin_backend.h"
 
-#include <array>
-#include <atomic>
 #include <cstdlib>
 #include <cstring>
 
@@ -10,28 +8,10 @@
 namespace bp::conformance {
 namespace {
 
-// Copy functions are plain function pointers: the counters live in a table by device type.
-struct Counters {
-  std::atomic<int64_t> to_device{0};
-  std::atomic<int64_t> to_host{0};
-};
-std::array<Counters, kDeviceTypeCodeLimit> counters;
-
-Counters& counters_of(Device d) { return counters[static_cast<size_t>(d.type)]; }
-
 void free_block(void* p) { std::free(p); }
 
-void to_host(void* dst, Device, const void* src, Device src_device, size_t nbytes) {
-  if (nbytes != 0) std::memcpy(dst, src, nbytes);
-  counters_of(src_device).to_host += static_cast<int64_t>(nbytes);
-}
-
-void from_host(void* dst, Device dst_device, const void* src, Device, size_t nbytes) {
-  if (nbytes != 0) std::memcpy(dst, src, nbytes);
-  counters_of(dst_device).to_device += static_cast<int64_t>(nbytes);
-}
-
-void within_device(void* dst, Device, const void* src, Device, size_t nbytes) {
+// The device's memory is host memory: every copy is a memcpy (counted by transfer_counters).
+void copy_memory(void* dst, Device, const void* src, Device, size_t nbytes) {
   if (nbytes != 0) std::memcpy(dst, src, nbytes);
 }
 
@@ -52,20 +32,20 @@ PluginBackend::PluginBackend(std::string name, std::string description)
     : backend_(register_backend(name)), description_(std::move(description)) {
   memory_ = std::make_unique<HostMemory>(device());
   set_allocator(backend_.device_type, memory_.get());
-  set_device_copy_fns(backend_.device_type, DeviceCopyFns{&to_host, &from_host, &within_device});
+  set_device_copy_fns(backend_.device_type,
+                      DeviceCopyFns{&copy_memory, &copy_memory, &copy_memory});
+  count_transfers(backend_.device_type);
   library_ = std::make_unique<Library>("bp");
 }
 
 PluginBackend::~PluginBackend() {
   library_.reset();
+  stop_counting_transfers(backend_.device_type);
   set_device_copy_fns(backend_.device_type, DeviceCopyFns{});
   set_allocator(backend_.device_type, nullptr);
   unregister_backend(backend_.name);
 }
 
-Transfers PluginBackend::transfers() const {
-  const Counters& c = counters_of(device());
-  return Transfers{c.to_device.load(), c.to_host.load()};
-}
+Transfers PluginBackend::transfers() const { return transfers_of(backend_.device_type); }
 
 }  // namespace bp::conformance

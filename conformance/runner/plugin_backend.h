@@ -6,9 +6,8 @@
 //   b.library().impl("add.out", b.key(), KernelFunction::make_from_boxed(&my_add_out));
 //   b.library().fallback(b.key(), KernelFunction::make_from_boxed(&cpu_fallback), "cpu_fallback");
 //
-// In-process test backends (conformance/testing) use it directly. A C-ABI plugin loaded from a
-// shared library (`--backend path/to/plugin.so`, a later issue) will get its device and key the
-// same way, with the plugin's copy functions wrapped by the same counters.
+// In-process test backends (conformance/testing) use it directly; C-ABI plugins loaded from a
+// shared library are LoadedPluginBackend (loaded_plugin_backend.h), counted the same way.
 //
 // Thread safety: construction and destruction on one thread; the counters are atomic.
 #ifndef BACKPLANE_CONFORMANCE_RUNNER_PLUGIN_BACKEND_H_

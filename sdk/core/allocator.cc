@@ -117,6 +117,15 @@ void set_device_copy_fns(DeviceType type, DeviceCopyFns fns) {
   reg.within_device[code].store(fns.copy_within_device, std::memory_order_release);
 }
 
+DeviceCopyFns device_copy_fns(DeviceType type) {
+  check_code(type);
+  Registries& reg = registries();
+  const int code = static_cast<int>(type);
+  return DeviceCopyFns{reg.to_host[code].load(std::memory_order_acquire),
+                       reg.from_host[code].load(std::memory_order_acquire),
+                       reg.within_device[code].load(std::memory_order_acquire)};
+}
+
 void copy_bytes(void* dst, Device dst_device, const void* src, Device src_device, size_t nbytes) {
   BP_CHECK_NOT_IMPLEMENTED(!src_device.is_meta(), "Cannot copy out of meta tensor; no data!");
   BP_CHECK_NOT_IMPLEMENTED(!dst_device.is_meta(), "Cannot copy into meta tensor; no data!");

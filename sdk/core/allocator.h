@@ -120,6 +120,10 @@ struct DeviceCopyFns {
 // CPU or Meta, or not a valid device type.
 void set_device_copy_fns(DeviceType type, DeviceCopyFns fns);
 
+// The copy functions registered for `type` (all null when none are), e.g. to wrap them.
+// Errors: `type` is not a valid device type.
+DeviceCopyFns device_copy_fns(DeviceType type);
+
 // Copies `nbytes` from `src` on `src_device` to `dst` on `dst_device`: memcpy for CPU to CPU, the
 // registered functions otherwise (two device types other than CPU go through a host buffer).
 // Errors: kNotImplemented when a device is Meta ("Cannot copy out of meta tensor; no data!",

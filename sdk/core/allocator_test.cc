@@ -120,6 +120,11 @@ TEST(CopyBytes, CopiesBetweenCpuAndPluginDevicesWithTheirFunctions) {
   EXPECT_EQ(FakeDevice::copies_from_host, 2);
   EXPECT_EQ(FakeDevice::copies_to_host, 2);
   EXPECT_EQ(FakeDevice::copies_within, 1);
+  const DeviceCopyFns registered = device_copy_fns(a);
+  EXPECT_EQ(registered.copy_to_host, &FakeDevice::to_host);
+  EXPECT_EQ(registered.copy_from_host, &FakeDevice::from_host);
+  EXPECT_EQ(registered.copy_within_device, &FakeDevice::within);
+  EXPECT_EQ(device_copy_fns(register_device_type("copy_test_none")).copy_to_host, nullptr);
 }
 
 TEST(CopyBytes, CpuToCpuIsAMemcpy) {

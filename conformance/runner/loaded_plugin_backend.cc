@@ -1,0 +1,101 @@
+#include "conformance/runner/loaded_plugin_backend.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
+#include "backplane/backplane.h"
+
+namespace bp::conformance {
+namespace {
+
+struct BackendRecord {
+  std::string name, plugin_name, key;
+  int32_t device_type;
+};
+
+void collect(void* user_data, const bp_backend_info* b) {
+  static_cast<std::vector<BackendRecord>*>(user_data)->push_back(
+      {b->name, b->plugin_name, b->dispatch_key, b->device_type});
+}
+
+// Throws `what` with the error's message, destroying the error.
+void check(const bp_api* api, bp_error* error, const std::string& what) {
+  if (error == nullptr) return;
+  std::string message = what + ": " + api->error_message(error);
+  api->error_destroy(error);
+  throw std::runtime_error(message);
+}
+
+std::vector<BackendRecord> list_backends(const bp_api* api) {
+  std::vector<BackendRecord> all;
+  check(api, api->backend_list(&collect, &all), "listing backends");
+  return all;
+}
+
+bool listed(const std::vector<BackendRecord>& list, const std::string& name) {
+  return std::any_of(list.begin(), list.end(),
+                     [&](const BackendRecord& b) { return b.name == name; });
+}
+
+// The backends of `after` that are not in `before`: the ones the plugin registered.
+std::vector<BackendRecord> added(const std::vector<BackendRecord>& before,
+                                 const std::vector<BackendRecord>& after) {
+  std::vector<BackendRecord> out;
+  for (const BackendRecord& b : after) {
+    if (!listed(before, b.name)) out.push_back(b);
+  }
+  return out;
+}
+
+std::string names_of(const std::vector<BackendRecord>& list) {
+  std::string out;
+  for (const BackendRecord& b : list) out += (out.empty() ? "" : ", ") + b.name;
+  return out;
+}
+
+// The backend to test among those the plugin registered.
+BackendRecord choose(const std::vector<BackendRecord>& registered, const std::string& wanted,
+                     const std::string& path) {
+  if (registered.empty()) throw std::runtime_error("plugin " + path + " registered no backend");
+  if (wanted.empty()) {
+    if (registered.size() == 1) return registered.front();
+    throw std::runtime_error("plugin " + path + " registered several backends (" +
+                             names_of(registered) + "): choose one with --device NAME");
+  }
+  for (const BackendRecord& b : registered) {
+    if (b.name == wanted) return b;
+  }
+  throw std::runtime_error("plugin " + path + " registered no backend '" + wanted +
+                           "' (it registered: " + names_of(registered) + ")");
+}
+
+}  // namespace
+
+LoadedPluginBackend::LoadedPluginBackend(const std::string& path, const std::string& backend_name) {
+  const bp_api* api = bp_get_api();
+  const std::vector<BackendRecord> before = list_backends(api);
+  check(api, api->plugin_load(path.c_str(), &plugin_), "cannot test plugin " + path);
+  try {
+    const BackendRecord b = choose(added(before, list_backends(api)), backend_name, path);
+    const std::optional<DispatchKey> key = dispatch_key_from_name(b.key);
+    if (!key) throw std::runtime_error("backend '" + b.name + "': unknown key " + b.key);
+    name_ = b.name;
+    device_ = Device(static_cast<DeviceType>(b.device_type), 0);
+    key_ = *key;
+    description_ = "plugin " + (b.plugin_name.empty() ? path : b.plugin_name) + " (" + path +
+                   "), dispatch key " + b.key;
+    count_transfers(device_.type);
+  } catch (...) {
+    api->error_destroy(api->plugin_unload(plugin_));
+    throw;
+  }
+}
+
+LoadedPluginBackend::~LoadedPluginBackend() {
+  stop_counting_transfers(device_.type);
+  const bp_api* api = bp_get_api();
+  api->error_destroy(api->plugin_unload(plugin_));
+}
+
+}  // namespace bp::conformance

@@ -1,0 +1,52 @@
+// LoadedPluginBackend: the backend of a C-ABI plugin (a shared library built against
+// sdk/include/backplane), loaded into this process through the C ABI's plugin_load, as
+// `backplane-conformance --backend path/to/plugin.so [--device NAME]` tests it.
+//
+//   LoadedPluginBackend b("/opt/npu/libnpu_plugin.so", "");  // its only backend
+//   run_suite(op_database(), b, options);
+//
+// The plugin's copy functions are wrapped by transfer counters, so the report says how many
+// bytes ops moved between host and device (the CPU fallback's copies included).
+//
+// Thread safety: construction and destruction on one thread, with no op of the backend running.
+#ifndef BACKPLANE_CONFORMANCE_RUNNER_LOADED_PLUGIN_BACKEND_H_
+#define BACKPLANE_CONFORMANCE_RUNNER_LOADED_PLUGIN_BACKEND_H_
+
+#include <string>
+
+#include "conformance/runner/backend.h"
+
+struct bp_plugin;
+
+namespace bp::conformance {
+
+class LoadedPluginBackend final : public Backend {
+ public:
+  // Loads the plugin at `path` and tests its backend named `backend_name` ("": the only
+  // backend the plugin registered). Throws std::runtime_error naming the path when the load
+  // fails (with the plugin's own error, e.g. "CUDA unavailable: ..."), when the plugin
+  // registered no backend, several and `backend_name` is empty, or none named `backend_name`.
+  // The plugin is unloaded again on failure.
+  LoadedPluginBackend(const std::string& path, const std::string& backend_name);
+  // Restores the plugin's copy functions and unloads the plugin.
+  ~LoadedPluginBackend() override;
+  LoadedPluginBackend(const LoadedPluginBackend&) = delete;
+  LoadedPluginBackend& operator=(const LoadedPluginBackend&) = delete;
+
+  std::string name() const override { return name_; }
+  std::string description() const override { return description_; }
+  Device device() const override { return device_; }
+  DispatchKey key() const override { return key_; }
+  Transfers transfers() const override { return transfers_of(device_.type); }
+
+ private:
+  bp_plugin* plugin_ = nullptr;
+  std::string name_;
+  std::string description_;
+  Device device_;
+  DispatchKey key_;
+};
+
+}  // namespace bp::conformance
+
+#endif  // BACKPLANE_CONFORMANCE_RUNNER_LOADED_PLUGIN_BACKEND_H_

@@ -1,0 +1,116 @@
+// `--backend path/to/plugin.so`: the CLI loads a C-ABI plugin (sdk/c_api/testing/c_test_plugin.c:
+// kernels for add.out and mul.out, the CPU fallback for the rest), checks its ops against the
+// reference, says which kernel served each op and how many bytes moved, and gives clear errors
+// for plugins it cannot test.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "conformance/cli/cli.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+
+namespace bp::conformance {
+namespace {
+
+using ::testing::HasSubstr;
+using json = nlohmann::json;
+
+const std::string kPlugin = "sdk/c_api/testing/libc_test_plugin.so";
+
+struct CliRun {
+  int status;
+  std::string out;
+  std::string err;
+};
+
+CliRun cli(std::vector<std::string> args) {
+  std::ostringstream out, err;
+  args.push_back("--quiet");
+  const int status = run_cli(args, {cpu_backend_factory()}, out, err);
+  return CliRun{status, out.str(), err.str()};
+}
+
+json run_report(const std::vector<std::string>& args, CliRun* run) {
+  const std::string path = ::testing::TempDir() + "/plugin_report.json";
+  std::filesystem::remove(path);
+  std::vector<std::string> all = args;
+  all.insert(all.end(), {"--json", path, "--no-repro"});
+  *run = cli(all);
+  std::ifstream in(path);
+  return in ? json::parse(in) : json();
+}
+
+const json& op_of(const json& report, const std::string& name) {
+  for (const json& op : report["ops"]) {
+    if (op["op"] == name) return op;
+  }
+  throw std::runtime_error("no op " + name + " in the report");
+}
+
+TEST(PluginCli, APluginsKernelsAndItsCpuFallbackPassAndAreReportedAsSuch) {
+  CliRun r;
+  const json report = run_report({"--backend", kPlugin, "--ops", "^(add|mul)\\.Tensor$|^neg$"}, &r);
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("Verdict: PASS"));
+  EXPECT_EQ(report["backend"]["name"], "cplug");
+  EXPECT_THAT(report["backend"]["description"].get<std::string>(),
+              HasSubstr("plugin cplug (" + kPlugin + ")"));
+  EXPECT_GT(report["totals"]["cases"]["passed"].get<int>(), 100);
+
+  // add.out has the plugin's kernel; add and add_ reach it through Common.
+  const json& add_out = op_of(report, "add.out");
+  EXPECT_FALSE(add_out["via_fallback"].get<bool>()) << add_out["served_by"];
+  EXPECT_THAT(add_out["served_by"].get<std::string>(), HasSubstr("kernel"));
+  const json& add = op_of(report, "add.Tensor");
+  EXPECT_TRUE(add["via_common"].get<bool>()) << add["served_by"];
+  EXPECT_FALSE(add["via_fallback"].get<bool>()) << add["served_by"];
+  EXPECT_EQ(add["status"], "pass");
+  // neg has no kernel: the CPU fallback runs it, moving its tensors to the host and back.
+  const json& neg = op_of(report, "neg.out");
+  EXPECT_TRUE(neg["via_fallback"].get<bool>()) << neg["served_by"];
+  EXPECT_EQ(neg["status"], "pass");
+  EXPECT_GT(neg["bytes_to_host"].get<int64_t>(), 0);
+  EXPECT_GT(neg["bytes_to_device"].get<int64_t>(), 0);
+}
+
+TEST(PluginCli, TheSameRunInChildProcessesGivesTheSameVerdict) {
+  CliRun r;
+  const json report =
+      run_report({"--backend", kPlugin, "--ops", "^mul\\.Tensor$", "--isolate"}, &r);
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_EQ(op_of(report, "mul.out")["status"], "pass");
+}
+
+TEST(PluginCli, PluginsThatCannotBeTestedGiveClearErrors) {
+  CliRun r = cli({"--backend", "sdk/c_api/testing/libno_such_plugin.so"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_THAT(r.err, HasSubstr("cannot test plugin sdk/c_api/testing/libno_such_plugin.so: "
+                               "cannot load plugin 'sdk/c_api/testing/libno_such_plugin.so': "
+                               "no such file"));
+
+  r = cli({"--backend", "sdk/c_api/testing/libc_test_plugin_failing.so"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_THAT(r.err, HasSubstr("cannot test plugin sdk/c_api/testing/libc_test_plugin_failing.so"));
+
+  r = cli({"--backend", kPlugin, "--device", "npu"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_THAT(r.err, HasSubstr("plugin " + kPlugin +
+                               " registered no backend 'npu' (it registered: cplug)"));
+
+  r = cli({"--backend", "cpu", "--device", "cplug"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_THAT(r.err, HasSubstr("--device goes with a plugin path --backend"));
+}
+
+TEST(PluginCli, ThePluginIsUnloadedAfterARunSoItCanBeLoadedAgain) {
+  for (int i = 0; i < 2; ++i) {
+    CliRun r;
+    run_report({"--backend", kPlugin, "--ops", "^add\\.out$", "--dtypes", "float32"}, &r);
+    ASSERT_EQ(r.status, 0) << "run " << i << ": " << r.out << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace bp::conformance
