@@ -447,6 +447,13 @@ void add_binary_entries(OpDatabase& db) {
                     .operands = {{"self"}, {"other"}},
                     .result = ResultDtype::kFloat,
                     .math = math<kRealKind>([](double a, double b) { return std::atan2(a, b); })}));
+  db.add(pointwise({.name = "hypot",
+                    .inplace = "hypot_",
+                    .out = "hypot.out",
+                    .dtypes = kFloating,
+                    .tier = 2,
+                    .operands = {{"self"}, {"other"}},
+                    .math = math<kRealKind>([](double a, double b) { return std::hypot(a, b); })}));
 }
 
 }  // namespace bp::conformance

@@ -210,6 +210,15 @@ struct Atan2 {
   }
 };
 
+// hypot(self, other): the length of the hypotenuse, sqrt(self^2 + other^2).
+struct Hypot {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T self, T other) const {
+    return hypot(self, other);
+  }
+};
+
 // maximum: the larger value, NaN if either is NaN (see primitives.h for signed zeros); bool: or.
 struct Maximum {
   static constexpr bool kVectorized = true;

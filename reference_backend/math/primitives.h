@@ -201,6 +201,11 @@ template <typename T>
 [[gnu::always_inline]] inline T atan2(T y, T x) {
   return detail::apply2(y, x, [](auto a, auto b) { return std::atan2(a, b); });
 }
+// sqrt(a^2 + b^2) without overflow or underflow in the squares; inf if either is infinite.
+template <typename T>
+[[gnu::always_inline]] inline T hypot(T a, T b) {
+  return detail::apply2(a, b, [](auto x, auto y) { return std::hypot(x, y); });
+}
 
 // base^exponent for floating and complex values (C's pow; complex: std::pow). The p-norms use
 // it too.
