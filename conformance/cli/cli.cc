@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <sstream>
 #include <stdexcept>
@@ -27,6 +28,23 @@ std::unique_ptr<Backend> make_backend(const CliOptions& o, const BackendFactorie
     if (f.name == name) return f.make();
   }
   throw std::invalid_argument("unknown backend '" + name + "' (see --list-backends)");
+}
+
+std::string cuda_plugin_path() {
+  namespace fs = std::filesystem;
+  const char* env = std::getenv("BP_CUDA_PLUGIN");
+  if (env != nullptr && *env != '\0') return env;
+  const fs::path file = "libbackplane_cuda.so";
+  const fs::path in_tree = fs::path("reference_backend") / "cuda" / file;
+  std::error_code error;
+  const fs::path exe_dir = fs::read_symlink("/proc/self/exe", error).parent_path();
+  // bazel-bin/conformance/backplane-conformance -> bazel-bin/reference_backend/cuda/.
+  for (const fs::path& candidate : {in_tree, exe_dir.parent_path() / in_tree, exe_dir / file}) {
+    if (fs::exists(candidate, error)) return candidate.string();
+  }
+  throw std::runtime_error(
+      "cannot find libbackplane_cuda.so: set BP_CUDA_PLUGIN, or build it with `bazel build "
+      "//reference_backend/cuda:libbackplane_cuda.so`");
 }
 
 void write_reports(const CliOptions& o, const RunResults& results, const RunVerdict& verdict,
@@ -123,6 +141,12 @@ int run(const CliOptions& o, const BackendFactories& backends, std::ostream& out
 BackendFactory cpu_backend_factory() {
   return {"cpu", "the reference CPU backend, in process",
           [] { return std::unique_ptr<Backend>(new CpuBackend()); }};
+}
+
+BackendFactory cuda_backend_factory() {
+  return {"cuda", "the reference CUDA backend (the libbackplane_cuda.so plugin)", [] {
+            return std::unique_ptr<Backend>(new LoadedPluginBackend(cuda_plugin_path(), "cuda"));
+          }};
 }
 
 int run_cli(const std::vector<std::string>& args, const BackendFactories& backends,

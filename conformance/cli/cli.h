@@ -30,6 +30,11 @@ struct BackendFactory {
 using BackendFactories = std::vector<BackendFactory>;
 
 BackendFactory cpu_backend_factory();
+// "cuda": the reference CUDA plugin (libbackplane_cuda.so) loaded as a plugin backend. The library
+// is found at $BP_CUDA_PLUGIN, else at reference_backend/cuda/ under the working directory (bazel
+// test runfiles) or under the bazel-bin tree this program sits in (build it first: bazel build
+// //reference_backend/cuda:libbackplane_cuda.so), else beside this program (an SDK package).
+BackendFactory cuda_backend_factory();
 
 int run_cli(const std::vector<std::string>& args, const BackendFactories& backends,
             std::ostream& out, std::ostream& err);

@@ -13,9 +13,10 @@ std::string usage() {
 Checks every op of a backend against naive references (docs/conformance.md).
 
 Backend:
-  --backend NAME|PATH       the backend under test (default: cpu; --list-backends lists the
-                            in-process ones), or the path of a C-ABI plugin (a .so, or any path
-                            with a '/'), loaded into this process and compared with the CPU
+  --backend NAME|PATH       the backend under test: cpu (default), cuda (the reference CUDA
+                            plugin; $BP_CUDA_PLUGIN or bazel-bin's), --list-backends lists all;
+                            or the path of a C-ABI plugin (a .so, or any path with a '/'),
+                            loaded into this process and compared with the CPU
   --device NAME             with a plugin: which of its backends to test (default: its only one)
 Selection:
   --ops REGEX               entries or ops whose name matches (ECMAScript regex, searched)

@@ -204,7 +204,11 @@ TEST(Cli, UsageErrorsExitWithTwo) {
   EXPECT_EQ(cli({"--profile", "tier9"}).status, 2);
   const CliRun plugin = cli({"--backend", "libvendor.so"});
   EXPECT_EQ(plugin.status, 2);
-  EXPECT_THAT(plugin.err, HasSubstr("C ABI is not implemented yet"));
+  EXPECT_THAT(plugin.err, HasSubstr("cannot test plugin libvendor.so: cannot load plugin "
+                                    "'libvendor.so': no such file"));
+  const CliRun unknown = cli({"--backend", "npu"});
+  EXPECT_EQ(unknown.status, 2);
+  EXPECT_THAT(unknown.err, HasSubstr("unknown backend 'npu' (see --list-backends)"));
 }
 
 }  // namespace

@@ -28,7 +28,7 @@ struct CliRun {
 CliRun cli(std::vector<std::string> args) {
   std::ostringstream out, err;
   args.push_back("--quiet");
-  const int status = run_cli(args, {cpu_backend_factory()}, out, err);
+  const int status = run_cli(args, {cpu_backend_factory(), cuda_backend_factory()}, out, err);
   return CliRun{status, out.str(), err.str()};
 }
 
@@ -102,6 +102,20 @@ TEST(PluginCli, PluginsThatCannotBeTestedGiveClearErrors) {
   r = cli({"--backend", "cpu", "--device", "cplug"});
   EXPECT_EQ(r.status, 2);
   EXPECT_THAT(r.err, HasSubstr("--device goes with a plugin path --backend"));
+}
+
+// `--backend cuda` loads the reference CUDA plugin: on a machine without a GPU (CI) the run stops
+// with the plugin's own reason; with one, add.out passes.
+TEST(PluginCli, TheCudaBackendRunsOrSaysWhyCudaIsUnavailable) {
+  const CliRun r = cli({"--backend", "cuda", "--ops", "^add\\.out$", "--dtypes", "float32"});
+  if (r.status == 2) {
+    EXPECT_THAT(r.err, HasSubstr("cannot test plugin reference_backend/cuda/libbackplane_cuda.so"));
+    EXPECT_THAT(r.err, HasSubstr("CUDA unavailable: "));
+  } else {
+    EXPECT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_THAT(r.out, HasSubstr("Backplane conformance on backend 'cuda'"));
+    EXPECT_THAT(r.out, HasSubstr("Verdict: PASS"));
+  }
 }
 
 TEST(PluginCli, ThePluginIsUnloadedAfterARunSoItCanBeLoadedAgain) {
