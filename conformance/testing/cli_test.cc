@@ -5,8 +5,10 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include "conformance/testing/broken_backends.h"
+#include "conformance/testing/cli_run.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -17,17 +19,8 @@ namespace {
 using ::testing::HasSubstr;
 using json = nlohmann::json;
 
-struct CliRun {
-  int status;
-  std::string out;
-  std::string err;
-};
-
 CliRun cli(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  args.push_back("--quiet");
-  const int status = run_cli(args, test_backend_factories(), out, err);
-  return CliRun{status, out.str(), err.str()};
+  return run_cli_quietly(std::move(args), test_backend_factories());
 }
 
 std::string temp_dir(const std::string& name) {

@@ -4,9 +4,10 @@
 // for plugins it cannot test.
 #include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <utility>
 
 #include "conformance/cli/cli.h"
+#include "conformance/testing/cli_run.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -19,17 +20,8 @@ using json = nlohmann::json;
 
 const std::string kPlugin = "sdk/c_api/testing/libc_test_plugin.so";
 
-struct CliRun {
-  int status;
-  std::string out;
-  std::string err;
-};
-
 CliRun cli(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  args.push_back("--quiet");
-  const int status = run_cli(args, {cpu_backend_factory(), cuda_backend_factory()}, out, err);
-  return CliRun{status, out.str(), err.str()};
+  return run_cli_quietly(std::move(args), {cpu_backend_factory(), cuda_backend_factory()});
 }
 
 json run_report(const std::vector<std::string>& args, CliRun* run) {

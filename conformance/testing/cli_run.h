@@ -1,0 +1,33 @@
+// Runs the conformance CLI in-process for tests and captures what it printed.
+//
+//   const CliRun r = run_cli_quietly({"--ops", "^neg$"}, test_backend_factories());
+//   EXPECT_EQ(r.status, 0) << r.out << r.err;
+#ifndef BACKPLANE_CONFORMANCE_TESTING_CLI_RUN_H_
+#define BACKPLANE_CONFORMANCE_TESTING_CLI_RUN_H_
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "conformance/cli/cli.h"
+
+namespace bp::conformance {
+
+// The CLI's exit status and its standard output and error.
+struct CliRun {
+  int status;
+  std::string out;
+  std::string err;
+};
+
+// run_cli with `args` plus --quiet (no progress lines) over `backends`.
+inline CliRun run_cli_quietly(std::vector<std::string> args, const BackendFactories& backends) {
+  std::ostringstream out, err;
+  args.push_back("--quiet");
+  const int status = run_cli(args, backends, out, err);
+  return CliRun{status, out.str(), err.str()};
+}
+
+}  // namespace bp::conformance
+
+#endif  // BACKPLANE_CONFORMANCE_TESTING_CLI_RUN_H_
