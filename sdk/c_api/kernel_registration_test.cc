@@ -157,6 +157,62 @@ TEST_F(DebugChecks, PassCorrectKernelsAndTheCpuFallback) {
   Op(api(), "add_.Tensor").call({arg(a), arg(a)});
 }
 
+// ---- Common fallthrough ------------------------------------------------------------------
+
+TEST(CommonFallthrough, CallsGoStraightToTheBackendsKernelsUntilItIsDestroyed) {
+  HostBackend dev("fallthrough_dev");
+  const Registration kernel = register_kernel<&neg_out>(api(), dev.get(), "neg.out");
+  const Tensor x = copy_to(filled(BP_DTYPE_FLOAT32, {2}), dev.device());
+  const Op neg(api(), "neg");
+  const Op neg_out_op(api(), "neg.out");
+  EXPECT_EQ(neg.call({arg(x)}).tensor(0).to_host<float>(), (std::vector<float>{3, -4}));
+
+  bp_registration* first = nullptr;
+  bp_registration* second = nullptr;
+  check(api(), api()->common_fallthrough_register(dev.get(), &first));
+  check(api(), api()->common_fallthrough_register(dev.get(), &second));
+  // No Common: the functional variant reaches the backend, which has no kernel for it...
+  EXPECT_THAT(error_of([&] { neg.call({arg(x)}); }),
+              HasSubstr("Could not run 'bp::neg' with arguments from the"));
+  // ...and out= is not resized: the backend's kernel gets the out it was given.
+  const Tensor out = copy_to(filled(BP_DTYPE_FLOAT32, {3}, 1), dev.device());
+  const std::vector<float> before = out.to_host<float>();
+  neg_out_op.call({arg(x), arg(out)});
+  EXPECT_EQ(out.sizes(), (std::vector<int64_t>{3}));
+  EXPECT_EQ(out.to_host<float>(), (std::vector<float>{3, -4, before[2]}));
+
+  api()->registration_destroy(first);  // registrations nest: the second still holds
+  EXPECT_THAT(error_of([&] { neg.call({arg(x)}); }), HasSubstr("Could not run 'bp::neg'"));
+  api()->registration_destroy(second);
+  EXPECT_EQ(neg.call({arg(x)}).tensor(0).to_host<float>(), (std::vector<float>{3, -4}));
+  neg_out_op.call({arg(x), arg(out)});
+  EXPECT_EQ(out.sizes(), (std::vector<int64_t>{2}));  // Common resizes again
+}
+
+TEST(CommonFallthrough, BadHandlesGiveErrors) {
+  bp_registration* r = nullptr;
+  const ErrorHandle no_backend(api(), api()->common_fallthrough_register(nullptr, &r));
+  EXPECT_EQ(no_backend.message(), "bp_api.common_fallthrough_register: `backend` is NULL");
+  HostBackend dev("fallthrough_null_dev");
+  const ErrorHandle no_out(api(), api()->common_fallthrough_register(dev.get(), nullptr));
+  EXPECT_EQ(no_out.message(), "bp_api.common_fallthrough_register: `out` is NULL");
+}
+
+TEST(CommonFallthrough, UnregisteringTheBackendDropsIt) {
+  bp_registration* r = nullptr;
+  {
+    HostBackend dev("fallthrough_gone_dev");
+    check(api(), api()->common_fallthrough_register(dev.get(), &r));
+  }
+  api()->registration_destroy(r);  // already dropped with its backend: nothing to do
+  // A new backend (possibly on the same device type code) starts with Common.
+  HostBackend again("fallthrough_gone_dev");
+  const Registration kernel = register_kernel<&neg_out>(api(), again.get(), "neg.out");
+  const Tensor x = copy_to(filled(BP_DTYPE_FLOAT32, {2}), again.device());
+  EXPECT_EQ(Op(api(), "neg").call({arg(x)}).tensor(0).to_host<float>(),
+            (std::vector<float>{3, -4}));
+}
+
 // ---- Struct sizes ------------------------------------------------------------------------
 
 // A desc as a caller built against newer headers would pass it: `extra` more bytes.

@@ -13,6 +13,7 @@
 #include "sdk/c_api/install.h"
 #include "sdk/c_api/ops.h"
 #include "sdk/c_api/values.h"
+#include "sdk/dispatch/backend_registry.h"
 #include "sdk/dispatch/cpu_fallback.h"
 #include "sdk/dispatch/dispatcher.h"
 
@@ -129,6 +130,26 @@ bp_error* fallback_register(bp_backend* backend, bp_kernel_fn fn, void* user_dat
                          });
 }
 
+// The device type whose tensors carry `key`: the built-in CUDA type for the "cuda" backend.
+DeviceType device_type_of_key(DispatchKey key) {
+  if (key == DispatchKey::kCUDA) return DeviceType::kCUDA;
+  const std::optional<Backend> backend = backend_for_key(key);
+  BP_INTERNAL_ASSERT(backend.has_value(), "no backend holds dispatch key ", key);
+  return backend->device_type;
+}
+
+bp_error* common_fallthrough_register(bp_backend* backend, bp_registration** out) {
+  return guarded([&] {
+    require(out, "common_fallthrough_register", "out");
+    *out = add_registration(
+        backend, "common_fallthrough_register", [&](DispatchKey key, const std::string&) {
+          const DeviceType type = device_type_of_key(key);
+          begin_common_skip(type);
+          return KernelRegistration{RegistrationHandle([type] { end_common_skip(type); }), nullptr};
+        });
+  });
+}
+
 void registration_destroy(bp_registration* registration) { destroy_registration(registration); }
 
 }  // namespace
@@ -162,6 +183,7 @@ void install_kernel_functions(bp_api& api) {
   api.kernel_register = &kernel_register;
   api.fallback_register = &fallback_register;
   api.registration_destroy = &registration_destroy;
+  api.common_fallthrough_register = &common_fallthrough_register;
   api.cpu_fallback = &host_cpu_fallback;
 }
 

@@ -14,6 +14,8 @@ static_assert(static_cast<int>(DeviceType::kCPU) == 1 && static_cast<int>(Device
 struct Registry {
   std::mutex mutex;
   std::array<std::optional<Backend>, kNumPluginKeys> slots;  // slot i holds plugin_key(i)
+  // Per device type code: how many begin_common_skip calls have not ended yet.
+  std::array<int, detail::kDeviceKeyTableSize> common_skips{};
 };
 
 Registry& registry() {
@@ -50,6 +52,7 @@ Backend register_backend(std::string_view name) {
     DeviceType type = register_device_type(name);
     Backend b{std::string(name), type, plugin_key(i)};
     set_device_keys(type, DispatchKeySet(b.key).add(DispatchKey::kCommon));
+    r.common_skips[static_cast<uint16_t>(type)] = 0;  // the code may have had a backend before
     r.slots[i] = b;
     return b;
   }
@@ -69,6 +72,28 @@ void unregister_backend(std::string_view name) {
   set_device_keys((*slot)->device_type, DispatchKeySet());
   unregister_device_type((*slot)->device_type);
   slot->reset();
+}
+
+void begin_common_skip(DeviceType type) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  const DispatchKeySet keys = device_type_key_set(type);  // empty for codes past the table
+  const auto code = static_cast<uint16_t>(type);
+  BP_CHECK(keys.has(DispatchKey::kCommon) || (!keys.empty() && r.common_skips[code] > 0),
+           "device type ", type, " has no Common key to skip");
+  if (r.common_skips[code]++ == 0) set_device_keys(type, keys.remove(DispatchKey::kCommon));
+}
+
+void end_common_skip(DeviceType type) noexcept {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  const auto code = static_cast<uint16_t>(type);
+  if (code >= detail::kDeviceKeyTableSize || r.common_skips[code] == 0) return;
+  const DispatchKeySet keys = device_type_key_set(type);
+  // An unregistered backend's type has no keys left: nothing to give Common back to.
+  if (--r.common_skips[code] == 0 && !keys.empty()) {
+    set_device_keys(type, keys.add(DispatchKey::kCommon));
+  }
 }
 
 std::optional<Backend> find_backend(std::string_view name) {

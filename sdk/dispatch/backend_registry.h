@@ -10,6 +10,9 @@
 // Device types with no backend map to the empty set (dispatching a call on them fails with a
 // "Could not run" error).
 //
+// A backend may skip Common altogether (begin_common_skip): its tensors then carry only its own
+// key.
+//
 // Thread safety: all functions are safe to call concurrently. device_type_key_set is one relaxed
 // atomic load (it is on every call's path).
 #ifndef BACKPLANE_SDK_DISPATCH_BACKEND_REGISTRY_H_
@@ -44,6 +47,15 @@ Backend register_backend(std::string_view name);
 // Frees the backend's key and unregisters its device type. Throws when no such backend exists.
 // Kernels still registered under its key keep working until their handles are destroyed.
 void unregister_backend(std::string_view name);
+
+// Takes the Common key out of (or, when the last skip ends, back into) the keys of `type`'s
+// tensors: calls on them go straight to the backend's kernels, which then do the meta function's
+// work (shape checks, output allocation, out= resizing) themselves. Skips nest: Common returns
+// when as many end_common_skip calls as begin_common_skip calls have run. begin_common_skip
+// throws Error(kInvalidArgument) for a device type whose keys do not include Common (CPU, Meta,
+// no backend); an end without a begin does nothing.
+void begin_common_skip(DeviceType type);
+void end_common_skip(DeviceType type) noexcept;
 
 std::optional<Backend> find_backend(std::string_view name);
 // The plugin backend holding `key`, or nullopt.

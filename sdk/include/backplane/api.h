@@ -279,6 +279,12 @@ typedef struct bp_api {
   /* Copies outputs a CPU plan computed into common-dtype temporaries into the real outputs (see
    * iter.h); nothing to do for other plans. */
   bp_error* (*iter_cast_outputs)(bp_iter* iter);
+  /* Makes the host's Common key fall through for `backend`: calls on its tensors go straight to
+   * its kernels and fallback, functional, in-place and out= variants alike, with no meta
+   * function, output allocation or out= resizing by the host (the backend's kernels do them).
+   * Meta (shape-only) calls are unaffected. Undone by registration_destroy on *out (or when the
+   * backend is unregistered); registrations nest. Errors: a NULL or unknown backend. */
+  bp_error* (*common_fallthrough_register)(bp_backend* backend, bp_registration** out);
 } bp_api;
 
 #ifdef __cplusplus

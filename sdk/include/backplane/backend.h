@@ -21,6 +21,8 @@
  * "add_.Tensor"): Common passes calls straight to a backend's own kernel for the functional and
  * in-place variants. The out= variant always goes through Common (out= resizing rules), then to
  * the backend's out= kernel. Ops without a kernel of the backend go to its fallback, if any.
+ * A backend that does every op's checks and allocation itself makes Common fall through
+ * (api->common_fallthrough_register): every call then goes straight to its kernels.
  *
  * Every function pointer here is called by the host from any thread; implementations must be
  * thread-safe. A function returns NULL on success or an error created with api->error_create.
