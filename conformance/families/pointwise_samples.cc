@@ -45,9 +45,9 @@ class Builder {
     Sample s;
     for (size_t i = 0; i < spec_.operands.size(); ++i) {
       const Operand& op = spec_.operands[i];
-      std::optional<ScalarType> t = i < dtypes.size() ? dtypes[i] : std::nullopt;
-      s.add(op.name, make_tensor(src_, t.value_or(op.dtype.value_or(dtype_)), sizes[i], layouts[i],
-                                 op.domain));
+      const ScalarType t =
+          i < dtypes.size() && dtypes[i].has_value() ? *dtypes[i] : op.dtype.value_or(dtype_);
+      s.add(op.name, make_tensor(src_, t, sizes[i], layouts[i], op.domain));
     }
     finish(s, std::move(note));
   }
