@@ -80,6 +80,10 @@ int run(const CliOptions& o, const BackendFactories& backends, std::ostream& out
     for (const BackendFactory& f : backends) out << f.name << "\t" << f.description << "\n";
     return 0;
   }
+  if (o.list_plugins) {
+    print_plugin_loads(out);
+    return 0;
+  }
   if (o.list_profiles) {
     for (const Profile& p : profiles()) out << p.name << "\t" << p.description << "\n";
     return 0;
@@ -100,6 +104,7 @@ int run(const CliOptions& o, const BackendFactories& backends, std::ostream& out
     out << "wrote " << n << " cases to " << o.write_cases << "\n";
     return 0;
   }
+  const PluginDebugChecks debug_checks(o.debug_checks);
   const std::unique_ptr<Backend> backend = make_backend(o, backends);
   // Plugin backends are also compared with the reference CPU backend.
   const CpuBackend cpu;

@@ -18,6 +18,11 @@ Backend:
                             or the path of a C-ABI plugin (a .so, or any path with a '/'),
                             loaded into this process and compared with the CPU
   --device NAME             with a plugin: which of its backends to test (default: its only one)
+  --debug-checks            with a plugin: the host checks each of its kernel's results against
+                            the op's meta function (sizes, strides, dtype, aliasing) and fails
+                            the call at the first mismatch
+  --list-plugins            every plugin load attempt: those in $BP_PLUGINS (path list), with
+                            the plugin's name, or why it failed, and both C ABI versions
 Selection:
   --ops REGEX               entries or ops whose name matches (ECMAScript regex, searched)
   --dtypes LIST             comma-separated dtypes (default: all 12), e.g. float32,int64
@@ -117,6 +122,10 @@ CliOptions parse_options(const std::vector<std::string>& args) {
       o.list_ops = true;
     } else if (flag == "--list-backends") {
       o.list_backends = true;
+    } else if (flag == "--debug-checks") {
+      o.debug_checks = true;
+    } else if (flag == "--list-plugins") {
+      o.list_plugins = true;
     } else if (flag == "--list-profiles") {
       o.list_profiles = true;
     } else if (flag == "--quiet") {

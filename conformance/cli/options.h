@@ -35,6 +35,8 @@ struct CliOptions {
   std::string write_cases;
   bool list_ops = false;
   bool list_backends = false;
+  bool list_plugins = false;
+  bool debug_checks = false;
   bool list_profiles = false;
   bool quiet = false;
   bool help = false;

@@ -98,4 +98,38 @@ LoadedPluginBackend::~LoadedPluginBackend() {
   api->error_destroy(api->plugin_unload(plugin_));
 }
 
+PluginDebugChecks::PluginDebugChecks(bool enabled) : enabled_(enabled) {
+  if (enabled_) bp_get_api()->set_debug_checks(true);
+}
+
+PluginDebugChecks::~PluginDebugChecks() {
+  if (enabled_) bp_get_api()->set_debug_checks(false);
+}
+
+void print_plugin_loads(std::ostream& out) {
+  const bp_api* api = bp_get_api();
+  struct Visit {
+    std::ostream& out;
+    int count = 0;
+  } visit{out};
+  auto print = [](void* user_data, const bp_plugin_load_record* r) {
+    auto& v = *static_cast<Visit*>(user_data);
+    ++v.count;
+    const std::string versions =
+        r->plugin_major < 0
+            ? "host C ABI " + std::to_string(r->host_major) + "." + std::to_string(r->host_minor)
+            : "built against C ABI " + std::to_string(r->plugin_major) + "." +
+                  std::to_string(r->plugin_minor) + "; host " + std::to_string(r->host_major) +
+                  "." + std::to_string(r->host_minor);
+    if (r->loaded) {
+      v.out << "loaded  " << r->plugin_name << "  " << r->path << "  (" << versions << ")\n";
+    } else {
+      v.out << "failed  " << r->path << ": " << r->error << " (" << versions << ")\n";
+    }
+  };
+  check(api, api->plugin_load_records(print, &visit), "cannot list plugin loads");
+  if (visit.count == 0)
+    out << "no plugin load attempts (plugins load from $BP_PLUGINS or --backend PATH)\n";
+}
+
 }  // namespace bp::conformance

@@ -12,6 +12,7 @@
 #ifndef BACKPLANE_CONFORMANCE_RUNNER_LOADED_PLUGIN_BACKEND_H_
 #define BACKPLANE_CONFORMANCE_RUNNER_LOADED_PLUGIN_BACKEND_H_
 
+#include <ostream>
 #include <string>
 
 #include "conformance/runner/backend.h"
@@ -46,6 +47,27 @@ class LoadedPluginBackend final : public Backend {
   Device device_;
   DispatchKey key_;
 };
+
+// The C ABI's debug mode (bp_api.set_debug_checks) while alive, when `enabled`: every plugin
+// kernel's results are checked against the op's meta function.
+class PluginDebugChecks {
+ public:
+  explicit PluginDebugChecks(bool enabled);
+  ~PluginDebugChecks();
+  PluginDebugChecks(const PluginDebugChecks&) = delete;
+  PluginDebugChecks& operator=(const PluginDebugChecks&) = delete;
+
+ private:
+  bool enabled_;
+};
+
+// Prints every plugin load attempt of this process, one line each: the plugins listed in
+// $BP_PLUGINS (loaded at the C ABI's first use, which this call is if nothing came first) and
+// those loaded since. For example:
+//   loaded  cplug  lib/libcplug.so  (built against C ABI 0.1; host 0.1)
+//   failed  lib/libold.so: incompatible C ABI ... (built against C ABI 1.0; host 0.1)
+// Or "no plugin load attempts" when there were none.
+void print_plugin_loads(std::ostream& out);
 
 }  // namespace bp::conformance
 

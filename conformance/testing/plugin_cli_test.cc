@@ -96,6 +96,28 @@ TEST(PluginCli, PluginsThatCannotBeTestedGiveClearErrors) {
   EXPECT_THAT(r.err, HasSubstr("--device goes with a plugin path --backend"));
 }
 
+// --debug-checks: a correct plugin's kernels pass the host's checks against the meta functions.
+TEST(PluginCli, DebugChecksPassACorrectPlugin) {
+  const CliRun r =
+      cli({"--backend", kPlugin, "--debug-checks", "--ops", "^(add|mul)(_?\\.Tensor|\\.out)$",
+           "--dtypes", "float32,int64", "--no-repro"});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("Verdict: PASS"));
+}
+
+// Every load attempt is kept as a record: --list-plugins prints them, failures with their cause.
+TEST(PluginCli, ListPluginsPrintsEachLoadAttempt) {
+  cli({"--backend", "sdk/c_api/testing/libno_such_plugin.so"});
+  cli({"--backend", kPlugin, "--ops", "^neg$", "--dtypes", "float32", "--no-repro"});
+  const CliRun r = cli({"--list-plugins"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("failed  sdk/c_api/testing/libno_such_plugin.so: cannot load "
+                               "plugin 'sdk/c_api/testing/libno_such_plugin.so': no such file "
+                               "(host C ABI 0.1)\n"));
+  EXPECT_THAT(r.out,
+              HasSubstr("loaded  cplug  " + kPlugin + "  (built against C ABI 0.1; host 0.1)\n"));
+}
+
 // `--backend cuda` loads the reference CUDA plugin: on a machine without a GPU (CI) the run stops
 // with the plugin's own reason; with one, add.out passes.
 TEST(PluginCli, TheCudaBackendRunsOrSaysWhyCudaIsUnavailable) {
