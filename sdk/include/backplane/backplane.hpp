@@ -396,6 +396,10 @@ struct Scalar {
   }
 };
 
+// Thrown by a typed kernel for a case its device does not handle (a dtype, a layout): the call
+// then runs on the CPU through api->cpu_fallback, as if the backend had no kernel for the op.
+struct RunOnCpu {};
+
 // A list of ints (borrowed from the call).
 struct IntList {
   const int64_t* data;
@@ -451,7 +455,7 @@ struct TypedKernel<Fn> {
   static_assert(std::is_void_v<R> || std::is_same_v<R, Tensor>,
                 "typed kernels return Tensor or nothing");
 
-  static bp_error* call(void* user_data, const bp_op*, const bp_value* args, size_t nargs,
+  static bp_error* call(void* user_data, const bp_op* op, const bp_value* args, size_t nargs,
                         bp_value* results, size_t nresults) {
     const bp_api* api = static_cast<const bp_api*>(user_data);
     try {
@@ -463,6 +467,8 @@ struct TypedKernel<Fn> {
       }
       invoke(api, args, results, nresults, std::index_sequence_for<A...>{});
       return nullptr;
+    } catch (const RunOnCpu&) {
+      return api->cpu_fallback(nullptr, op, args, nargs, results, nresults);  // results unset
     } catch (const Error& e) {
       return api->error_create(e.code(), e.what());
     } catch (const std::exception& e) {
@@ -489,7 +495,8 @@ struct TypedKernel<Fn> {
 }  // namespace detail
 
 // Registers `Fn`, a function `Tensor fn(const bp_api*, Args...)` (or returning void) whose
-// parameters follow the op's schema, as the backend's kernel for `op_name`.
+// parameters follow the op's schema, as the backend's kernel for `op_name`. `Fn` may throw Error
+// (the call fails with its code and message) or RunOnCpu (the call runs on the CPU).
 template <auto Fn>
 Registration register_kernel(const bp_api* api, bp_backend* backend, const char* op_name) {
   bp_registration* r = nullptr;

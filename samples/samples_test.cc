@@ -1,0 +1,80 @@
+// The sample plugins pass the conformance suite for the ops they implement (every dtype: their
+// kernels run float32 / float64 and hand the rest to the CPU), and the report says which kernel
+// served each op: the plugin's own, the Common key on its out= kernel, or the CPU fallback.
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "conformance/cli/cli.h"
+#include "conformance/testing/cli_run.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+
+namespace bp::conformance {
+namespace {
+
+using ::testing::HasSubstr;
+using json = nlohmann::json;
+
+// Runs the suite on `plugin` for the ops matching `ops`; returns the JSON report.
+json run_on_plugin(const std::string& plugin, const std::string& ops, CliRun* run) {
+  const std::string path = ::testing::TempDir() + "/samples_report.json";
+  std::filesystem::remove(path);
+  *run = run_cli_quietly({"--backend", plugin, "--ops", ops, "--json", path, "--no-repro"},
+                         {cpu_backend_factory()});
+  std::ifstream in(path);
+  return in ? json::parse(in) : json();
+}
+
+const json& op_of(const json& report, const std::string& name) {
+  for (const json& op : report["ops"]) {
+    if (op["op"] == name) return op;
+  }
+  throw std::runtime_error("no op " + name + " in the report");
+}
+
+void expect_served_by_kernel(const json& report, const std::string& out_op,
+                             const std::string& functional_op) {
+  const json& out = op_of(report, out_op);
+  EXPECT_EQ(out["status"], "pass") << out_op;
+  EXPECT_FALSE(out["via_fallback"].get<bool>()) << out_op << ": " << out["served_by"];
+  const json& functional = op_of(report, functional_op);
+  EXPECT_EQ(functional["status"], "pass") << functional_op;
+  EXPECT_TRUE(functional["via_common"].get<bool>())
+      << functional_op << ": " << functional["served_by"];
+}
+
+TEST(Samples, TheCPluginPassesForItsOpsAndFallsBackForTheRest) {
+  CliRun r;
+  const json report =
+      run_on_plugin("samples/c_plugin/libtoy_plugin.so",
+                    "^(add|sub|mul)(_?\\.Tensor|\\.out)$|^neg(_|\\.out)?$|^exp$", &r);
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("Verdict: PASS"));
+  EXPECT_EQ(report["backend"]["name"], "toy");
+  for (const std::string op : {"add", "sub", "mul"}) {
+    expect_served_by_kernel(report, op + ".out", op + ".Tensor");
+  }
+  expect_served_by_kernel(report, "neg.out", "neg");
+  const json& exp = op_of(report, "exp");
+  EXPECT_EQ(exp["status"], "pass");
+  EXPECT_TRUE(exp["via_fallback"].get<bool>()) << exp["served_by"];
+  EXPECT_GT(exp["bytes_to_host"].get<int64_t>(), 0);
+}
+
+TEST(Samples, TheCppPluginPassesForItsOps) {
+  CliRun r;
+  const json report = run_on_plugin("samples/cpp_plugin/libtoy_cpp_plugin.so",
+                                    "^(add|mul)(_?\\.Tensor|\\.out)$", &r);
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("Verdict: PASS"));
+  EXPECT_EQ(report["backend"]["name"], "toycc");
+  expect_served_by_kernel(report, "add.out", "add.Tensor");
+  expect_served_by_kernel(report, "mul.out", "mul.Tensor");
+}
+
+}  // namespace
+}  // namespace bp::conformance
