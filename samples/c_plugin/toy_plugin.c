@@ -124,8 +124,8 @@ static void run_plan(toy_op op, const bp_iter_info* info, const bp_iter_operand*
   int64_t n, i;
   size_t d, k;
   for (n = 0; n < outer; ++n) {
-    char* p[3];
-    int64_t step[3];
+    char* p[3] = {NULL, NULL, NULL};
+    int64_t step[3] = {0, 0, 0};
     for (k = 0; k < ntensors; ++k) {
       int64_t offset = 0;
       for (d = 1; d < info->ndim; ++d) offset += index[d] * operands[k].strides[d];

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# The SDK package as a vendor uses it: unpacked outside the repository, the samples built out of
+# tree with CMake (find_package(Backplane)), the client run on each sample plugin, the packaged
+# conformance suite run on each, and the pkg-config file read. Missing cmake or pkg-config is a
+# failure, not a skip: without them this test would check nothing.
+set -euo pipefail
+
+tarball=$1
+tmp=${TEST_TMPDIR:-$(mktemp -d)}
+
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+for tool in cmake pkg-config; do
+  command -v "$tool" >/dev/null || fail "$tool is not installed (tools/setup installs it)"
+done
+
+echo "== unpacking $tarball"
+tar -xzf "$tarball" -C "$tmp"
+sdk=$tmp/backplane-sdk
+for f in include/backplane/backplane.h include/backplane/backplane.hpp lib/libbackplane.so \
+  lib/backplane/libbackplane_cuda.so bin/backplane-conformance \
+  lib/cmake/Backplane/BackplaneConfig.cmake lib/cmake/Backplane/BackplaneConfigVersion.cmake \
+  lib/pkgconfig/backplane.pc share/backplane/samples/CMakeLists.txt; do
+  [[ -e "$sdk/$f" ]] || fail "the package has no $f"
+done
+
+# In a sanitizer build the package's libraries need the sanitizer's runtime, which must come first
+# in a program that is not built with it (toy_client is not).
+preload=
+for runtime in libasan.so libtsan.so; do
+  if readelf -d "$sdk/lib/libbackplane.so" | grep -q "NEEDED.*\[$runtime"; then
+    preload=$(${CC:-cc} -print-file-name=$runtime)
+  fi
+done
+
+# Release (-O3): what a vendor ships; warnings are errors.
+echo "== cmake: configuring and building the samples"
+build=$tmp/build
+cmake -S "$sdk/share/backplane/samples" -B "$build" -DCMAKE_PREFIX_PATH="$sdk" \
+  -DCMAKE_BUILD_TYPE=Release -DBACKPLANE_SAMPLES_WERROR=ON ||
+  fail "cmake could not configure the samples against the package"
+cmake --build "$build" --verbose || fail "cmake could not build the samples"
+
+for plugin in libtoy_plugin.so libtoy_cpp_plugin.so; do
+  [[ -f "$build/$plugin" ]] || fail "the build made no $plugin"
+  if readelf -d "$build/$plugin" | grep -q 'NEEDED.*libbackplane'; then
+    fail "$plugin links libbackplane.so; a plugin needs only the headers"
+  fi
+
+  echo "== toy_client $plugin"
+  LD_PRELOAD=$preload "$build/toy_client" "$build/$plugin" ||
+    fail "toy_client exited with $? on $plugin"
+
+  echo "== backplane-conformance --backend $plugin"
+  status=0
+  out=$("$sdk/bin/backplane-conformance" --backend "$build/$plugin" \
+    --ops '^(add|mul)\.(Tensor|out)$' --dtypes float32 --quiet --no-repro 2>&1) || status=$?
+  echo "$out"
+  ((status == 0)) || fail "backplane-conformance exited with $status on $plugin"
+  grep -q "Verdict: PASS" <<<"$out" || fail "backplane-conformance did not print 'Verdict: PASS'"
+done
+
+echo "== pkg-config"
+export PKG_CONFIG_PATH=$sdk/lib/pkgconfig
+flags=$(pkg-config --cflags --libs backplane) || fail "pkg-config does not find backplane.pc"
+echo "$flags"
+read -r -a words <<<"$flags"
+include=''
+libdir=''
+for w in "${words[@]}"; do
+  case "$w" in
+    -I*) include=${w#-I} ;;
+    -L*) libdir=${w#-L} ;;
+  esac
+done
+[[ -n "$include" && "$(realpath "$include")" == "$(realpath "$sdk/include")" ]] ||
+  fail "pkg-config's -I is not the package's include folder ($sdk/include)"
+[[ -n "$libdir" && "$(realpath "$libdir")" == "$(realpath "$sdk/lib")" ]] ||
+  fail "pkg-config's -L is not the package's lib folder ($sdk/lib)"
+[[ " $flags " == *" -lbackplane "* ]] || fail "pkg-config's flags have no -lbackplane"
+
+# A client built with pkg-config's flags alone links and runs (no RPATH: LD_LIBRARY_PATH).
+${CC:-cc} -std=c99 -o "$tmp/toy_client_pkgconfig" "$sdk/share/backplane/samples/c_client/client.c" \
+  "${words[@]}" || fail "the C client does not build with pkg-config's flags"
+LD_LIBRARY_PATH=$sdk/lib LD_PRELOAD=$preload "$tmp/toy_client_pkgconfig" \
+  "$build/libtoy_plugin.so" >/dev/null || fail "the client built with pkg-config's flags failed"
+
+echo "PASS: the package builds and runs the samples with CMake, and pkg-config finds it"
