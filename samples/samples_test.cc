@@ -29,19 +29,12 @@ json run_on_plugin(const std::string& plugin, const std::string& ops, CliRun* ru
   return in ? json::parse(in) : json();
 }
 
-const json& op_of(const json& report, const std::string& name) {
-  for (const json& op : report["ops"]) {
-    if (op["op"] == name) return op;
-  }
-  throw std::runtime_error("no op " + name + " in the report");
-}
-
 void expect_served_by_kernel(const json& report, const std::string& out_op,
                              const std::string& functional_op) {
-  const json& out = op_of(report, out_op);
+  const json& out = report_op(report, out_op);
   EXPECT_EQ(out["status"], "pass") << out_op;
   EXPECT_FALSE(out["via_fallback"].get<bool>()) << out_op << ": " << out["served_by"];
-  const json& functional = op_of(report, functional_op);
+  const json& functional = report_op(report, functional_op);
   EXPECT_EQ(functional["status"], "pass") << functional_op;
   EXPECT_TRUE(functional["via_common"].get<bool>())
       << functional_op << ": " << functional["served_by"];
@@ -59,7 +52,7 @@ TEST(Samples, TheCPluginPassesForItsOpsAndFallsBackForTheRest) {
     expect_served_by_kernel(report, op + ".out", op + ".Tensor");
   }
   expect_served_by_kernel(report, "neg.out", "neg");
-  const json& exp = op_of(report, "exp");
+  const json& exp = report_op(report, "exp");
   EXPECT_EQ(exp["status"], "pass");
   EXPECT_TRUE(exp["via_fallback"].get<bool>()) << exp["served_by"];
   EXPECT_GT(exp["bytes_to_host"].get<int64_t>(), 0);

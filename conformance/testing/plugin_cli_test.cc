@@ -34,13 +34,6 @@ json run_report(const std::vector<std::string>& args, CliRun* run) {
   return in ? json::parse(in) : json();
 }
 
-const json& op_of(const json& report, const std::string& name) {
-  for (const json& op : report["ops"]) {
-    if (op["op"] == name) return op;
-  }
-  throw std::runtime_error("no op " + name + " in the report");
-}
-
 TEST(PluginCli, APluginsKernelsAndItsCpuFallbackPassAndAreReportedAsSuch) {
   CliRun r;
   const json report = run_report({"--backend", kPlugin, "--ops", "^(add|mul)\\.Tensor$|^neg$"}, &r);
@@ -52,15 +45,15 @@ TEST(PluginCli, APluginsKernelsAndItsCpuFallbackPassAndAreReportedAsSuch) {
   EXPECT_GT(report["totals"]["cases"]["passed"].get<int>(), 100);
 
   // add.out has the plugin's kernel; add and add_ reach it through Common.
-  const json& add_out = op_of(report, "add.out");
+  const json& add_out = report_op(report, "add.out");
   EXPECT_FALSE(add_out["via_fallback"].get<bool>()) << add_out["served_by"];
   EXPECT_THAT(add_out["served_by"].get<std::string>(), HasSubstr("kernel"));
-  const json& add = op_of(report, "add.Tensor");
+  const json& add = report_op(report, "add.Tensor");
   EXPECT_TRUE(add["via_common"].get<bool>()) << add["served_by"];
   EXPECT_FALSE(add["via_fallback"].get<bool>()) << add["served_by"];
   EXPECT_EQ(add["status"], "pass");
   // neg has no kernel: the CPU fallback runs it, moving its tensors to the host and back.
-  const json& neg = op_of(report, "neg.out");
+  const json& neg = report_op(report, "neg.out");
   EXPECT_TRUE(neg["via_fallback"].get<bool>()) << neg["served_by"];
   EXPECT_EQ(neg["status"], "pass");
   EXPECT_GT(neg["bytes_to_host"].get<int64_t>(), 0);
@@ -72,7 +65,7 @@ TEST(PluginCli, TheSameRunInChildProcessesGivesTheSameVerdict) {
   const json report =
       run_report({"--backend", kPlugin, "--ops", "^mul\\.Tensor$", "--isolate"}, &r);
   ASSERT_EQ(r.status, 0) << r.out << r.err;
-  EXPECT_EQ(op_of(report, "mul.out")["status"], "pass");
+  EXPECT_EQ(report_op(report, "mul.out")["status"], "pass");
 }
 
 TEST(PluginCli, PluginsThatCannotBeTestedGiveClearErrors) {

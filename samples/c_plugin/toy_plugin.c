@@ -146,8 +146,10 @@ static void run_plan(toy_op op, const bp_iter_info* info, const bp_iter_operand*
   }
 }
 
-static bp_error* run(toy_op op, const bp_op* bop, const bp_value* args, size_t nargs,
-                     bp_value* results, size_t nresults) {
+/* The kernel of every op the toy implements: `user_data` (given at registration) says which. */
+static bp_error* toy_kernel(void* user_data, const bp_op* bop, const bp_value* args, size_t nargs,
+                            bp_value* results, size_t nresults) {
+  const toy_op op = *(const toy_op*)user_data;
   const size_t ninputs = op == TOY_NEG ? 1 : 2;
   bp_tensor* out = args[nargs - 1].u.tensor; /* out= is the last argument */
   bp_tensor* inputs[2];
@@ -203,40 +205,16 @@ static bp_error* run(toy_op op, const bp_op* bop, const bp_value* args, size_t n
   return NULL;
 }
 
-static bp_error* add_out(void* user_data, const bp_op* op, const bp_value* args, size_t nargs,
-                         bp_value* results, size_t nresults) {
-  (void)user_data;
-  return run(TOY_ADD, op, args, nargs, results, nresults);
-}
-
-static bp_error* sub_out(void* user_data, const bp_op* op, const bp_value* args, size_t nargs,
-                         bp_value* results, size_t nresults) {
-  (void)user_data;
-  return run(TOY_SUB, op, args, nargs, results, nresults);
-}
-
-static bp_error* mul_out(void* user_data, const bp_op* op, const bp_value* args, size_t nargs,
-                         bp_value* results, size_t nresults) {
-  (void)user_data;
-  return run(TOY_MUL, op, args, nargs, results, nresults);
-}
-
-static bp_error* neg_out(void* user_data, const bp_op* op, const bp_value* args, size_t nargs,
-                         bp_value* results, size_t nresults) {
-  (void)user_data;
-  return run(TOY_NEG, op, args, nargs, results, nresults);
-}
-
 /* ---- Entry point ------------------------------------------------------------------------- */
 
 BP_PLUGIN_EXPORT bp_error* bp_plugin_init(const bp_api* host, bp_plugin_desc* desc) {
   static bp_allocator allocator;
   static bp_copy_fns copies;
   static const struct {
-    const char* op;
-    bp_kernel_fn kernel;
+    const char* name;
+    toy_op op;
   } kernels[] = {
-      {"add.out", add_out}, {"sub.out", sub_out}, {"mul.out", mul_out}, {"neg.out", neg_out}};
+      {"add.out", TOY_ADD}, {"sub.out", TOY_SUB}, {"mul.out", TOY_MUL}, {"neg.out", TOY_NEG}};
   bp_backend_desc backend_desc;
   bp_backend* backend;
   bp_registration* registration;
@@ -267,7 +245,9 @@ BP_PLUGIN_EXPORT bp_error* bp_plugin_init(const bp_api* host, bp_plugin_desc* de
 
   /* Registrations live until the plugin is unloaded: the host undoes them then (and on error). */
   for (i = 0; !err && i < sizeof kernels / sizeof kernels[0]; ++i) {
-    err = host->kernel_register(backend, kernels[i].op, kernels[i].kernel, NULL, &registration);
+    /* user_data: the kernel's op, passed back to every call. */
+    err = host->kernel_register(backend, kernels[i].name, toy_kernel, (void*)&kernels[i].op,
+                                &registration);
   }
   if (!err) err = host->fallback_register(backend, host->cpu_fallback, NULL, &registration);
   return err;
