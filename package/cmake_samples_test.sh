@@ -63,6 +63,22 @@ for plugin in libtoy_plugin.so libtoy_cpp_plugin.so; do
   grep -q "Verdict: PASS" <<<"$out" || fail "backplane-conformance did not print 'Verdict: PASS'"
 done
 
+# --backend cuda finds the packaged CUDA plugin next to the CLI (run from elsewhere). Without a
+# GPU the plugin declines to load (exit 2, with its reason); with one, add.out passes.
+echo "== backplane-conformance --backend cuda"
+status=0
+out=$(cd "$tmp" && "$sdk/bin/backplane-conformance" --backend cuda --ops '^add\.out$' \
+  --dtypes float32 --quiet --no-repro 2>&1) || status=$?
+echo "$out"
+if ((status == 2)); then
+  grep -qF "cannot test plugin $sdk/lib/backplane/libbackplane_cuda.so" <<<"$out" ||
+    fail "--backend cuda did not load the package's CUDA plugin"
+  grep -qF "CUDA unavailable: " <<<"$out" || fail "--backend cuda failed for another reason"
+else
+  ((status == 0)) || fail "backplane-conformance --backend cuda exited with $status"
+  grep -q "Verdict: PASS" <<<"$out" || fail "--backend cuda did not print 'Verdict: PASS'"
+fi
+
 echo "== pkg-config"
 export PKG_CONFIG_PATH=$sdk/lib/pkgconfig
 flags=$(pkg-config --cflags --libs backplane) || fail "pkg-config does not find backplane.pc"

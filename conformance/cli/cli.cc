@@ -38,8 +38,11 @@ std::string cuda_plugin_path() {
   const fs::path in_tree = fs::path("reference_backend") / "cuda" / file;
   std::error_code error;
   const fs::path exe_dir = fs::read_symlink("/proc/self/exe", error).parent_path();
-  // bazel-bin/conformance/backplane-conformance -> bazel-bin/reference_backend/cuda/.
-  for (const fs::path& candidate : {in_tree, exe_dir.parent_path() / in_tree, exe_dir / file}) {
+  // bazel-bin/conformance/backplane-conformance -> bazel-bin/reference_backend/cuda/; the SDK
+  // package's bin/backplane-conformance -> lib/backplane/.
+  for (const fs::path& candidate :
+       {in_tree, exe_dir.parent_path() / in_tree,
+        exe_dir.parent_path() / "lib" / "backplane" / file, exe_dir / file}) {
     if (fs::exists(candidate, error)) return candidate.string();
   }
   throw std::runtime_error(
