@@ -125,10 +125,11 @@ std::ostream& operator<<(std::ostream& out, DeviceType type) {
   return out << device_type_name(type);
 }
 
-Device::Device(DeviceType type, DeviceIndex index) : type(type), index(index) {
-  BP_CHECK(index >= -1, "Device index must be -1 or non-negative, got ", index);
-  BP_CHECK(type != DeviceType::kCPU || index <= 0, "CPU device index must be -1 or zero, got ",
-           index);
+void Device::throw_invalid_index() const {
+  detail::throw_error(ErrorCode::kInvalidArgument,
+                      index < -1
+                          ? detail::str_cat("Device index must be -1 or non-negative, got ", index)
+                          : detail::str_cat("CPU device index must be -1 or zero, got ", index));
 }
 
 Device Device::parse(std::string_view text) {

@@ -71,7 +71,11 @@ struct Device {
   constexpr Device() = default;
   // Errors: an index below -1, or a CPU index other than -1 and 0 ("CPU device index must be -1
   // or zero, got 1").
-  Device(DeviceType type, DeviceIndex index = -1);  // NOLINT: implicit, as c10::Device.
+  // Inline: devices are made on every tensor allocation; only the error is out of line.
+  Device(DeviceType type, DeviceIndex index = -1)  // NOLINT: implicit, as c10::Device.
+      : type(type), index(index) {
+    if (index < -1 || (type == DeviceType::kCPU && index > 0)) throw_invalid_index();
+  }
 
   // Parses "cpu", "cuda:1", "npu:0". Errors (kInvalidArgument) with PyTorch's messages:
   // "Invalid device string: 'cuda:x'" and "Expected one of cpu, cuda, meta device type at start
@@ -83,6 +87,9 @@ struct Device {
   bool is_meta() const { return type == DeviceType::kMeta; }
 
   friend bool operator==(const Device& a, const Device& b) = default;
+
+ private:
+  [[noreturn]] void throw_invalid_index() const;
 };
 
 // "cpu", "cuda:1": the type name, then ":index" when there is one.

@@ -1,5 +1,7 @@
 #include "sdk/core/empty.h"
 
+#include <cstdint>
+
 #include "sdk/core/allocator.h"
 #include "sdk/core/error.h"
 #include "sdk/core/storage.h"
@@ -58,7 +60,20 @@ namespace native {
 Tensor empty(IntArrayRef sizes, ScalarType dtype, Device device, MemoryFormat format) {
   check_size_nonnegative(sizes);
   DimVector strides = contiguous_strides(sizes, format);
-  return make_tensor(sizes, strides, dtype, device);
+  if (format != MemoryFormat::kContiguous) return make_tensor(sizes, strides, dtype, device);
+  // Row-major, the common case, kept cheap: numel elements of storage and known layout flags.
+  // contiguous_strides checked that the sizes' product fits; the byte count may still overflow,
+  // which compute_storage_nbytes then reports.
+  const int64_t numel = multiply_integers(sizes);
+  const size_t itemsize = element_size(dtype);
+  uint64_t nbytes = 0;
+  if (__builtin_mul_overflow(static_cast<uint64_t>(numel), itemsize, &nbytes) ||
+      nbytes > static_cast<uint64_t>(INT64_MAX)) {
+    nbytes = compute_storage_nbytes(sizes, strides, itemsize);
+  }
+  Storage storage = Storage::allocate(static_cast<size_t>(nbytes), get_allocator(device.type));
+  return Tensor(IntrusivePtr<TensorImpl>::make(TensorImpl::ContiguousStrides{}, std::move(storage),
+                                               dtype, sizes, strides, numel));
 }
 
 Tensor empty_strided(IntArrayRef sizes, IntArrayRef strides, ScalarType dtype, Device device) {

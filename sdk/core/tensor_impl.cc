@@ -22,12 +22,41 @@ TensorImpl::TensorImpl(Storage storage, ScalarType dtype, IntArrayRef sizes, Int
       sizes_(sizes.begin(), sizes.end()),
       strides_(strides.begin(), strides.end()),
       storage_offset_(storage_offset),
-      version_(version ? std::move(version) : IntrusivePtr<VersionCounter>::make()),
       dtype_(dtype) {
   BP_INTERNAL_ASSERT(storage_.defined());
   check_lengths(sizes, strides);
   check_offset(storage_offset);
   refresh_metadata();
+  version_.store(version.release(), std::memory_order_release);  // after the checks: no leak
+}
+
+TensorImpl::TensorImpl(ContiguousStrides, Storage storage, ScalarType dtype, IntArrayRef sizes,
+                       IntArrayRef strides, int64_t numel)
+    : storage_(std::move(storage)),
+      sizes_(sizes.begin(), sizes.end()),
+      strides_(strides.begin(), strides.end()),
+      numel_(numel),
+      dtype_(dtype) {
+  BP_INTERNAL_ASSERT(storage_.defined() && sizes.size() == strides.size());
+  is_contiguous_ = true;
+  is_non_overlapping_and_dense_ = true;
+  refresh_channels_last_flags();  // degenerate sizes make row-major strides channels-last too
+}
+
+TensorImpl::~TensorImpl() {
+  // Adopts the impl's reference and drops it.
+  IntrusivePtr<VersionCounter>::reclaim(version_.load(std::memory_order_acquire));
+}
+
+VersionCounter& TensorImpl::version_counter_ref() const {
+  VersionCounter* counter = version_.load(std::memory_order_acquire);
+  if (counter != nullptr) return *counter;
+  IntrusivePtr<VersionCounter> fresh = IntrusivePtr<VersionCounter>::make();
+  if (version_.compare_exchange_strong(counter, fresh.get(), std::memory_order_acq_rel,
+                                       std::memory_order_acquire)) {
+    return *fresh.release();
+  }
+  return *counter;  // another thread's; `fresh` dies unused
 }
 
 bool TensorImpl::is_contiguous(MemoryFormat format) const {
@@ -63,13 +92,17 @@ void TensorImpl::set_storage_offset(int64_t storage_offset) {
 void TensorImpl::refresh_metadata() {
   numel_ = multiply_integers(sizes_);
   is_contiguous_ = is_contiguous_strides(sizes_, strides_, MemoryFormat::kContiguous);
-  is_channels_last_contiguous_ =
-      is_contiguous_strides(sizes_, strides_, MemoryFormat::kChannelsLast);
-  is_channels_last_3d_contiguous_ =
-      is_contiguous_strides(sizes_, strides_, MemoryFormat::kChannelsLast3d);
+  refresh_channels_last_flags();
   is_non_overlapping_and_dense_ = is_contiguous_ || is_channels_last_contiguous_ ||
                                   is_channels_last_3d_contiguous_ ||
                                   is_non_overlapping_and_dense_strides(sizes_, strides_);
+}
+
+void TensorImpl::refresh_channels_last_flags() {
+  is_channels_last_contiguous_ =
+      dim() == 4 && is_contiguous_strides(sizes_, strides_, MemoryFormat::kChannelsLast);
+  is_channels_last_3d_contiguous_ =
+      dim() == 5 && is_contiguous_strides(sizes_, strides_, MemoryFormat::kChannelsLast3d);
 }
 
 }  // namespace bp

@@ -40,10 +40,18 @@ class VersionCounter final : public RefCounted {
 class TensorImpl final : public RefCounted {
  public:
   // A tensor over `storage` (must be defined). `version` is the counter to share (a view passes
-  // its base's); null creates a fresh counter at version 0. Errors: sizes and strides of
+  // its base's); null starts a fresh one at version 0. Errors: sizes and strides of
   // different lengths, a negative storage offset. Bounds are not checked here (as_strided does).
   TensorImpl(Storage storage, ScalarType dtype, IntArrayRef sizes, IntArrayRef strides,
              int64_t storage_offset, IntrusivePtr<VersionCounter> version = nullptr);
+
+  // Tag of the constructor below.
+  struct ContiguousStrides {};
+  // A tensor over `storage` (must be defined) from offset 0, whose `strides` are
+  // contiguous_strides(sizes) and `numel` the product of `sizes`, as empty() computes them (not
+  // checked again): the layout flags follow without the general searches.
+  TensorImpl(ContiguousStrides, Storage storage, ScalarType dtype, IntArrayRef sizes,
+             IntArrayRef strides, int64_t numel);
 
   const Storage& storage() const { return storage_; }
   ScalarType dtype() const { return dtype_; }
@@ -74,19 +82,34 @@ class TensorImpl final : public RefCounted {
   bool is_wrapped_number() const { return is_wrapped_number_; }
   void set_wrapped_number(bool wrapped) { is_wrapped_number_ = wrapped; }
 
-  uint32_t version() const { return version_->version(); }
-  void bump_version() { version_->bump(); }
-  const IntrusivePtr<VersionCounter>& version_counter() const { return version_; }
+  uint32_t version() const {
+    const VersionCounter* counter = version_.load(std::memory_order_acquire);
+    return counter == nullptr ? 0 : counter->version();
+  }
+  void bump_version() { version_counter_ref().bump(); }
+  // The counter to share with a view (created here on first use).
+  IntrusivePtr<VersionCounter> version_counter() const {
+    return IntrusivePtr<VersionCounter>::borrow(&version_counter_ref());
+  }
+
+  ~TensorImpl() override;
 
  private:
+  // Most tensors are never modified in place nor viewed, so the counter is created on first
+  // use (one allocation fewer per tensor); racing creators agree through a compare-exchange.
+  VersionCounter& version_counter_ref() const;
   void refresh_metadata();
+  // Channels-last layouts exist only in 4 and 5 dimensions (skipping the searches matters: every
+  // new tensor comes here).
+  void refresh_channels_last_flags();
 
   Storage storage_;
   DimVector sizes_;
   DimVector strides_;
   int64_t storage_offset_ = 0;
   int64_t numel_ = 1;
-  IntrusivePtr<VersionCounter> version_;
+  // Owns one reference when set; null until version_counter_ref() creates it.
+  mutable std::atomic<VersionCounter*> version_{nullptr};
   ScalarType dtype_;
   bool is_contiguous_ = true;
   bool is_channels_last_contiguous_ = false;

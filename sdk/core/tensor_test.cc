@@ -124,6 +124,23 @@ TEST(Tensor, VersionCounterIsSharedByViewsButNotCopies) {
   EXPECT_EQ(other.version(), 0u);
 }
 
+// The counter is created on first use; views made at once from several threads must still end
+// up sharing one (run under --config=tsan too).
+TEST(Tensor, ViewsMadeConcurrentlyShareOneVersionCounter) {
+  Tensor base = native::empty({4, 4}, ScalarType::kFloat32, kCpu);
+  std::vector<Tensor> views(8);
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < views.size(); ++i) {
+    threads.emplace_back(
+        [&, i] { views[i] = native::select(base, 0, static_cast<int64_t>(i % 4)); });
+  }
+  for (std::thread& t : threads) t.join();
+  base.bump_version();
+  for (const Tensor& v : views) EXPECT_EQ(v.version(), 1u);
+  views[3].bump_version();
+  EXPECT_EQ(base.version(), 2u);
+}
+
 TEST(Tensor, AliasingAndIdentity) {
   Tensor base = native::empty({4}, ScalarType::kFloat32, kCpu);
   Tensor handle = base;

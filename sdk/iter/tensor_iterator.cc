@@ -29,6 +29,15 @@ Tensor empty_like_with_dtype(const Tensor& t, ScalarType dtype, bool keep_layout
   return native::empty(t.sizes(), dtype, t.device());
 }
 
+// Element by element, inline: Span's operator== calls memcmp, dearer than comparing a few dims.
+bool equal_sizes(IntArrayRef a, IntArrayRef b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 // ---- Building -----------------------------------------------------------------------------
@@ -40,14 +49,16 @@ void TensorIteratorBase::build(TensorIteratorConfig& config) {
   populate_operands(config);
   mark_outputs();
   compute_mem_overlaps(config);
-  compute_shape(config);
-  mark_resize_outputs(config);
-  compute_types(config);
-  if (!fast_set_up(config)) {
-    compute_strides(config);
-    reorder_dimensions();
-    allocate_or_resize_outputs();
-    if (!is_meta_) coalesce_dimensions();
+  if (!uniform_set_up(config)) {
+    compute_shape(config);
+    mark_resize_outputs(config);
+    compute_types(config);
+    if (!fast_set_up(config)) {
+      compute_strides(config);
+      reorder_dimensions();
+      allocate_or_resize_outputs();
+      if (!is_meta_) coalesce_dimensions();
+    }
   }
   if (is_meta_) return;
 
@@ -279,6 +290,67 @@ void TensorIteratorBase::compute_types(const TensorIteratorConfig& config) {
   }
 }
 
+bool TensorIteratorBase::uniform_set_up(const TensorIteratorConfig& config) {
+  if (is_reduction_ || config.static_shape_.has_value() || config.static_dtype_.has_value() ||
+      config.static_device_.has_value() || ninputs() == 0) {
+    return false;
+  }
+  const Tensor& first = input(0);
+  if (!first.defined()) return false;
+  const ScalarType dtype = first.dtype();
+  const Device device = first.device();
+  const IntArrayRef sizes = first.sizes();
+  if (config.promote_integer_inputs_to_float_ && is_integral(dtype, /*include_bool=*/true)) {
+    return false;
+  }
+  for (const OperandInfo& op : operands_) {
+    const Tensor& t = op.tensor();
+    if (!t.defined()) {
+      // compute_types names the device of an undefined output only when devices are checked.
+      if (!config.check_all_same_device_) return false;
+      continue;
+    }
+    // Wrapped numbers promote as Scalars, so their dtype is not the common one.
+    if (t.dtype() != dtype || t.device() != device || !equal_sizes(t.sizes(), sizes) ||
+        !t.is_contiguous() || t.is_wrapped_number()) {
+      return false;
+    }
+  }
+
+  // What compute_shape, mark_resize_outputs, compute_types and fast_set_up would find.
+  all_ops_same_shape_ = true;
+  all_ops_are_scalars_ = sizes.empty();
+  common_dtype_ = dtype;
+  common_device_ = device;
+  for (OperandInfo& op : operands_) {
+    op.target_dtype = dtype;
+    op.current_dtype = dtype;
+    op.device = device;
+  }
+  const int64_t ndim = static_cast<int64_t>(sizes.size());
+  const int64_t numel = first.numel();
+  for (int i = 0; i < num_outputs_; ++i) {
+    // `sizes` stays valid: an output of these very sizes is not resized.
+    set_output_raw_strided(i, sizes, {}, TensorOptions{dtype, device, MemoryFormat::kContiguous});
+  }
+  set_dense_geometry(ndim, numel);
+  return true;
+}
+
+void TensorIteratorBase::set_dense_geometry(int64_t ndim, int64_t numel) {
+  if (ndim > 1) has_coalesced_dimensions_ = true;
+  // clear + push_back: absl's inline fast paths (resize and assign are out-of-line calls, and
+  // this runs on every small element-wise call).
+  shape_.clear();
+  if (ndim >= 1) shape_.push_back(numel);
+  for (OperandInfo& op : operands_) {
+    op.stride_bytes.clear();
+    if (ndim >= 1) {
+      op.stride_bytes.push_back(static_cast<int64_t>(element_size(*op.current_dtype)));
+    }
+  }
+}
+
 bool TensorIteratorBase::fast_set_up(const TensorIteratorConfig& config) {
   if (is_reduction_ || !all_ops_same_shape_) return false;
   bool contiguous = true;
@@ -332,15 +404,7 @@ bool TensorIteratorBase::fast_set_up(const TensorIteratorConfig& config) {
       set_output_raw_strided(i, shape_, strides, options);
     }
   }
-  // Everything is one dense run of elements: a single dimension.
-  if (ndim() > 1) has_coalesced_dimensions_ = true;
-  if (ndim() >= 1) {
-    const int64_t n = numel();
-    shape_.assign(1, n);
-  }
-  for (OperandInfo& op : operands_) {
-    op.stride_bytes.assign(ndim(), static_cast<int64_t>(element_size(*op.current_dtype)));
-  }
+  set_dense_geometry(ndim(), numel());
   return true;
 }
 

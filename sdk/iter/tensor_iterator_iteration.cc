@@ -17,12 +17,6 @@ namespace bp {
 
 // ---- Queries -------------------------------------------------------------------------------
 
-int64_t TensorIteratorBase::numel() const {
-  int64_t n = 1;
-  for (int64_t size : shape_) n *= size;
-  return n;
-}
-
 bool TensorIteratorBase::is_scalar(int arg) const {
   IntArrayRef stride = operands_[arg].stride_bytes;
   for (int i = 0; i < ndim(); ++i) {
@@ -170,14 +164,24 @@ StrideVector TensorIteratorBase::get_strides() const {
 void TensorIteratorBase::serial_for_each(Loop2d loop, Range range) const {
   if (range.size() <= 0) return;
   const int n = ntensors();
-  PtrVector base = get_base_ptrs();
-  StrideVector strides = get_strides();
-  if (ndim() <= 1) {
-    PtrVector ptrs(n);
-    for (int k = 0; k < n; ++k) ptrs[k] = base[k] + range.begin * strides[k];
+  constexpr int kInlineOperands = 8;
+  if (ndim() <= 1 && n <= kInlineOperands) {
+    // One row (every small or dense call): no vectors to build.
+    std::array<char*, kInlineOperands> ptrs;
+    // Laid out as get_strides does ([dim][operand]): the outer strides follow the inner ones.
+    std::array<int64_t, 2 * kInlineOperands> strides;
+    const OperandInfo* ops = operands_.data();
+    const bool scalar = ndim() == 0;
+    for (int k = 0; k < n; ++k) {
+      strides[k] = scalar ? 0 : ops[k].stride_bytes.front();
+      strides[n + k] = 0;
+      ptrs[k] = ops[k].data + range.begin * strides[k];
+    }
     loop(ptrs.data(), strides.data(), range.size(), 1);
     return;
   }
+  PtrVector base = get_base_ptrs();
+  StrideVector strides = get_strides();
   PtrVector ptrs(n);
   DimCounter counter(shape_, range.begin, range.end);
   while (!counter.is_done()) {

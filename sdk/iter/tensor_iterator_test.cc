@@ -11,6 +11,8 @@
 
 #include "gtest/gtest.h"
 #include "sdk/core/empty.h"
+#include "sdk/core/scalar.h"
+#include "sdk/core/scalar_tensor.h"
 #include "sdk/core/views.h"
 #include "sdk/iter/cast_copy.h"
 #include "sdk/iter/parallel.h"
@@ -325,6 +327,38 @@ TEST(TensorIterator, ZeroDimTensorDoesNotPromoteWithinItsCategory) {
   Tensor out;
   TensorIterator iter;
   iter.build_borrowing_binary_op(out, a, b);
+  EXPECT_EQ(iter.common_dtype(), ScalarType::kFloat32);
+  EXPECT_EQ(iter.output().dtype(), ScalarType::kFloat32);
+}
+
+// Operands that agree in sizes, dtype and device but are not all contiguous tensors take the
+// general path; each case checks what that path (and not the one-pass setup) decides.
+TEST(TensorIterator, WrappedNumbersOfOneDtypePromoteAsScalars) {
+  // PyTorch: a wrapped float64 counts as a Python float, so two of them give the default dtype.
+  Tensor a = wrapped_scalar_tensor(Scalar(1.5)), b = wrapped_scalar_tensor(Scalar(2.0)), out;
+  ASSERT_EQ(a.dtype(), ScalarType::kFloat64);
+  TensorIterator iter;
+  iter.build_borrowing_binary_op(out, a, b);
+  EXPECT_EQ(iter.common_dtype(), ScalarType::kFloat32);
+  EXPECT_EQ(iter.output().dtype(), ScalarType::kFloat32);
+  EXPECT_EQ(iter.input_dtype(0), ScalarType::kFloat32);  // converted through a temporary
+}
+
+TEST(TensorIterator, SameSizedOperandsWithAGivenOutputOfAnotherLayoutKeepIt) {
+  Tensor a = iota({3, 4}), b = iota({3, 4});
+  Tensor out = native::transpose(native::empty({4, 3}, ScalarType::kFloat32, kCpu), 0, 1);
+  TensorIterator iter;
+  iter.build_borrowing_binary_op(out, a, b);
+  EXPECT_TRUE(iter.output().is_same(out));
+  EXPECT_EQ(out.strides(), IntArrayRef({1, 3}));  // not restrided
+  add_float(iter);
+  EXPECT_EQ(at(out, {2, 1}), 2 * 9.0f);
+}
+
+TEST(TensorIterator, IntegerInputsOfOneDtypeStillPromoteToFloatWhenAsked) {
+  Tensor a = iota({4}, ScalarType::kInt32), out;
+  TensorIterator iter;
+  iter.build_borrowing_unary_float_op(out, a);
   EXPECT_EQ(iter.common_dtype(), ScalarType::kFloat32);
   EXPECT_EQ(iter.output().dtype(), ScalarType::kFloat32);
 }
