@@ -33,6 +33,7 @@ bp_api build_table() {
   install_cache_functions(api);
   install_plugin_functions(api);
   install_diagnostic_functions(api);
+  install_stream_functions(api);
   return api;
 }
 

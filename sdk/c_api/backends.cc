@@ -35,12 +35,13 @@ class DeviceFunctions final : public Allocator,
                               public std::enable_shared_from_this<DeviceFunctions> {
  public:
   DeviceFunctions(DeviceType type, std::string label, const bp_allocator& allocator,
-                  const bp_copy_fns& copies, const bp_backend_desc& desc,
-                  std::shared_ptr<void> library)
+                  const bp_copy_fns& copies, const bp_stream_fns& streams,
+                  const bp_backend_desc& desc, std::shared_ptr<void> library)
       : type_(type),
         label_(std::move(label)),
         allocator_(allocator),
         copies_(copies),
+        streams_(streams),
         release_user_data_(desc.user_data),
         on_released_(desc.on_released),
         library_(std::move(library)) {}
@@ -84,6 +85,8 @@ class DeviceFunctions final : public Allocator,
     }
   }
 
+  const bp_stream_fns& streams() const { return streams_; }
+
  private:
   struct Allocation {
     std::shared_ptr<DeviceFunctions> owner;
@@ -104,6 +107,7 @@ class DeviceFunctions final : public Allocator,
   const std::string label_;
   const bp_allocator allocator_;
   const bp_copy_fns copies_;
+  const bp_stream_fns streams_;  // all NULL when the backend has no streams
   void* const release_user_data_;
   void (*const on_released_)(void*);
   const std::shared_ptr<void> library_;
@@ -221,6 +225,13 @@ bp_error* backend_register(const bp_backend_desc* in, bp_backend** out) {
     BP_CHECK(desc.device_count >= 0, "bp_backend_desc.device_count is ", desc.device_count);
     const bp_allocator allocator = read_struct(desc.allocator, "bp_allocator");
     const bp_copy_fns copies = read_struct(desc.copies, "bp_copy_fns");
+    bp_stream_fns streams{};
+    if (desc.streams != nullptr) {
+      streams = read_struct(desc.streams, "bp_stream_fns");
+      BP_CHECK(streams.create != nullptr && streams.destroy != nullptr &&
+                   streams.synchronize != nullptr && streams.wait != nullptr,
+               "bp_stream_fns.create, destroy, synchronize and wait are required");
+    }
     BP_CHECK(allocator.allocate != nullptr && allocator.deallocate != nullptr,
              "bp_allocator.allocate and bp_allocator.deallocate are required");
     BP_CHECK(
@@ -254,9 +265,9 @@ bp_error* backend_register(const bp_backend_desc* in, bp_backend** out) {
       state->key = backend.key;
     }
     try {
-      state->functions =
-          std::make_shared<DeviceFunctions>(state->device_type, state->label, allocator, copies,
-                                            desc, scope != nullptr ? scope->library : nullptr);
+      state->functions = std::make_shared<DeviceFunctions>(
+          state->device_type, state->label, allocator, copies, streams, desc,
+          scope != nullptr ? scope->library : nullptr);
       device_functions[static_cast<int>(state->device_type)].store(state->functions.get(),
                                                                    std::memory_order_release);
       set_allocator(state->device_type, state->functions.get());
@@ -324,9 +335,7 @@ bp_error* backend_list(void (*visit)(void*, const bp_backend_info*), void* user_
 bp_error* device_synchronize(bp_device in) {
   return guarded([&] {
     const Device device = to_device(in);
-    if (!is_backend_device(device)) return;
-    check_device_exists(device);
-    functions_of(device.type).synchronize(device);
+    synchronize_device(device);
   });
 }
 
@@ -423,6 +432,33 @@ void check_device_exists(Device device) {
   BP_CHECK(device.index < state->device_count, "device index ", device.index,
            " is out of range for backend '", state->name, "' (device_count ", state->device_count,
            ")");
+}
+
+DeviceIndex current_device_index(DeviceType type) { return current_index(type); }
+
+void synchronize_device(Device device) {
+  if (!is_backend_device(device)) return;
+  check_device_exists(device);
+  functions_of(device.type).synchronize(device);
+}
+
+BackendStreams backend_streams(Device device) {
+  check_device_exists(device);
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  const BackendState* state = find_by_type_locked(r, device.type);
+  BP_CHECK(state != nullptr, "no backend is registered for device type '", device.type, "'");
+  BackendStreams out;
+  out.name = state->name;
+  out.label = state->label;
+  out.fns = state->functions->streams();
+  out.has_streams = out.fns.create != nullptr;
+  out.owner = state->functions;
+  return out;
+}
+
+bool is_registered_backend(DeviceType type, const void* owner) {
+  return device_functions[static_cast<int>(type)].load(std::memory_order_acquire) == owner;
 }
 
 void install_backend_functions(bp_api& api) {

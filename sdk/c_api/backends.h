@@ -101,6 +101,33 @@ std::optional<Device> device_of_arguments(absl::Span<const Value> args);
 // range for backend 'npu' (device_count 2)".
 void check_device_exists(Device device);
 
+// The thread's current index for devices of `type` (what CurrentDeviceGuard set; 0 where nothing
+// did): what device id -1 means for a backend's device.
+DeviceIndex current_device_index(DeviceType type);
+
+// Waits for the work queued on `device` (the backend's copies.synchronize; nothing for CPU, Meta
+// and backends without the hook). Errors: an unknown device, the hook's ("[npu] synchronize: ").
+void synchronize_device(Device device);
+
+// A backend's stream hooks (bp_backend_desc.streams) and what keeps them callable: streams.cc's
+// view of a backend.
+struct BackendStreams {
+  std::string name;   // the backend's name, "npu"
+  std::string label;  // for messages: "npu", or "npu (plugin vendor_x)"
+  bool has_streams = false;
+  bp_stream_fns fns{};  // all NULL without streams; callable while `owner` lives
+  // The backend's allocator and functions: holding it keeps the plugin's library loaded and
+  // delays on_released, also after the backend is unregistered.
+  std::shared_ptr<const void> owner;
+};
+
+// The stream hooks of the backend that owns `device` (a backend's device with a resolved index).
+// Errors: those of check_device_exists.
+BackendStreams backend_streams(Device device);
+
+// Whether `owner` (a BackendStreams::owner) is the registered backend of `type` still.
+bool is_registered_backend(DeviceType type, const void* owner);
+
 }  // namespace bp::c_api
 
 #endif  // BACKPLANE_SDK_C_API_BACKENDS_H_

@@ -30,7 +30,8 @@ inline constexpr size_t kKnownSize = 0;
 
 BP_C_API_KNOWN_SIZE(bp_allocator, deallocate);
 BP_C_API_KNOWN_SIZE(bp_copy_fns, synchronize);
-BP_C_API_KNOWN_SIZE(bp_backend_desc, on_released);
+BP_C_API_KNOWN_SIZE(bp_stream_fns, query);
+BP_C_API_KNOWN_SIZE(bp_backend_desc, streams);
 BP_C_API_KNOWN_SIZE(bp_iter_config, flags);
 BP_C_API_KNOWN_SIZE(bp_iter_info, is_final_output);
 BP_C_API_KNOWN_SIZE(bp_iter_operand, is_cpu_scalar);

@@ -13,9 +13,18 @@
  * Exported for tests besides bp_plugin_init: bp_test_plugin_live_allocations (the allocator's
  * count of live blocks), bp_test_plugin_kernel_calls (add.out and mul.out calls) and
  * bp_test_plugin_released (whether on_released ran).
+ *
+ * Streams (not in the OLD_MINOR variant): stream hooks that log their calls, with streams named
+ * by number (1, 2, ... in creation order; 0 is the default stream), e.g. "create d1 3",
+ * "wait d0 2<-0", "destroy d0 1". bp_test_plugin_stream_log returns the log (one call a line),
+ * bp_test_plugin_stream_reset clears it and sets the mode (0 normal, 1 query reports busy,
+ * 2 synchronize fails), bp_test_plugin_live_streams counts streams not destroyed, and
+ * bp_test_plugin_kernel_stream is the stream that was current (api->stream_current and
+ * stream_native) on the output's device when add.out or mul.out last ran (-1: never).
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +47,7 @@ static bp_registration* registrations[3];
 static int64_t live_allocations;
 static int64_t kernel_calls;
 static int released;
+static int64_t kernel_stream = -1;
 
 BP_PLUGIN_EXPORT int64_t bp_test_plugin_live_allocations(void) {
   return __atomic_load_n(&live_allocations, __ATOMIC_SEQ_CST);
@@ -108,6 +118,137 @@ static void on_released(void* user_data) {
   __atomic_store_n(&released, 1, __ATOMIC_SEQ_CST);
 }
 #endif
+
+/* ---- Streams: numbered, every call logged ------------------------------------------------ */
+
+#ifndef BP_TEST_PLUGIN_OLD_MINOR /* streams came in 0.1 */
+#define STREAM_LOG_SIZE 8192
+
+typedef struct {
+  int64_t id;
+} test_stream;
+
+static int stream_lock;
+static char stream_log[STREAM_LOG_SIZE];
+static size_t stream_log_size;
+static int64_t next_stream_id = 1;
+static int64_t live_streams;
+static int stream_mode;
+
+static void lock_streams(void) {
+  while (__atomic_exchange_n(&stream_lock, 1, __ATOMIC_ACQUIRE)) {
+  }
+}
+
+static void unlock_streams(void) { __atomic_store_n(&stream_lock, 0, __ATOMIC_RELEASE); }
+
+static int64_t stream_id(const void* stream) {
+  return stream == NULL ? 0 : ((const test_stream*)stream)->id;
+}
+
+/* Appends one line to the log (lock held). */
+static void log_line(const char* line) {
+  const size_t n = strlen(line);
+  if (stream_log_size + n + 2 > STREAM_LOG_SIZE) return;
+  memcpy(stream_log + stream_log_size, line, n);
+  stream_log_size += n;
+  stream_log[stream_log_size++] = '\n';
+  stream_log[stream_log_size] = '\0';
+}
+
+static void log_call(const char* what, bp_device device, const void* a, const void* b, int two) {
+  char line[96];
+  if (two) {
+    sprintf(line, "%s d%d %ld<-%ld", what, (int)device.device_id, (long)stream_id(a),
+            (long)stream_id(b));
+  } else {
+    sprintf(line, "%s d%d %ld", what, (int)device.device_id, (long)stream_id(a));
+  }
+  lock_streams();
+  log_line(line);
+  unlock_streams();
+}
+
+BP_PLUGIN_EXPORT const char* bp_test_plugin_stream_log(void) { return stream_log; }
+
+BP_PLUGIN_EXPORT int64_t bp_test_plugin_live_streams(void) {
+  return __atomic_load_n(&live_streams, __ATOMIC_SEQ_CST);
+}
+
+BP_PLUGIN_EXPORT void bp_test_plugin_stream_reset(int mode) {
+  lock_streams();
+  stream_log_size = 0;
+  stream_log[0] = '\0';
+  stream_mode = mode;
+  unlock_streams();
+  __atomic_store_n(&kernel_stream, -1, __ATOMIC_SEQ_CST);
+}
+
+static bp_error* stream_create(void* user_data, bp_device device, void** out) {
+  test_stream* s = malloc(sizeof *s);
+  (void)user_data;
+  if (s == NULL) return fail(BP_ERROR_OUT_OF_MEMORY, "no memory for a stream");
+  s->id = __atomic_fetch_add(&next_stream_id, 1, __ATOMIC_SEQ_CST);
+  __atomic_add_fetch(&live_streams, 1, __ATOMIC_SEQ_CST);
+  log_call("create", device, s, NULL, 0);
+  *out = s;
+  return NULL;
+}
+
+static bp_error* stream_destroy(void* user_data, bp_device device, void* stream) {
+  (void)user_data;
+  log_call("destroy", device, stream, NULL, 0);
+  free(stream);
+  __atomic_sub_fetch(&live_streams, 1, __ATOMIC_SEQ_CST);
+  return NULL;
+}
+
+static bp_error* stream_synchronize(void* user_data, bp_device device, void* stream) {
+  char message[64];
+  (void)user_data;
+  log_call("synchronize", device, stream, NULL, 0);
+  if (__atomic_load_n(&stream_mode, __ATOMIC_SEQ_CST) != 2) return NULL;
+  sprintf(message, "stream %ld is broken", (long)stream_id(stream));
+  return fail(BP_ERROR_UNAVAILABLE, message);
+}
+
+static bp_error* stream_wait(void* user_data, bp_device device, void* waiter, void* waitee) {
+  (void)user_data;
+  log_call("wait", device, waiter, waitee, 1);
+  return NULL;
+}
+
+static bp_error* stream_query(void* user_data, bp_device device, void* stream, bool* idle) {
+  (void)user_data;
+  log_call("query", device, stream, NULL, 0);
+  *idle = __atomic_load_n(&stream_mode, __ATOMIC_SEQ_CST) != 1;
+  return NULL;
+}
+
+/* Records which stream is current on `out`'s device, as a kernel finds where to enqueue. */
+static bp_error* record_kernel_stream(bp_tensor* out) {
+  bp_tensor_info info;
+  bp_stream* stream = NULL;
+  bp_device device;
+  void* native = NULL;
+  bp_error* err;
+  memset(&info, 0, sizeof info);
+  info.struct_size = sizeof info;
+  err = api->tensor_info(out, &info);
+  if (!err) err = api->stream_current(info.device, &stream);
+  if (!err) err = api->stream_native(stream, &device, &native);
+  if (!err && (device.device_type != info.device.device_type ||
+               device.device_id != info.device.device_id)) {
+    err = fail(BP_ERROR_INTERNAL, "the current stream is on another device");
+  }
+  if (!err) __atomic_store_n(&kernel_stream, stream_id(native), __ATOMIC_SEQ_CST);
+  return err;
+}
+#endif
+
+BP_PLUGIN_EXPORT int64_t bp_test_plugin_kernel_stream(void) {
+  return __atomic_load_n(&kernel_stream, __ATOMIC_SEQ_CST);
+}
 
 /* ---- Element access ---------------------------------------------------------------------- */
 
@@ -309,6 +450,10 @@ static bp_error* run_binary(binary_op op, const bp_op* bop, const bp_value* args
   outputs[0] = args[nargs - 1].u.tensor;
   inputs[0] = args[0].u.tensor;
   inputs[1] = args[1].u.tensor;
+#ifndef BP_TEST_PLUGIN_OLD_MINOR
+  err = record_kernel_stream(outputs[0]);
+  if (err) return err;
+#endif
 
   memset(&config, 0, sizeof config);
   config.struct_size = sizeof config;
@@ -413,6 +558,9 @@ static void unload(void* user_data) {
 BP_PLUGIN_EXPORT bp_error* bp_plugin_init(const bp_api* host, bp_plugin_desc* desc) {
   static bp_allocator allocator;
   static bp_copy_fns copies;
+#ifndef BP_TEST_PLUGIN_OLD_MINOR
+  static bp_stream_fns streams;
+#endif
   bp_backend_desc backend_desc;
   bp_error* err;
   if (!bp_plugin_begin(host, desc, PLUGIN_NAME)) return NULL;
@@ -441,6 +589,14 @@ BP_PLUGIN_EXPORT bp_error* bp_plugin_init(const bp_api* host, bp_plugin_desc* de
 #else
   backend_desc.struct_size = sizeof backend_desc;
   backend_desc.on_released = on_released;
+  memset(&streams, 0, sizeof streams);
+  streams.struct_size = sizeof streams;
+  streams.create = stream_create;
+  streams.destroy = stream_destroy;
+  streams.synchronize = stream_synchronize;
+  streams.wait = stream_wait;
+  streams.query = stream_query;
+  backend_desc.streams = &streams;
 #endif
   backend_desc.name = PLUGIN_NAME;
   backend_desc.device_count = 2;

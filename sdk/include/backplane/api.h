@@ -285,6 +285,52 @@ typedef struct bp_api {
    * Meta (shape-only) calls are unaffected. Undone by registration_destroy on *out (or when the
    * backend is unregistered); registrations nest. Errors: a NULL or unknown backend. */
   bp_error* (*common_fallthrough_register)(bp_backend* backend, bp_registration** out);
+
+  /* ---- (0.1) Streams -----------------------------------------------------------------------
+   * A stream is an ordered queue of work on one device (bp_stream_fns in backend.h). Each thread
+   * has a current stream per device, the device's default stream until stream_set_current; a
+   * plugin kernel enqueues its work where stream_current and stream_native say:
+   *
+   *   bp_stream* s;  bp_device d;  void* native;
+   *   err = api->stream_current(device, &s);             // borrowed
+   *   if (!err) err = api->stream_native(s, &d, &native); // NULL: the default stream
+   *
+   * Device ids of -1 name the thread's current device of that type. CPU and Meta streams exist
+   * and do nothing (CPU work is synchronous). Errors of the backend's hooks are returned as
+   * "[npu] stream synchronize: <message>" with their code. A bp_stream handle that was destroyed
+   * gives an error. Calls on one stream may run from several threads at once, but not alongside
+   * its stream_destroy.
+   *
+   * stream_create: a new stream on `device`; *out: destroy it with stream_destroy. It keeps the
+   * backend's hooks (and its plugin's library) alive until destroyed, also after the backend is
+   * unregistered. Errors: an unknown device, BP_ERROR_NOT_IMPLEMENTED "backend 'npu' has no
+   * streams" (no bp_backend_desc.streams), those of the create hook. */
+  bp_error* (*stream_create)(bp_device device, bp_stream** out);
+  /* Synchronizes the stream, then destroys it (also when synchronizing fails; the error is
+   * returned then). NULL and default streams: nothing to do. Errors: a destroyed handle, the
+   * hooks'. */
+  bp_error* (*stream_destroy)(bp_stream* stream);
+  /* This thread's current stream for `device` (borrowed: valid until destroyed); the device's
+   * default stream (owned by the host, never destroyed) when none is set, or when the one set was
+   * destroyed. Errors: an unknown device. */
+  bp_error* (*stream_current)(bp_device device, bp_stream** out);
+  /* Makes `stream` the current stream of its device on the calling thread only; *previous (when
+   * `previous` is not NULL) gets the stream it replaces (borrowed). Errors: a NULL or destroyed
+   * stream, a stream whose backend was unregistered. */
+  bp_error* (*stream_set_current)(bp_stream* stream, bp_stream** previous);
+  /* Blocks until the work queued on the stream so far is done (a default stream without stream
+   * hooks: as device_synchronize). */
+  bp_error* (*stream_synchronize)(bp_stream* stream);
+  /* Work queued on `waiter` from now on waits for the work queued on `waitee` so far, without
+   * blocking the host (nothing to do when both are the same stream). Errors: streams on
+   * different devices (or of different backends). */
+  bp_error* (*stream_wait)(bp_stream* waiter, bp_stream* waitee);
+  /* *idle: whether all work queued on the stream is done (the query hook; without one, the host
+   * synchronizes the stream and reports true). */
+  bp_error* (*stream_query)(bp_stream* stream, bool* idle);
+  /* The stream's device (with its id resolved) and the backend's handle for it (what create
+   * returned; NULL for default, CPU and Meta streams). Either out pointer may be NULL. */
+  bp_error* (*stream_native)(const bp_stream* stream, bp_device* device, void** native);
 } bp_api;
 
 #ifdef __cplusplus

@@ -74,8 +74,35 @@ typedef struct bp_copy_fns {
   bp_error* (*synchronize)(void* user_data, bp_device device);
 } bp_copy_fns;
 
-/* A backend's description. `allocator` and `copies` are pointers (not nested structs) so that
- * each struct can grow on its own; the host copies all three during backend_register. */
+/* (0.1) Streams: ordered queues of work on a device (CUDA's streams), for backends whose work
+ * runs asynchronously. The host calls these for api->stream_* (api.h); `stream` is a handle that
+ * create returned, or NULL for the device's default stream (where work goes when no stream was
+ * made current). Every function is called from any thread, also after the backend was
+ * unregistered or its plugin unloaded while streams made by create are still alive (the plugin's
+ * library stays loaded and on_released waits until the last one is destroyed). Callers of the
+ * API must not use a stream while destroying it, so no call on a stream overlaps its destroy. */
+typedef struct bp_stream_fns {
+  size_t struct_size;
+  void* user_data; /* passed back to every call */
+  /* Required. A new stream on `device`; *out: the backend's handle (never NULL), owned by the
+   * host until it passes it to destroy. */
+  bp_error* (*create)(void* user_data, bp_device device, void** out);
+  /* Required. Frees a stream create made: called once per stream, after the host synchronized
+   * it (also when that failed). The stream is gone even when this returns an error. */
+  bp_error* (*destroy)(void* user_data, bp_device device, void* stream);
+  /* Required. Blocks until the work queued on `stream` so far is done. */
+  bp_error* (*synchronize)(void* user_data, bp_device device, void* stream);
+  /* Required. Work queued on `waiter` from now on waits for the work queued on `waitee` so far
+   * (an event recorded on waitee that waiter waits on); must not block the host. Never called
+   * with waiter == waitee. */
+  bp_error* (*wait)(void* user_data, bp_device device, void* waiter, void* waitee);
+  /* Optional (NULL: the host synchronizes the stream and reports it idle). *idle: whether all
+   * the work queued on `stream` is done, without blocking. */
+  bp_error* (*query)(void* user_data, bp_device device, void* stream, bool* idle);
+} bp_stream_fns;
+
+/* A backend's description. `allocator`, `copies` and `streams` are pointers (not nested structs)
+ * so that each struct can grow on its own; the host copies them during backend_register. */
 typedef struct bp_backend_desc {
   size_t struct_size;
   /* [a-z0-9_]+, e.g. "npu": the device type's name ("npu:0"). "cuda" is special: the backend
@@ -90,6 +117,9 @@ typedef struct bp_backend_desc {
    * then. */
   void* user_data;
   void (*on_released)(void* user_data);
+  /* (0.1) Optional: stream hooks. NULL: only the default stream, synchronous from the host's
+   * view (api->stream_create fails with BP_ERROR_NOT_IMPLEMENTED). */
+  const bp_stream_fns* streams;
 } bp_backend_desc;
 
 #ifdef __cplusplus

@@ -371,6 +371,121 @@ class Plan {
   bp_iter* iter_ = nullptr;
 };
 
+// ---- Streams ----------------------------------------------------------------------------------
+
+// A stream (api->stream_*): created on a device by the constructor, synchronized and destroyed
+// with the object (an error then is dropped: call reset() to see it). Streams borrowed from the
+// host (the current or a default stream) are never destroyed.
+//
+//   backplane::Stream s(api, device);
+//   {
+//     backplane::StreamGuard guard(s);    // current on this thread for s's device
+//     ... op calls: the backend's kernels enqueue on s
+//   }                                     // the previous stream is current again
+//   s.synchronize();
+class Stream {
+ public:
+  Stream() = default;
+  // A new stream on `device`. Errors: as api->stream_create.
+  Stream(const bp_api* api, bp_device device) : api_(api), owned_(true) {
+    check(api, api->stream_create(device, &stream_));
+  }
+  // This thread's current stream of `device` (borrowed).
+  static Stream current(const bp_api* api, bp_device device) {
+    bp_stream* s = nullptr;
+    check(api, api->stream_current(device, &s));
+    return borrow(api, s);
+  }
+  // A handle that does not destroy `stream`.
+  static Stream borrow(const bp_api* api, bp_stream* stream) {
+    Stream s;
+    s.api_ = api;
+    s.stream_ = stream;
+    return s;
+  }
+  Stream(Stream&& other) noexcept
+      : api_(other.api_),
+        stream_(std::exchange(other.stream_, nullptr)),
+        owned_(std::exchange(other.owned_, false)) {}
+  Stream& operator=(Stream&& other) noexcept {
+    if (this != &other) {
+      destroy_quietly();
+      api_ = other.api_;
+      stream_ = std::exchange(other.stream_, nullptr);
+      owned_ = std::exchange(other.owned_, false);
+    }
+    return *this;
+  }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  ~Stream() { destroy_quietly(); }
+
+  // Synchronizes and destroys an owned stream now (a borrowed one is only let go). Errors: as
+  // api->stream_destroy (the stream is gone even then).
+  void reset() {
+    bp_stream* s = std::exchange(stream_, nullptr);
+    if (std::exchange(owned_, false)) check(api_, api_->stream_destroy(s));
+  }
+
+  void synchronize() const { check(api_, api_->stream_synchronize(stream_)); }
+  // Work queued on this stream from now on waits for the work queued on `other` so far.
+  void wait(const Stream& other) const { check(api_, api_->stream_wait(stream_, other.stream_)); }
+  bool query() const {
+    bool idle = false;
+    check(api_, api_->stream_query(stream_, &idle));
+    return idle;
+  }
+  // The backend's handle (NULL for default, CPU and Meta streams).
+  void* native() const {
+    void* n = nullptr;
+    check(api_, api_->stream_native(stream_, nullptr, &n));
+    return n;
+  }
+  bp_device device() const {
+    bp_device d{};
+    check(api_, api_->stream_native(stream_, &d, nullptr));
+    return d;
+  }
+
+  bp_stream* get() const { return stream_; }
+  const bp_api* api() const { return api_; }
+  explicit operator bool() const { return stream_ != nullptr; }
+
+ private:
+  void destroy_quietly() noexcept {
+    bp_stream* s = std::exchange(stream_, nullptr);
+    if (std::exchange(owned_, false)) {
+      const ErrorHandle dropped(api_, api_->stream_destroy(s));
+    }
+  }
+
+  const bp_api* api_ = nullptr;
+  bp_stream* stream_ = nullptr;
+  bool owned_ = false;  // created here: destroyed with the object
+};
+
+// Makes a stream current for its device on this thread while alive, then restores the stream
+// that was current before. Errors (in the constructor): as api->stream_set_current.
+class StreamGuard {
+ public:
+  explicit StreamGuard(const Stream& stream) : StreamGuard(stream.api(), stream.get()) {}
+  StreamGuard(const bp_api* api, bp_stream* stream) : api_(api) {
+    check(api, api->stream_set_current(stream, &previous_));
+  }
+  StreamGuard(const StreamGuard&) = delete;
+  StreamGuard& operator=(const StreamGuard&) = delete;
+  // The previous stream must outlive the guard (restoring a destroyed one fails, and the error is
+  // dropped).
+  ~StreamGuard() { const ErrorHandle dropped(api_, api_->stream_set_current(previous_, nullptr)); }
+
+  // The stream that was current before (borrowed).
+  bp_stream* previous() const { return previous_; }
+
+ private:
+  const bp_api* api_;
+  bp_stream* previous_ = nullptr;
+};
+
 // ---- Typed kernels ---------------------------------------------------------------------------
 
 // A Scalar argument (BOOL, INT, DOUBLE or COMPLEX value) with conversions.

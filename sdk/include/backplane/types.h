@@ -107,6 +107,10 @@ typedef struct bp_registration bp_registration;
 typedef struct bp_iter bp_iter;
 /* A loaded plugin (plugin.h); api->plugin_unload. */
 typedef struct bp_plugin bp_plugin;
+/* (0.1) A stream, an ordered queue of work on one device: created with api->stream_create and
+ * destroyed with api->stream_destroy, or a device's default stream (owned by the host, never
+ * destroyed). A checked id: using one after it was destroyed gives an error, not a crash. */
+typedef struct bp_stream bp_stream;
 
 /* ---- Boxed values ---------------------------------------------------------------------------
  * One argument or result of an op call. A fixed layout (no struct_size): tags are only added.
