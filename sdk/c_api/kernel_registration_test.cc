@@ -222,31 +222,11 @@ struct NewerDesc {
 };
 
 TEST(StructSizes, ALargerDescWithZeroNewFieldsIsAccepted) {
-  // A backend that never allocates anything: only its registration matters here.
-  static bp_allocator allocator{};
-  static bp_copy_fns copies{};
   NewerDesc newer{};
   bp_backend_desc& desc = newer.desc;
   desc.struct_size = sizeof newer;
   desc.name = "newer_dev";
-  allocator.struct_size = sizeof allocator;
-  allocator.allocate = [](void*, bp_device, size_t, void** out) -> bp_error* {
-    *out = nullptr;
-    return nullptr;
-  };
-  allocator.deallocate = [](void*, bp_device, void*) {};
-  copies.struct_size = sizeof copies;
-  copies.to_host = [](void*, void*, const void*, bp_device, size_t) -> bp_error* {
-    return nullptr;
-  };
-  copies.from_host = [](void*, void*, bp_device, const void*, size_t) -> bp_error* {
-    return nullptr;
-  };
-  copies.within_device = [](void*, void*, bp_device, const void*, bp_device, size_t) -> bp_error* {
-    return nullptr;
-  };
-  desc.allocator = &allocator;
-  desc.copies = &copies;
+  use_inert_memory_hooks(desc);  // only the registration matters here
   bp_backend* backend = nullptr;
   check(api(), api()->backend_register(&desc, &backend));
   check(api(), api()->backend_unregister(backend));

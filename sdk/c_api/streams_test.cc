@@ -283,29 +283,10 @@ bp_error* stream_wait_noop(void*, bp_device, void*, void*) { return nullptr; }
 
 // Registers (and unregisters) a backend with `streams`: the error message, or "(no error)".
 std::string register_with(const bp_stream_fns* streams) {
-  static bp_allocator allocator{};
-  static bp_copy_fns copies{};
-  allocator.struct_size = sizeof allocator;
-  allocator.allocate = [](void*, bp_device, size_t, void** out) -> bp_error* {
-    *out = nullptr;
-    return nullptr;
-  };
-  allocator.deallocate = [](void*, bp_device, void*) {};
-  copies.struct_size = sizeof copies;
-  copies.to_host = [](void*, void*, const void*, bp_device, size_t) -> bp_error* {
-    return nullptr;
-  };
-  copies.from_host = [](void*, void*, bp_device, const void*, size_t) -> bp_error* {
-    return nullptr;
-  };
-  copies.within_device = [](void*, void*, bp_device, const void*, bp_device, size_t) -> bp_error* {
-    return nullptr;
-  };
   bp_backend_desc desc{};
   desc.struct_size = sizeof desc;
   desc.name = "stream_struct_dev";
-  desc.allocator = &allocator;
-  desc.copies = &copies;
+  use_inert_memory_hooks(desc);
   desc.streams = streams;
   bp_backend* backend = nullptr;
   const std::string message = message_of(api()->backend_register(&desc, &backend));

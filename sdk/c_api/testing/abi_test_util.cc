@@ -197,4 +197,29 @@ int64_t LoadedPlugin::counter(const char* symbol) const {
   return fn();
 }
 
+void use_inert_memory_hooks(bp_backend_desc& desc) {
+  static const bp_allocator allocator = [] {
+    bp_allocator a{};
+    a.struct_size = sizeof a;
+    a.allocate = [](void*, bp_device, size_t, void** out) -> bp_error* {
+      *out = nullptr;
+      return nullptr;
+    };
+    a.deallocate = [](void*, bp_device, void*) {};
+    return a;
+  }();
+  static const bp_copy_fns copies = [] {
+    bp_copy_fns c{};
+    c.struct_size = sizeof c;
+    c.to_host = [](void*, void*, const void*, bp_device, size_t) -> bp_error* { return nullptr; };
+    c.from_host = [](void*, void*, bp_device, const void*, size_t) -> bp_error* { return nullptr; };
+    c.within_device = [](void*, void*, bp_device, const void*, bp_device, size_t) -> bp_error* {
+      return nullptr;
+    };
+    return c;
+  }();
+  desc.allocator = &allocator;
+  desc.copies = &copies;
+}
+
 }  // namespace backplane::testing

@@ -63,6 +63,11 @@ class HostBackend {
   int32_t device_type_ = 0;
 };
 
+// Points desc.allocator and desc.copies at the hooks of a backend that never holds memory
+// (every allocation is NULL, copies do nothing; static, shared): for tests where only the
+// registration matters.
+void use_inert_memory_hooks(bp_backend_desc& desc);
+
 // The device of the registered backend named `name` (index 0). Errors: no such backend.
 bp_device backend_device(const std::string& name);
 // Whether a backend named `name` is registered.
