@@ -76,17 +76,32 @@ std::string str_cat(const Args&... args) {
 [[noreturn]] void throw_internal_error(const char* file, int line, const char* condition,
                                        std::string message);
 
+// The failure paths of BP_CHECK and BP_INTERNAL_ASSERT, out of line: the message is built here,
+// so a checking function keeps no std::string in its frame (no stack protector and fewer saved
+// registers on its fast path, which matters for the small functions every op call runs).
+template <typename... Args>
+[[noreturn, gnu::cold, gnu::noinline]] void throw_check_failure(ErrorCode code,
+                                                                const Args&... args) {
+  throw_error(code, str_cat(args...));
+}
+template <typename... Args>
+[[noreturn, gnu::cold, gnu::noinline]] void throw_assert_failure(const char* file, int line,
+                                                                 const char* condition,
+                                                                 const Args&... args) {
+  throw_internal_error(file, line, condition, str_cat(args...));
+}
+
 }  // namespace detail
 }  // namespace bp
 
 #define BP_LIKELY(x) (__builtin_expect(static_cast<bool>(x), 1))
 #define BP_UNLIKELY(x) (__builtin_expect(static_cast<bool>(x), 0))
 
-#define BP_CHECK_WITH_CODE(code, cond, ...)                                  \
-  do {                                                                       \
-    if (BP_UNLIKELY(!(cond))) {                                              \
-      ::bp::detail::throw_error((code), ::bp::detail::str_cat(__VA_ARGS__)); \
-    }                                                                        \
+#define BP_CHECK_WITH_CODE(code, cond, ...)                                \
+  do {                                                                     \
+    if (BP_UNLIKELY(!(cond))) {                                            \
+      ::bp::detail::throw_check_failure((code)__VA_OPT__(, ) __VA_ARGS__); \
+    }                                                                      \
   } while (false)
 
 // A caller mistake: throws bp::Error(kInvalidArgument) with the concatenated message.
@@ -101,12 +116,11 @@ std::string str_cat(const Args&... args) {
   BP_CHECK_WITH_CODE(::bp::ErrorCode::kNotImplemented, cond, __VA_ARGS__)
 
 // An invariant of Backplane itself. Always on (also in optimised builds): the cost is a branch.
-#define BP_INTERNAL_ASSERT(cond, ...)                                         \
-  do {                                                                        \
-    if (BP_UNLIKELY(!(cond))) {                                               \
-      ::bp::detail::throw_internal_error(__FILE__, __LINE__, #cond,           \
-                                         ::bp::detail::str_cat(__VA_ARGS__)); \
-    }                                                                         \
+#define BP_INTERNAL_ASSERT(cond, ...)                                                           \
+  do {                                                                                          \
+    if (BP_UNLIKELY(!(cond))) {                                                                 \
+      ::bp::detail::throw_assert_failure(__FILE__, __LINE__, #cond __VA_OPT__(, ) __VA_ARGS__); \
+    }                                                                                           \
   } while (false)
 
 #endif  // BACKPLANE_SDK_CORE_ERROR_H_
