@@ -39,6 +39,15 @@ class CpuAllocator final : public Allocator {
   size_t alignment() const override { return kCpuAlignment; }
 };
 
+// Constant-initialised and never destroyed: no guard on the allocation path, and usable by
+// static tensors freed at exit.
+union NeverDestroyedCpuAllocator {
+  constexpr NeverDestroyedCpuAllocator() : value() {}
+  ~NeverDestroyedCpuAllocator() {}
+  CpuAllocator value;
+};
+constinit NeverDestroyedCpuAllocator cpu_instance;
+
 class MetaAllocator final : public Allocator {
  public:
   DataPtr allocate(size_t) override { return DataPtr(Device(DeviceType::kMeta)); }
@@ -79,10 +88,7 @@ DeviceCopyFn required_fn(const std::array<std::atomic<DeviceCopyFn>, kDeviceType
 
 }  // namespace
 
-Allocator* cpu_allocator() {
-  static CpuAllocator instance;
-  return &instance;
-}
+Allocator* cpu_allocator() { return &cpu_instance.value; }
 
 Allocator* meta_allocator() {
   static MetaAllocator instance;
@@ -99,10 +105,8 @@ Allocator* get_allocator(DeviceType type) {
   Allocator* allocator = code > 0 && code < kDeviceTypeCodeLimit
                              ? registries().allocators[code].load(std::memory_order_acquire)
                              : nullptr;
-  if (BP_UNLIKELY(allocator == nullptr)) {
-    detail::throw_error(ErrorCode::kNotImplemented,
-                        detail::str_cat("no allocator is registered for device type '", type, "'"));
-  }
+  BP_CHECK_NOT_IMPLEMENTED(allocator != nullptr, "no allocator is registered for device type '",
+                           type, "'");
   return allocator;
 }
 

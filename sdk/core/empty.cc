@@ -17,12 +17,17 @@ Tensor make_tensor(IntArrayRef sizes, IntArrayRef strides, ScalarType dtype, Dev
 
 }  // namespace
 
-void check_size_nonnegative(IntArrayRef sizes) {
+namespace detail {
+
+void throw_negative_size(IntArrayRef sizes) {
   for (int64_t size : sizes) {
     BP_CHECK(size >= 0, "Trying to create tensor with negative dimension ", size, ": ",
              int_list_string(sizes));
   }
+  BP_INTERNAL_ASSERT(false, "throw_negative_size: no negative size in ", int_list_string(sizes));
 }
+
+}  // namespace detail
 
 void check_strides_nonnegative(IntArrayRef strides) {
   for (int64_t stride : strides) {
@@ -59,11 +64,14 @@ namespace native {
 
 Tensor empty(IntArrayRef sizes, ScalarType dtype, Device device, MemoryFormat format) {
   check_size_nonnegative(sizes);
-  DimVector strides = contiguous_strides(sizes, format);
-  if (format != MemoryFormat::kContiguous) return make_tensor(sizes, strides, dtype, device);
+  if (format != MemoryFormat::kContiguous) {
+    return make_tensor(sizes, contiguous_strides(sizes, format), dtype, device);
+  }
   // Row-major, the common case, kept cheap: numel elements of storage and known layout flags.
-  // contiguous_strides checked that the sizes' product fits; the byte count may still overflow,
-  // which compute_storage_nbytes then reports.
+  // The strides' check covers the sizes' product; the byte count may still overflow, which
+  // compute_storage_nbytes then reports.
+  DimVector strides(sizes.size());
+  BP_CHECK(row_major_strides(sizes, strides.data()), "Stride calculation overflowed");
   const int64_t numel = multiply_integers(sizes);
   const size_t itemsize = element_size(dtype);
   uint64_t nbytes = 0;

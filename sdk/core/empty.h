@@ -30,8 +30,18 @@ namespace bp {
 size_t compute_storage_nbytes(IntArrayRef sizes, IntArrayRef strides, size_t itemsize,
                               int64_t storage_offset = 0);
 
+namespace detail {
+[[noreturn]] void throw_negative_size(IntArrayRef sizes);
+}  // namespace detail
+
 // Errors: any negative size ("Trying to create tensor with negative dimension -1: [-1, 2]").
-void check_size_nonnegative(IntArrayRef sizes);
+// Inline: it runs on every allocation.
+inline void check_size_nonnegative(IntArrayRef sizes) {
+  for (int64_t size : sizes) {
+    if (size < 0) [[unlikely]]
+      detail::throw_negative_size(sizes);
+  }
+}
 // Errors: any negative stride ("as_strided: Negative strides are not supported at the moment, got
 // strides: [-1]").
 void check_strides_nonnegative(IntArrayRef strides);

@@ -56,13 +56,7 @@ DimVector contiguous_strides(IntArrayRef sizes, MemoryFormat format) {
   switch (format) {
     case MemoryFormat::kContiguous: {
       DimVector strides(sizes.size());
-      int64_t expected = 1;
-      bool overflowed = false;
-      for (size_t i = sizes.size(); i-- > 0;) {
-        strides[i] = expected;
-        overflowed |= __builtin_mul_overflow(expected, std::max<int64_t>(sizes[i], 1), &expected);
-      }
-      BP_CHECK(!overflowed, "Stride calculation overflowed");
+      BP_CHECK(row_major_strides(sizes, strides.data()), "Stride calculation overflowed");
       return strides;
     }
     case MemoryFormat::kChannelsLast:

@@ -36,6 +36,18 @@ std::ostream& operator<<(std::ostream& out, MemoryFormat format);
 // kPreserve ("unsupported memory format torch.preserve_format").
 DimVector contiguous_strides(IntArrayRef sizes, MemoryFormat format = MemoryFormat::kContiguous);
 
+// The row-major part of contiguous_strides, writing sizes.size() strides to `strides`; false when
+// the product of the sizes overflows int64. Inline: it runs on every allocation.
+inline bool row_major_strides(IntArrayRef sizes, int64_t* strides) {
+  int64_t expected = 1;
+  bool overflowed = false;
+  for (size_t i = sizes.size(); i-- > 0;) {
+    strides[i] = expected;
+    overflowed |= __builtin_mul_overflow(expected, sizes[i] > 1 ? sizes[i] : 1, &expected);
+  }
+  return !overflowed;
+}
+
 // Whether `strides` are those of a dense layout in `format` (ignoring dims of size 1; any
 // strides for an empty tensor in kContiguous). Channels-last formats need rank 4 / 5, else false.
 // kPreserve: always false.

@@ -41,7 +41,29 @@ class StorageImpl final : public RefCounted {
   // See Storage::resize.
   void resize(size_t nbytes);
 
+  // A storage of `nbytes` bytes (0 < nbytes <= kMaxTrailingBytes) from Backplane's CPU
+  // allocator whose bytes live in the same heap block as the StorageImpl, after it: one
+  // allocation and one free per small tensor instead of two each, a large part of a small op's
+  // fixed cost. Behaves like any resizable CPU storage (a resize moves the bytes to a separate
+  // block; the trailing ones stay unused until the storage dies).
+  static constexpr size_t kMaxTrailingBytes = 256;
+  static StorageImpl* make_with_trailing_bytes(size_t nbytes);
+
+  // Blocks come from the global operator new; the trailing-bytes form asks for more than
+  // sizeof(StorageImpl), so deletion must not pass a size.
+  static void* operator new(size_t size) { return ::operator new(size); }
+  static void operator delete(void* block) noexcept { ::operator delete(block); }
+
  private:
+  struct TrailingBytes {
+    size_t extra;
+  };
+  static void* operator new(size_t size, TrailingBytes bytes) {
+    return ::operator new(size + bytes.extra);
+  }
+  static void operator delete(void* block, TrailingBytes) noexcept { ::operator delete(block); }
+  StorageImpl(TrailingBytes, size_t nbytes, Allocator* allocator);
+
   DataPtr data_ptr_;
   size_t nbytes_;
   Allocator* allocator_;

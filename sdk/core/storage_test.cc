@@ -1,5 +1,6 @@
 #include "sdk/core/storage.h"
 
+#include <cstdint>
 #include <cstring>
 
 #include "gtest/gtest.h"
@@ -29,6 +30,37 @@ TEST(Storage, ResizeKeepsTheCommonPrefix) {
   EXPECT_EQ(std::memcmp(s.data(), "ab", 2), 0);
   s.resize(0);
   EXPECT_EQ(s.data(), nullptr);
+}
+
+// Small CPU storages keep their bytes in the StorageImpl's block; nothing else may tell.
+TEST(Storage, SmallAndLargeCpuStoragesAreAlignedAndWritable) {
+  for (size_t nbytes : {size_t{1}, size_t{3}, size_t{64}, StorageImpl::kMaxTrailingBytes,
+                        StorageImpl::kMaxTrailingBytes + 1, size_t{4096}}) {
+    SCOPED_TRACE(nbytes);
+    Storage s = Storage::allocate(nbytes, cpu_allocator());
+    ASSERT_NE(s.data(), nullptr);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(s.data()) % cpu_allocator()->alignment(), 0u);
+    std::memset(s.data(), 0x5a, nbytes);
+    EXPECT_EQ(static_cast<unsigned char*>(s.data())[nbytes - 1], 0x5a);
+    EXPECT_TRUE(s.resizable());
+    s.resize(nbytes * 2);
+    EXPECT_EQ(static_cast<unsigned char*>(s.data())[nbytes - 1], 0x5a);
+  }
+}
+
+// Only Backplane's own CPU allocator is bypassed for small sizes: a registered one is always
+// asked.
+TEST(Storage, AnotherAllocatorIsAskedForSmallSizesToo) {
+  struct Counting final : Allocator {
+    DataPtr allocate(size_t nbytes) override {
+      ++calls;
+      return cpu_allocator()->allocate(nbytes);
+    }
+    int calls = 0;
+  } counting;
+  Storage s = Storage::allocate(4, &counting);
+  EXPECT_EQ(counting.calls, 1);
+  EXPECT_EQ(s.allocator(), &counting);
 }
 
 TEST(Storage, MetaStorageTracksBytesWithoutData) {

@@ -22,7 +22,8 @@ TensorImpl::TensorImpl(Storage storage, ScalarType dtype, IntArrayRef sizes, Int
       sizes_(sizes.begin(), sizes.end()),
       strides_(strides.begin(), strides.end()),
       storage_offset_(storage_offset),
-      dtype_(dtype) {
+      dtype_(dtype),
+      device_(storage_.device()) {
   BP_INTERNAL_ASSERT(storage_.defined());
   check_lengths(sizes, strides);
   check_offset(storage_offset);
@@ -36,7 +37,8 @@ TensorImpl::TensorImpl(ContiguousStrides, Storage storage, ScalarType dtype, Int
       sizes_(sizes.begin(), sizes.end()),
       strides_(strides.begin(), strides.end()),
       numel_(numel),
-      dtype_(dtype) {
+      dtype_(dtype),
+      device_(storage_.device()) {
   BP_INTERNAL_ASSERT(storage_.defined() && sizes.size() == strides.size());
   is_contiguous_ = true;
   is_non_overlapping_and_dense_ = true;

@@ -55,7 +55,7 @@ class TensorImpl final : public RefCounted {
 
   const Storage& storage() const { return storage_; }
   ScalarType dtype() const { return dtype_; }
-  Device device() const { return storage_.device(); }
+  Device device() const { return device_; }
   size_t itemsize() const { return element_size(dtype_); }
 
   int64_t dim() const { return static_cast<int64_t>(sizes_.size()); }
@@ -111,6 +111,9 @@ class TensorImpl final : public RefCounted {
   // Owns one reference when set; null until version_counter_ref() creates it.
   mutable std::atomic<VersionCounter*> version_{nullptr};
   ScalarType dtype_;
+  // The storage's device, kept here too: device() is read on every op call, and the copy saves a
+  // dependent load through the storage (a storage never changes device).
+  Device device_;
   bool is_contiguous_ = true;
   bool is_channels_last_contiguous_ = false;
   bool is_channels_last_3d_contiguous_ = false;

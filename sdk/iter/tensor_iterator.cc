@@ -69,7 +69,8 @@ void TensorIteratorBase::build(TensorIteratorConfig& config) {
 }
 
 void TensorIteratorBase::populate_operands(TensorIteratorConfig& config) {
-  operands_.reserve(config.tensors_.size());
+  // Only past the inline capacity: reserve() is an out-of-line call even when it has nothing to do.
+  if (config.tensors_.size() > operands_.capacity()) operands_.reserve(config.tensors_.size());
   for (MaybeOwnedTensor& t : config.tensors_) {
     if (t.get().defined() && t.get().device().type == DeviceType::kMeta) is_meta_ = true;
     operands_.emplace_back(std::move(t));
@@ -582,7 +583,7 @@ void TensorIteratorBase::coalesce_dimensions() {
 // ---- MetaBase ------------------------------------------------------------------------------
 
 void TensorIteratorBase::set_output_raw_strided(int64_t output_idx, IntArrayRef sizes,
-                                                IntArrayRef strides, TensorOptions options) {
+                                                IntArrayRef strides, const TensorOptions& options) {
   OperandInfo& op = operands_[output_idx];
   const Tensor& t = maybe_get_output(output_idx);
   BP_INTERNAL_ASSERT(t.defined(), "set_output left output ", output_idx, " undefined");
@@ -600,7 +601,7 @@ void TensorIteratorBase::set_output_raw_strided(int64_t output_idx, IntArrayRef 
 }
 
 void TensorIterator::set_output_raw_strided(int64_t output_idx, IntArrayRef sizes,
-                                            IntArrayRef strides, TensorOptions options) {
+                                            IntArrayRef strides, const TensorOptions& options) {
   // The plain iterator owns what it allocates; no call to the base class (which assumes a
   // structured owner).
   OperandInfo& op = operands_[output_idx];

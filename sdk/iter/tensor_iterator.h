@@ -64,8 +64,10 @@ struct OperandInfo {
     const Tensor& tensor = tensor_storage.get();
     if (tensor.defined()) {
       device = tensor.device();
+      // Both from the tensor: copying one optional into the other reloads its bytes right
+      // after storing them one by one, a store-forwarding stall on every operand.
       target_dtype = tensor.dtype();
-      current_dtype = target_dtype;
+      current_dtype = tensor.dtype();
     }
   }
 
@@ -192,7 +194,7 @@ class TensorIteratorBase : public MetaBase {
   // ---- MetaBase ---------------------------------------------------------------------------
   // Records the output's geometry; subclasses allocate or resize first.
   void set_output_raw_strided(int64_t output_idx, IntArrayRef sizes, IntArrayRef strides,
-                              TensorOptions options) override;
+                              const TensorOptions& options) override;
 
  protected:
   // Inline for up to 4 operands (every op but the ternary ones with two outputs): building an
@@ -248,7 +250,7 @@ class TensorIterator final : public TensorIteratorBase {
   TensorIterator(const TensorIteratorBase& other) : TensorIteratorBase(other) {}  // NOLINT
 
   void set_output_raw_strided(int64_t output_idx, IntArrayRef sizes, IntArrayRef strides,
-                              TensorOptions options) override;
+                              const TensorOptions& options) override;
   const Tensor& maybe_get_output(int64_t output_idx) override { return output(output_idx); }
 };
 

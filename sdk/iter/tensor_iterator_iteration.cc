@@ -220,8 +220,9 @@ void TensorIteratorBase::for_each(Loop2d loop, int64_t grain_size) const {
 }
 
 void TensorIteratorBase::cast_outputs() {
-  for (OperandInfo& op : operands_) {
-    if (!op.is_output || !op.original_tensor().defined()) continue;
+  for (int i = 0; i < num_outputs_; ++i) {  // outputs come first
+    OperandInfo& op = operands_[i];
+    if (!op.original_tensor().defined()) continue;
     const Tensor& original = op.original_tensor();
     if (original.dtype() == *op.current_dtype) continue;
     cast_copy(original, op.tensor());

@@ -61,12 +61,12 @@ template <typename Op>
 class FunctionalCall final : public Op {
  public:
   void set_output_raw_strided(int64_t i, IntArrayRef sizes, IntArrayRef strides,
-                              TensorOptions options) override {
+                              const TensorOptions& options) override {
     outputs_[i] = structured_detail::allocate_output(sizes, strides, options);
     Op::set_output_raw_strided(i, sizes, strides, options);
   }
   void set_output_strided(int64_t i, IntArrayRef sizes, IntArrayRef strides,
-                          TensorOptions options) override {
+                          const TensorOptions& options) override {
     set_output_raw_strided(i, sizes, strides, options);
   }
   const Tensor& maybe_get_output(int64_t i) override { return outputs_[i]; }
@@ -85,12 +85,12 @@ class OutCall final : public Op {
   }
 
   void set_output_raw_strided(int64_t i, IntArrayRef sizes, IntArrayRef strides,
-                              TensorOptions options) override {
+                              const TensorOptions& options) override {
     structured_detail::check_and_resize_out(*outputs_[i], sizes, strides, options);
     Op::set_output_raw_strided(i, sizes, strides, options);
   }
   void set_output_strided(int64_t i, IntArrayRef sizes, IntArrayRef strides,
-                          TensorOptions options) override {
+                          const TensorOptions& options) override {
     structured_detail::check_and_resize_out(*outputs_[i], sizes, strides, options);
     proxies_[i] = structured_detail::maybe_proxy(*outputs_[i], sizes, strides, options);
     Op::set_output_raw_strided(i, sizes, strides, options);
@@ -114,12 +114,12 @@ class InplaceCall final : public Op {
   explicit InplaceCall(Tensor& self) : self_(&self) {}
 
   void set_output_raw_strided(int64_t i, IntArrayRef sizes, IntArrayRef strides,
-                              TensorOptions options) override {
+                              const TensorOptions& options) override {
     structured_detail::check_inplace(*self_, sizes, options);
     Op::set_output_raw_strided(i, sizes, strides, options);
   }
   void set_output_strided(int64_t i, IntArrayRef sizes, IntArrayRef strides,
-                          TensorOptions options) override {
+                          const TensorOptions& options) override {
     structured_detail::check_inplace(*self_, sizes, options);
     proxy_ = structured_detail::maybe_proxy(*self_, sizes, strides, options);
     Op::set_output_raw_strided(i, sizes, strides, options);

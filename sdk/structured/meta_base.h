@@ -31,19 +31,19 @@ class MetaBase {
   // records nothing; classes that run a meta function override it (and call down to the
   // structured class they wrap, e.g. TensorIteratorBase, which records the output).
   virtual void set_output_raw_strided(int64_t output_idx, IntArrayRef sizes, IntArrayRef strides,
-                                      TensorOptions options) {
+                                      const TensorOptions& options) {
     (void)output_idx, (void)sizes, (void)strides, (void)options;
   }
 
   // Like set_output_raw_strided, for kernels that need these exact strides: an implementation may
   // compute into a temporary ("proxy") output and copy it into a given output afterwards.
   virtual void set_output_strided(int64_t output_idx, IntArrayRef sizes, IntArrayRef strides,
-                                  TensorOptions options) {
+                                  const TensorOptions& options) {
     set_output_raw_strided(output_idx, sizes, strides, options);
   }
 
   // A contiguous (or `options.memory_format`) output.
-  void set_output_contiguous(int64_t output_idx, IntArrayRef sizes, TensorOptions options) {
+  void set_output_contiguous(int64_t output_idx, IntArrayRef sizes, const TensorOptions& options) {
     set_output_raw_strided(output_idx, sizes, {}, options);
   }
 

@@ -51,9 +51,18 @@ CpuCapability from_env(CpuCapability detected) {
   return std::min(wanted, detected);
 }
 
-std::atomic<CpuCapability>& current() {
-  static std::atomic<CpuCapability> capability(from_env(detected_cpu_capability()));
-  return capability;
+// The capability in use, or -1 before the first query. A plain global rather than a function-local
+// static: cpu_capability() runs on every kernel call, and a static's guard check costs more than
+// the load.
+constinit std::atomic<int> current{-1};
+
+// Out of line so that cpu_capability() stays a load and a test (from_env's string would give it a
+// stack protector and saved registers).
+[[gnu::noinline, gnu::cold]] CpuCapability initialize_current() {
+  int unset = -1;
+  current.compare_exchange_strong(unset, static_cast<int>(from_env(detected_cpu_capability())),
+                                  std::memory_order_relaxed);
+  return static_cast<CpuCapability>(current.load(std::memory_order_relaxed));
 }
 
 }  // namespace
@@ -63,11 +72,14 @@ CpuCapability detected_cpu_capability() {
   return detected;
 }
 
-CpuCapability cpu_capability() { return current().load(std::memory_order_relaxed); }
+CpuCapability cpu_capability() {
+  const int c = current.load(std::memory_order_relaxed);
+  return c >= 0 ? static_cast<CpuCapability>(c) : initialize_current();
+}
 
 CpuCapability set_cpu_capability(CpuCapability c) {
   const CpuCapability used = std::min(c, detected_cpu_capability());
-  current().store(used, std::memory_order_relaxed);
+  current.store(static_cast<int>(used), std::memory_order_relaxed);
   return used;
 }
 
