@@ -1,5 +1,8 @@
 #include "sdk/c_api/debug_checks.h"
 
+#include <optional>
+#include <vector>
+
 #include "sdk/c_api/install.h"
 #include "sdk/c_api/meta_values.h"
 #include "sdk/core/error.h"
@@ -23,24 +26,50 @@ const Value* written_argument(const bp_op& op, const Stack& args, const std::str
   return nullptr;
 }
 
-void check_tensor(const bp_op& op, const std::string& label, size_t index, const Tensor& got,
-                  const Tensor& want) {
+// `what` names the tensor in messages: "result 0", "result 0[2]" (an element of a list result).
+void check_tensor(const bp_op& op, const std::string& label, const std::string& what,
+                  const Tensor& got, const Tensor& want) {
   if (!want.defined()) return;
-  if (!got.defined()) report(op, label, detail::str_cat("result ", index, " is undefined"));
+  if (!got.defined()) report(op, label, detail::str_cat(what, " is undefined"));
   if (got.dtype() != want.dtype()) {
     report(op, label,
-           detail::str_cat("result ", index, " has dtype ", got.dtype(),
-                           " but the op's meta function gives ", want.dtype()));
+           detail::str_cat(what, " has dtype ", got.dtype(), " but the op's meta function gives ",
+                           want.dtype()));
   }
   if (got.sizes() != want.sizes()) {
     report(op, label,
-           detail::str_cat("result ", index, " has sizes ", int_list_string(got.sizes()),
+           detail::str_cat(what, " has sizes ", int_list_string(got.sizes()),
                            " but the op's meta function gives ", int_list_string(want.sizes())));
   }
   if (got.strides() != want.strides()) {
     report(op, label,
-           detail::str_cat("result ", index, " has strides ", int_list_string(got.strides()),
+           detail::str_cat(what, " has strides ", int_list_string(got.strides()),
                            " but the op's meta function gives ", int_list_string(want.strides())));
+  }
+}
+
+// The tensors of a Tensor[] or Tensor?[] value (None entries as undefined tensors); nullopt for
+// any other value.
+std::optional<std::vector<Tensor>> tensor_list_of(const Value& v) {
+  if (v.tag() == Value::Tag::kTensorList) return v.ref<std::vector<Tensor>>();
+  if (v.tag() != Value::Tag::kOptionalTensorList) return std::nullopt;
+  std::vector<Tensor> tensors;
+  for (const std::optional<Tensor>& t : v.ref<std::vector<std::optional<Tensor>>>()) {
+    tensors.push_back(t ? *t : Tensor());
+  }
+  return tensors;
+}
+
+// A list result: its length, then each tensor as check_tensor does.
+void check_tensor_list(const bp_op& op, const std::string& label, size_t index,
+                       const std::vector<Tensor>& got, const std::vector<Tensor>& want) {
+  if (got.size() != want.size()) {
+    report(op, label,
+           detail::str_cat("result ", index, " has ", got.size(),
+                           " tensors but the op's meta function gives ", want.size()));
+  }
+  for (size_t j = 0; j < got.size(); ++j) {
+    check_tensor(op, label, detail::str_cat("result ", index, "[", j, "]"), got[j], want[j]);
   }
 }
 
@@ -80,7 +109,12 @@ void check_results(const MetaExpectation& expected, const bp_op& op, const std::
                            " results but the op's meta function gives ", expected.results.size()));
   }
   for (size_t i = 0; i < results.size(); ++i) {
-    if (!results[i].is_tensor() || !expected.results[i].is_tensor()) continue;
+    if (!results[i].is_tensor() || !expected.results[i].is_tensor()) {
+      const auto got = tensor_list_of(results[i]);
+      const auto want = tensor_list_of(expected.results[i]);
+      if (got && want) check_tensor_list(op, label, i, *got, *want);
+      continue;  // other values (numbers, None) are not checked
+    }
     const Tensor& got = results[i].ref<Tensor>();
     if (i < returns.size() && returns[i].alias && returns[i].alias->is_write) {
       const Value* arg = written_argument(op, expected.args, returns[i].alias->set);
@@ -92,7 +126,7 @@ void check_results(const MetaExpectation& expected, const bp_op& op, const std::
                                "kernel returned another tensor"));
       }
     }
-    check_tensor(op, label, i, got, expected.results[i].ref<Tensor>());
+    check_tensor(op, label, detail::str_cat("result ", i), got, expected.results[i].ref<Tensor>());
   }
 }
 

@@ -8,8 +8,10 @@
 //
 // What is checked, for each tensor result: dtype, sizes and strides equal the meta function's;
 // a result whose schema return writes an alias set (`Tensor(a!)`: out= and in-place ops) is the
-// very argument of that set. An op without a Meta kernel is not checked. When the meta function
-// rejects arguments the kernel accepted, that is reported too.
+// very argument of that set. A list result (`Tensor[]`, `Tensor?[]`) has the meta function's
+// length, and each of its tensors is checked as a tensor result ("result 0[1] has sizes ...").
+// Other results (numbers, None) are not checked. An op without a Meta kernel is not checked. When
+// the meta function rejects arguments the kernel accepted, that is reported too.
 //
 // Thread safety: the switch is an atomic; the checks run on the calling thread.
 #ifndef BACKPLANE_SDK_C_API_DEBUG_CHECKS_H_

@@ -29,7 +29,10 @@ struct PluginKernel {
 };
 
 // Calls the plugin's C kernel on the arguments at stack[base...] and replaces them with its
-// results.
+// results. A list result must have been filled with api->value_set_tensor_list (a host array);
+// one pointing into the plugin's memory fails the call, its references dropped and its array
+// left to the plugin. Every result is released here (references and host arrays), on every
+// path: the converted Values hold references of their own.
 void call_c_kernel(const PluginKernel& k, const bp_op& op, Stack& stack, size_t base) {
   const absl::Span<const Value> args(stack.data() + base, stack.size() - base);
   auto prefix = [&] { return detail::str_cat("[", k.label, "] ", op.label, ": "); };
@@ -39,7 +42,7 @@ void call_c_kernel(const PluginKernel& k, const bp_op& op, Stack& stack, size_t 
   bp_error* error =
       k.fn(k.user_data, &op, c_args.data(), c_args.size(), results.data(), results.size());
   auto release_all = [&] {
-    for (bp_value& r : results) release_tensor_references(&r);
+    for (bp_value& r : results) release_kernel_result(&r);
   };
   if (error != nullptr) {
     release_all();
@@ -50,8 +53,10 @@ void call_c_kernel(const PluginKernel& k, const bp_op& op, Stack& stack, size_t 
   const auto& returns = op.handle.schema().returns;
   for (size_t i = 0; i < results.size(); ++i) {
     try {
-      BP_CHECK_NOT_IMPLEMENTED(!returns[i].type.is_list,
-                               "list results of plugin kernels are not supported yet");
+      if (BP_UNLIKELY(results[i].tag == BP_VALUE_TENSOR_LIST)) {
+        BP_CHECK(is_host_tensor_list(results[i]),
+                 "must be filled with api->value_set_tensor_list (its list is not host memory)");
+      }
       out.push_back(to_value(results[i], returns[i].type));
     } catch (const Error& e) {
       release_all();

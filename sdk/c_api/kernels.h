@@ -5,8 +5,12 @@
 //   api->kernel_register(npu, "add.out", npu_add_out, NULL, &reg);  // add.out on npu's key
 //   bp::add(a, b);            // Common: meta, allocation on npu, then npu_add_out through here
 //
-// A plugin error becomes bp::Error "[npu] add.out: <plugin's message>" with the plugin's code. In
-// debug mode (debug_checks.h) every call is checked against the op's meta function.
+// A plugin error becomes bp::Error "[npu] add.out: <plugin's message>" with the plugin's code. A
+// list result must be filled with api->value_set_tensor_list: one pointing into the plugin's
+// memory gives "[npu] split: result 0 must be filled with api->value_set_tensor_list (its list
+// is not host memory)" (the references in it are dropped, its array is left to the plugin). The
+// host releases every result the kernel wrote, also when it returns an error. In debug mode
+// (debug_checks.h) every call is checked against the op's meta function.
 //
 // Thread safety: as the dispatcher's registrations and calls.
 #ifndef BACKPLANE_SDK_C_API_KERNELS_H_

@@ -211,6 +211,15 @@ void value_release(bp_value* value) {
   if (value != nullptr) release_value(value);
 }
 
+bp_error* value_set_tensor_list(bp_value* out, bp_tensor* const* tensors, size_t size) {
+  return guarded([&] {
+    require(out, "value_set_tensor_list", "out");
+    BP_CHECK(tensors != nullptr || size == 0,
+             "bp_api.value_set_tensor_list: `tensors` is NULL but size is ", size);
+    store_tensor_list(tensors, size, out);
+  });
+}
+
 }  // namespace
 
 void install_op_functions(bp_api& api) {
@@ -221,6 +230,7 @@ void install_op_functions(bp_api& api) {
   api.op_call = &op_call<false>;
   api.op_call_meta = &op_call<true>;
   api.value_release = &value_release;
+  api.value_set_tensor_list = &value_set_tensor_list;
 }
 
 }  // namespace bp::c_api

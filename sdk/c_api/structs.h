@@ -38,7 +38,7 @@ BP_C_API_KNOWN_SIZE(bp_iter_operand, is_cpu_scalar);
 BP_C_API_KNOWN_SIZE(bp_tensor_info, data);
 BP_C_API_KNOWN_SIZE(bp_plugin_load_record, host_minor);
 BP_C_API_KNOWN_SIZE(bp_backend_info, plugin_name);
-BP_C_API_KNOWN_SIZE(bp_api, iter_cast_outputs);
+BP_C_API_KNOWN_SIZE(bp_api, value_set_tensor_list);
 
 #undef BP_C_API_KNOWN_SIZE
 

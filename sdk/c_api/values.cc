@@ -1,11 +1,15 @@
 #include "sdk/c_api/values.h"
 
 #include <array>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <new>
 #include <utility>
 
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/synchronization/mutex.h"
 #include "sdk/c_api/convert.h"
 #include "sdk/core/error.h"
 #include "sdk/dispatch/backend_registry.h"
@@ -179,9 +183,53 @@ void store_scalar(const Scalar& s, bp_value* out) {
   }
 }
 
+// The TENSOR_LIST arrays the host allocated and has not freed yet. release_value frees only
+// these: a list a plugin kernel filled itself points into the plugin's memory.
+class HostTensorArrays {
+ public:
+  // A new malloc'd array for `size` handles (room for one at least, so that every array, also an
+  // empty list's, has an address of its own), tracked. Errors: std::bad_alloc.
+  bp_tensor** allocate(size_t size) {
+    if (size > SIZE_MAX / sizeof(bp_tensor*)) throw std::bad_alloc();
+    void* p = std::malloc((size == 0 ? 1 : size) * sizeof(bp_tensor*));
+    if (p == nullptr) throw std::bad_alloc();
+    try {
+      absl::MutexLock lock(&mutex_);
+      arrays_.insert(p);
+    } catch (...) {
+      std::free(p);
+      throw;
+    }
+    return static_cast<bp_tensor**>(p);
+  }
+
+  bool contains(const void* array) const {
+    absl::MutexLock lock(&mutex_);
+    return arrays_.contains(array);
+  }
+
+  // Frees `array` when it is tracked (and forgets it); leaves anything else alone.
+  void free(const void* array) noexcept {
+    {
+      absl::MutexLock lock(&mutex_);
+      if (arrays_.erase(array) == 0) return;
+    }
+    std::free(const_cast<void*>(array));
+  }
+
+ private:
+  mutable absl::Mutex mutex_;
+  absl::flat_hash_set<const void*> arrays_ ABSL_GUARDED_BY(mutex_);
+};
+
+HostTensorArrays& host_tensor_arrays() {
+  static HostTensorArrays* arrays = new HostTensorArrays();  // never destroyed: used at exit
+  return *arrays;
+}
+
 template <typename List, typename Handle>
 bp_tensor** tensor_array(const List& list, Handle&& handle) {
-  bp_tensor** array = host_copy<bp_tensor*>(nullptr, list.size());
+  bp_tensor** array = host_tensor_arrays().allocate(list.size());
   for (size_t i = 0; i < list.size(); ++i) array[i] = handle(list[i]);
   return array;
 }
@@ -335,7 +383,20 @@ void store_result(Value&& value, bp_value* out) {
   *out = v;
 }
 
-void release_tensor_references(bp_value* v) noexcept {
+void store_tensor_list(bp_tensor* const* handles, size_t size, bp_value* out) {
+  bp_tensor** array = host_tensor_arrays().allocate(size);
+  if (size > 0) std::memcpy(array, handles, size * sizeof(bp_tensor*));
+  out->tag = BP_VALUE_TENSOR_LIST;
+  out->u.tensors.data = array;
+  out->u.tensors.size = size;
+}
+
+bool is_host_tensor_list(const bp_value& v) {
+  return v.tag == BP_VALUE_TENSOR_LIST && v.u.tensors.data != nullptr &&
+         host_tensor_arrays().contains(v.u.tensors.data);
+}
+
+void release_kernel_result(bp_value* v) noexcept {
   if (v->tag == BP_VALUE_TENSOR) {
     if (v->u.tensor != nullptr) adopt(v->u.tensor);  // the adopted reference dies here
     v->u.tensor = nullptr;
@@ -343,11 +404,14 @@ void release_tensor_references(bp_value* v) noexcept {
     for (size_t i = 0; i < v->u.tensors.size; ++i) {
       if (v->u.tensors.data[i] != nullptr) adopt(v->u.tensors.data[i]);
     }
+    host_tensor_arrays().free(v->u.tensors.data);
+    v->u.tensors.data = nullptr;
+    v->u.tensors.size = 0;
   }
 }
 
 void release_value(bp_value* v) noexcept {
-  release_tensor_references(v);
+  release_kernel_result(v);
   switch (v->tag) {
     case BP_VALUE_STRING:
       std::free(const_cast<char*>(v->u.s));
@@ -361,10 +425,7 @@ void release_value(bp_value* v) noexcept {
     case BP_VALUE_BOOL_LIST:
       std::free(const_cast<bool*>(v->u.bools.data));
       break;
-    case BP_VALUE_TENSOR_LIST:
-      std::free(const_cast<bp_tensor**>(v->u.tensors.data));
-      break;
-    default:
+    default:  // TENSOR_LIST: release_kernel_result freed its array when the host owns it
       break;
   }
   std::memset(v, 0, sizeof *v);

@@ -5,6 +5,7 @@
 //   push_argument(stack, args[1], spec, 2);                  // TypeError on a mismatch
 //   store_result(stack[0], &results[0]);                     // new reference / host memory
 //   release_value(&results[0]);                              // what value_release does
+//   store_tensor_list(handles, n, &results[0]);               // api->value_set_tensor_list
 //
 //   BorrowedValues view(stack_tail);                          // for a plugin kernel's args
 //   kernel(..., view.data(), view.size(), ...);
@@ -13,7 +14,13 @@
 // COMPLEX; float takes INT or DOUBLE; int[N] takes one INT for all N; optional types take NONE;
 // Tensor takes a non-NULL TENSOR, Tensor? also a NULL one; Tensor?[] a TENSOR_LIST with NULLs.
 //
-// Thread safety: pure functions; a BorrowedValues is used by one call.
+// Host-allocated TENSOR_LIST arrays (store_result's and store_tensor_list's) are tracked, so
+// that release_value frees only those and a plugin kernel's list result can be told from a
+// pointer into the plugin's memory (is_host_tensor_list).
+//
+// Thread safety: any function may be called from any thread (the set of host-allocated list
+// arrays is guarded by a mutex, taken for list values only); a BorrowedValues is used by one
+// call.
 #ifndef BACKPLANE_SDK_C_API_VALUES_H_
 #define BACKPLANE_SDK_C_API_VALUES_H_
 
@@ -53,16 +60,28 @@ Value to_value(const bp_value& v, const Type& type);
 void push_argument(Stack& stack, const bp_value& v, const ArgSpec& spec, size_t position);
 
 // Writes `value` as a result: tensors as new references (moved out of `value`), lists and
-// strings copied to host memory (malloc) that release_value frees. Errors: out of memory
-// (nothing is left allocated).
+// strings copied to host memory (malloc) that release_value frees; tensor list arrays are
+// tracked (is_host_tensor_list). Errors: out of memory (nothing is left allocated).
 void store_result(Value&& value, bp_value* out);
 
-// Releases what a value written by store_result holds and sets it to NONE.
+// api->value_set_tensor_list: writes a TENSOR_LIST whose array is a new, tracked host copy of
+// `handles` (NULL entries stay NULL: undefined tensors); the value takes over the references the
+// non-NULL handles carry. Even an empty list gets an array of its own. Errors: out of memory
+// (then nothing is taken and *out is unchanged).
+void store_tensor_list(bp_tensor* const* handles, size_t size, bp_value* out);
+
+// Whether `v` is a TENSOR_LIST whose array the host allocated (store_result, store_tensor_list)
+// and has not freed yet.
+bool is_host_tensor_list(const bp_value& v);
+
+// Releases what a value written by store_result or store_tensor_list holds and sets it to NONE.
 void release_value(bp_value* v) noexcept;
 
-// Drops the tensor references in a value a plugin kernel returned (TENSOR, TENSOR_LIST
-// elements); frees nothing else (lists there are the plugin's memory).
-void release_tensor_references(bp_value* v) noexcept;
+// Releases what a plugin kernel's result holds: its tensor references (TENSOR, TENSOR_LIST
+// entries) and its list array when the host allocated it (is_host_tensor_list). Memory the
+// plugin owns (an untracked list array, strings, other lists) is left alone. Costs no lock for
+// values other than TENSOR_LIST.
+void release_kernel_result(bp_value* v) noexcept;
 
 // Borrowed bp_values viewing a run of Values (a kernel's arguments): tensors as handles without
 // references, lists pointing into the Values or into scratch arrays owned here. Valid while

@@ -1,6 +1,7 @@
 // A test plugin written in C++ with the header-only wrapper (backplane.hpp): a "ccplug" device
-// in host RAM with a typed neg.out kernel and the CPU fallback for everything else. Its exported
-// symbols are checked (wrapper_symbols_test): the wrapper adds none.
+// in host RAM with a typed neg.out kernel, a typed list kernel for test_list::split_halves where
+// that op is defined, and the CPU fallback for everything else. Its exported symbols are checked
+// (wrapper_symbols_test): the wrapper adds none.
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -50,6 +51,18 @@ backplane::Tensor neg_out(const bp_api* host, backplane::Tensor self, backplane:
   throw backplane::Error(BP_ERROR_NOT_IMPLEMENTED, "ccplug: only contiguous float32");
 }
 
+// test_list::split_halves (an op only list_results_test defines): the halves of a 1-d float32
+// tensor, returned as a list through the wrapper (std::vector<Tensor>).
+std::vector<backplane::Tensor> split_halves(const bp_api* host, backplane::Tensor self) {
+  const std::vector<float> x = self.to_host<float>();
+  auto part = [&](size_t begin, size_t end) {
+    return backplane::Tensor::from_host<float>(
+        host, std::vector<float>(x.begin() + begin, x.begin() + end),
+        {static_cast<int64_t>(end - begin)}, self.device());
+  };
+  return {part(0, x.size() / 2), part(x.size() / 2, x.size())};
+}
+
 void unload(void*) {
   delete registrations;  // undoes the registrations before the host drops the backend
   registrations = nullptr;
@@ -73,6 +86,12 @@ extern "C" BP_PLUGIN_EXPORT bp_error* bp_plugin_init(const bp_api* host, bp_plug
     backplane::check(host, host->backend_register(&backend_desc, &backend));
     registrations = new std::vector<backplane::Registration>();
     registrations->push_back(backplane::register_kernel<&neg_out>(host, backend, "neg.out"));
+    const bp_op* split = nullptr;
+    const backplane::ErrorHandle no_split(host, host->op_find("test_list::split_halves", &split));
+    if (!no_split) {
+      registrations->push_back(
+          backplane::register_kernel<&split_halves>(host, backend, "test_list::split_halves"));
+    }
     bp_registration* fallback = nullptr;
     backplane::check(host,
                      host->fallback_register(backend, host->cpu_fallback, nullptr, &fallback));

@@ -331,6 +331,25 @@ typedef struct bp_api {
   /* The stream's device (with its id resolved) and the backend's handle for it (what create
    * returned; NULL for default, CPU and Meta streams). Either out pointer may be NULL. */
   bp_error* (*stream_native)(const bp_stream* stream, bp_device* device, void** native);
+
+  /* ---- (0.1) List results ------------------------------------------------------------------
+   * Sets *out to a TENSOR_LIST of `size` tensors whose array is host memory, a copy of
+   * `tensors`: the way a plugin kernel returns a list result (`Tensor[]`, `Tensor?[]`):
+   *
+   *   bp_tensor* halves[2] = {first, second};  // new references, e.g. from tensor_empty
+   *   err = api->value_set_tensor_list(&results[0], halves, 2);
+   *   if (err) { api->tensor_release(first); api->tensor_release(second); return err; }
+   *
+   * Ownership: on success the value takes over the references: each non-NULL entry is a new
+   * reference the caller gives up (as a TENSOR result holds one); a NULL entry is an undefined
+   * tensor. `tensors` itself is borrowed (only copied). Release the value with value_release,
+   * as a TENSOR_LIST result of op_call; a plugin kernel leaves that to the host, which also
+   * releases it when the kernel returns an error. A list whose array is not from this function
+   * (or from op_call / cpu_fallback results) is refused as a kernel result. On error nothing is
+   * taken and *out is unchanged. Thread safety: any thread. Errors (BP_ERROR_INVALID_ARGUMENT):
+   * "bp_api.value_set_tensor_list: `out` is NULL", "bp_api.value_set_tensor_list: `tensors` is
+   * NULL but size is 2"; BP_ERROR_OUT_OF_MEMORY. */
+  bp_error* (*value_set_tensor_list)(bp_value* out, bp_tensor* const* tensors, size_t size);
 } bp_api;
 
 #ifdef __cplusplus

@@ -39,8 +39,10 @@ extern "C" {
 /* A boxed kernel: reads `nargs` arguments (borrowed; the op's schema order, every argument
  * present, defaults filled in) and writes the op's `nresults` results, which the host sets to
  * BP_VALUE_NONE before the call. Tensor results are new references: an out= or in-place kernel
- * returns its written argument after api->tensor_retain. List results are not supported yet
- * (the host reports BP_ERROR_NOT_IMPLEMENTED). `user_data` is what was given at registration.
+ * returns its written argument after api->tensor_retain. A list result (`Tensor[]`) is filled
+ * with api->value_set_tensor_list, never by pointing into the plugin's memory (an error naming
+ * the result). The host releases every result after the call, also when the kernel returns an
+ * error. `user_data` is what was given at registration.
  * An error returned here reaches the caller as "[backend] op.overload: <message>" with its
  * code; the host destroys it. */
 typedef bp_error* (*bp_kernel_fn)(void* user_data, const bp_op* op, const bp_value* args,

@@ -264,6 +264,18 @@ class Results {
     }
     return Tensor::borrow(api_, values_[i].u.tensor);
   }
+  // Result `i` as a list of tensors (new references; a NULL entry gives an empty Tensor).
+  // Errors: not a list of tensors.
+  std::vector<Tensor> tensor_list(size_t i) const {
+    if (i >= count_ || values_[i].tag != BP_VALUE_TENSOR_LIST) {
+      throw Error(BP_ERROR_TYPE, "result " + std::to_string(i) + " is not a list of tensors");
+    }
+    std::vector<Tensor> list;
+    for (size_t j = 0; j < values_[i].u.tensors.size; ++j) {
+      list.push_back(Tensor::borrow(api_, values_[i].u.tensors.data[j]));
+    }
+    return list;
+  }
 
   size_t capacity() const { return values_.size(); }
   bp_value* data() { return values_.data(); }
@@ -562,13 +574,32 @@ T read(const bp_api* api, const bp_value& v) {
   }
 }
 
+// Writes a typed kernel's result into `out`, which takes over its references.
+inline void write_result(const bp_api*, Tensor& result, bp_value* out) {
+  out->tag = BP_VALUE_TENSOR;
+  out->u.tensor = result.release();
+}
+// A list (api->value_set_tensor_list); on an error the tensors keep their references.
+inline void write_result(const bp_api* api, std::vector<Tensor>& result, bp_value* out) {
+  if (!BP_API_HAS(api, value_set_tensor_list)) {
+    throw Error(BP_ERROR_NOT_IMPLEMENTED,
+                "typed kernel: this host has no api->value_set_tensor_list for list results");
+  }
+  std::vector<bp_tensor*> handles;
+  handles.reserve(result.size());
+  for (const Tensor& t : result) handles.push_back(t.get());
+  check(api, api->value_set_tensor_list(out, handles.data(), handles.size()));
+  for (Tensor& t : result) t.release();  // the list holds the references now
+}
+
 template <auto Fn>
 struct TypedKernel;
 
 template <typename R, typename... A, R (*Fn)(const bp_api*, A...)>
 struct TypedKernel<Fn> {
-  static_assert(std::is_void_v<R> || std::is_same_v<R, Tensor>,
-                "typed kernels return Tensor or nothing");
+  static_assert(std::is_void_v<R> || std::is_same_v<R, Tensor> ||
+                    std::is_same_v<R, std::vector<Tensor>>,
+                "typed kernels return Tensor, std::vector<Tensor> or nothing");
 
   static bp_error* call(void* user_data, const bp_op* op, const bp_value* args, size_t nargs,
                         bp_value* results, size_t nresults) {
@@ -599,17 +630,17 @@ struct TypedKernel<Fn> {
     if constexpr (std::is_void_v<R>) {
       Fn(api, read<std::decay_t<A>>(api, args[I])...);
     } else {
-      Tensor result = Fn(api, read<std::decay_t<A>>(api, args[I])...);
+      R result = Fn(api, read<std::decay_t<A>>(api, args[I])...);
       if (nresults < 1) throw Error(BP_ERROR_INTERNAL, "the op has no result for the tensor");
-      results[0].tag = BP_VALUE_TENSOR;
-      results[0].u.tensor = result.release();
+      write_result(api, result, &results[0]);
     }
   }
 };
 
 }  // namespace detail
 
-// Registers `Fn`, a function `Tensor fn(const bp_api*, Args...)` (or returning void) whose
+// Registers `Fn`, a function `Tensor fn(const bp_api*, Args...)` (or returning
+// std::vector<Tensor> for a `Tensor[]` result, through api->value_set_tensor_list, or void) whose
 // parameters follow the op's schema, as the backend's kernel for `op_name`. `Fn` may throw Error
 // (the call fails with its code and message) or RunOnCpu (the call runs on the CPU).
 template <auto Fn>

@@ -117,8 +117,9 @@ typedef struct bp_stream bp_stream;
  * Pointers inside an argument are borrowed from whoever filled it, for the duration of the call.
  * In results, tensors are new references, and lists and strings of op_call's results are host
  * memory: the receiver releases a result with api->value_release (or a tensor with
- * api->tensor_release). A NULL tensor (in TENSOR or in a TENSOR_LIST) is an undefined tensor,
- * i.e. None for `Tensor?` arguments and the entries of `Tensor?[]`. */
+ * api->tensor_release). A plugin kernel returns a list result through api->value_set_tensor_list,
+ * which makes such host memory. A NULL tensor (in TENSOR or in a TENSOR_LIST) is an undefined
+ * tensor, i.e. None for `Tensor?` arguments and the entries of `Tensor?[]`. */
 
 typedef enum bp_value_tag {
   BP_VALUE_NONE = 0,
