@@ -12,6 +12,7 @@
 #include "sdk/core/storage.h"
 #include "sdk/core/tensor_impl.h"
 #include "sdk/dispatch/dispatcher.h"
+#include "sdk/iter/strided_convert.h"
 #include "sdk/iter/tensor_iterator_config.h"
 
 namespace bp::cuda {
@@ -165,21 +166,11 @@ Tensor random_tensor(std::vector<int64_t> sizes, ScalarType dtype, uint64_t seed
 Tensor converted(const Tensor& t, ScalarType dtype) {
   const Tensor values = host_copy(t);
   Tensor out = cpu_tensor(std::vector<int64_t>(t.sizes().begin(), t.sizes().end()), dtype);
-  const size_t in_size = values.itemsize(), out_size = out.itemsize();
-  const char* src = static_cast<const char*>(values.data_ptr());
-  char* dst = static_cast<char*>(out.data_ptr());
-  for (int64_t i = 0; i < t.numel(); ++i) {
-    visit_dtype(t.dtype(), [&](auto from_tag) {
-      using From = typename decltype(from_tag)::type;
-      From x;
-      std::memcpy(&x, src + i * static_cast<int64_t>(in_size), sizeof x);
-      visit_dtype(dtype, [&](auto to_tag) {
-        using To = typename decltype(to_tag)::type;
-        const To y = element_cast<To>(x);
-        std::memcpy(dst + i * static_cast<int64_t>(out_size), &y, sizeof y);
-      });
-    });
-  }
+  // The CPU loops' own conversion (element_cast's rules), compiled once in the SDK rather than
+  // once per dtype pair here.
+  convert_elements(dtype, static_cast<char*>(out.data_ptr()), static_cast<int64_t>(out.itemsize()),
+                   t.dtype(), static_cast<const char*>(values.data_ptr()),
+                   static_cast<int64_t>(values.itemsize()), t.numel());
   return out;
 }
 
