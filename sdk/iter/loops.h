@@ -23,8 +23,9 @@
 //     types, computed, and the results converted to the output's dtype (convert_elements, PyTorch's
 //     conversion rules). cpu_kernel_vec uses the scalar callable then.
 // Tiles run on several threads when the iterator has at least `grain_size` elements
-// (TensorIteratorBase::for_each); the vectorised loops are compiled for the best ISA of the CPU
-// and picked at run time (dispatch_cpu).
+// (TensorIteratorBase::for_each); the contiguous and scalar-operand loops are compiled for each
+// ISA and the best one for the CPU is picked at run time (dispatch_cpu); strided and casting rows
+// are compiled once, for the baseline ISA.
 //
 // Errors (BP_CHECK): the callable's arity differs from the iterator's inputs, or the iterator has
 // more than one output. Callables must not throw.
@@ -162,11 +163,15 @@ template <typename Op, size_t... I>
             Strided<arg_of<Op, I>>{data[I + 1], strides[I + 1]}...);
 }
 
-// Picks the row kind from the strides: contiguous, one scalar input, or strided.
-template <int kWidth, typename Op, typename VecOp, size_t... I>
-[[gnu::always_inline]] inline void typed_row(const Op& op, const VecOp* vop, char* const* data,
-                                             const int64_t* strides, int64_t n,
-                                             std::index_sequence<I...> seq) {
+// The row kinds of a tile: every row of a 2-D tile has the same inner strides and length.
+inline constexpr int kStridedRow = -2;
+inline constexpr int kContiguousRow = -1;  // >= 0: contiguous with that input broadcast
+
+// The kind of the rows with these inner strides and length: contiguous, contiguous but for one
+// stride-0 input (its index), or strided.
+template <typename Op, size_t... I>
+[[gnu::always_inline]] inline int row_kind(const int64_t* strides, int64_t n,
+                                           std::index_sequence<I...>) {
   constexpr std::array<int64_t, sizeof...(I) + 1> kSizes = {sizeof(result_of<Op>),
                                                             sizeof(arg_of<Op, I>)...};
   int num_scalars = 0, scalar = -1;
@@ -179,17 +184,21 @@ template <int kWidth, typename Op, typename VecOp, size_t... I>
       contiguous &= strides[k] == kSizes[k];
     }
   }
-  if (contiguous && num_scalars == 0) return contiguous_row<-1, kWidth>(op, vop, data, n, seq);
-  if (contiguous && num_scalars == 1) {
-    // Instantiate the scalar-input row for each input position; run the one that matches.
-    const bool done =
-        ((static_cast<int>(I) == scalar
+  if (!contiguous || num_scalars > 1) return kStridedRow;
+  return num_scalars == 0 ? kContiguousRow : scalar;
+}
+
+// A contiguous row of `kind` (kContiguousRow or a scalar input's index).
+template <int kWidth, typename Op, typename VecOp, size_t... I>
+[[gnu::always_inline]] inline void contiguous_row_of_kind(int kind, const Op& op, const VecOp* vop,
+                                                          char* const* data, int64_t n,
+                                                          std::index_sequence<I...> seq) {
+  if (kind == kContiguousRow) return contiguous_row<kContiguousRow, kWidth>(op, vop, data, n, seq);
+  // Instantiate the scalar-input row for each input position; run the one that matches.
+  (void)((static_cast<int>(I) == kind
               ? (contiguous_row<static_cast<int>(I), kWidth>(op, vop, data, n, seq), true)
               : false) ||
          ...);
-    if (done) return;
-  }
-  strided_row(op, data, strides, n, seq);
 }
 
 // Dynamic casting: converts chunks of every operand through buffers of the callable's types.
@@ -261,24 +270,37 @@ auto make_loop2d(const TensorIteratorBase& iter, const Op& op, const VecOp* vop)
   std::array<ScalarType, kArity + 1> dtypes;
   for (int k = 0; k <= kArity; ++k) dtypes[k] = iter.dtype(k);
   const bool cast = needs_dynamic_casting<Op>(iter, Seq{});
-  return [&op, vop, dtypes, cast](char** data, const int64_t* strides, int64_t size0,
-                                  int64_t size1) {
-    constexpr int kN = kArity + 1;
-    std::array<char*, kN> ptrs;
-    for (int k = 0; k < kN; ++k) ptrs[k] = data[k];
-    auto rows = [&](auto width) __attribute__((always_inline)) {
-      for (int64_t j = 0; j < size1; ++j) {
+  return
+      [&op, vop, dtypes, cast](char** data, const int64_t* strides, int64_t size0, int64_t size1) {
+        constexpr int kN = kArity + 1;
+        std::array<char*, kN> ptrs;
+        for (int k = 0; k < kN; ++k) ptrs[k] = data[k];
+        auto each_row = [&](const auto& row) __attribute__((always_inline)) {
+          for (int64_t j = 0; j < size1; ++j) {
+            row(ptrs.data());
+            for (int k = 0; k < kN; ++k) ptrs[k] += strides[kN + k];
+          }
+        };
+        // Only contiguous rows get a copy per ISA (dispatch_cpu): casting and strided rows gain
+        // little from wider vectors, and every copy is compiled per op and dtype.
         if (cast) {
-          casting_row(op, dtypes.data(), ptrs.data(), strides, size0, Seq{});
-        } else {
-          constexpr int kWidth = vec_op_width<VecOp, result_of<Op>, decltype(width)::value>(Seq{});
-          typed_row<kWidth>(op, vop, ptrs.data(), strides, size0, Seq{});
+          return each_row([&](char* const* p) __attribute__((always_inline)) {
+            casting_row(op, dtypes.data(), p, strides, size0, Seq{});
+          });
         }
-        for (int k = 0; k < kN; ++k) ptrs[k] += strides[kN + k];
-      }
-    };
-    dispatch_cpu(rows);
-  };
+        const int kind = row_kind<Op>(strides, size0, Seq{});
+        if (kind == kStridedRow) {
+          return each_row([&](char* const* p) __attribute__((always_inline)) {
+            strided_row(op, p, strides, size0, Seq{});
+          });
+        }
+        dispatch_cpu([&](auto width) __attribute__((always_inline)) {
+          constexpr int kWidth = vec_op_width<VecOp, result_of<Op>, decltype(width)::value>(Seq{});
+          each_row([&](char* const* p) __attribute__((always_inline)) {
+            contiguous_row_of_kind<kWidth>(kind, op, vop, p, size0, Seq{});
+          });
+        });
+      };
 }
 
 }  // namespace loops_detail

@@ -5,34 +5,20 @@
 #include <cstdlib>
 #include <string>
 
-#if defined(__SANITIZE_ADDRESS__)
-// AddressSanitizer's run-time switch for its fake stack
-// (ASAN_OPTIONS=detect_stack_use_after_return).
-extern "C" int __asan_option_detect_stack_use_after_return __attribute__((weak));
-#endif
-
 namespace bp {
 namespace {
 
-// Whether AVX-512 code may run. GCC 12's AddressSanitizer lays out a frame with 64-byte aligned
-// locals for the real stack's alignment, then, with detect_stack_use_after_return, places it on
-// its fake stack 32 bytes off: AVX-512 code faults on aligned stores to its vector locals. Such
-// builds use AVX2 at most (32-byte locals are unaffected).
-bool avx512_frames_work() {
-#if defined(__SANITIZE_ADDRESS__)
-  return &__asan_option_detect_stack_use_after_return == nullptr ||
-         __asan_option_detect_stack_use_after_return == 0;
-#else
-  return true;
-#endif
-}
+// Whether AVX-512 loops are compiled in. Not under AddressSanitizer: GCC 12's ASan lays out a
+// frame with 64-byte aligned locals for the real stack's alignment, then, with
+// detect_stack_use_after_return, places it on its fake stack 32 bytes off, so AVX-512 code faults
+// on aligned stores to its vector locals (32-byte locals are unaffected).
+constexpr bool kAvx512Loops = BP_AVX512_LOOPS;
 
 CpuCapability detect() {
 #if defined(__x86_64__)
   // libgcc's checks include the OS's support for the wider registers (XGETBV).
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      avx512_frames_work()) {
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") && kAvx512Loops) {
     return CpuCapability::kAvx512;
   }
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return CpuCapability::kAvx2;
