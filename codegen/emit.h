@@ -23,8 +23,12 @@ using Files = std::map<std::string, std::string>;
 // Per family F: F.h, F.cc (API), F_structured.h, F_structured.cc, F_register.cc; and ops.h,
 // tensor_methods.inc, tensor_methods.cc, op_defs.cc, native_kernels.h, op_table.cc, ops.md.
 Files emit_sdk(const Model& model);
-// cpu_kernels.h and, per family F, F_cpu.cc.
-Files emit_cpu(const Model& model);
+// How many files each family's CPU kernels are split into (families not listed: 1).
+using CpuShards = std::map<std::string, int>;
+// cpu_kernels.h and, per family F, F_cpu.cc, or F_cpu_0.cc ... F_cpu_<n-1>.cc when F has n > 1
+// shards: the family's ops in declaration order, dealt round robin (an op's variants stay
+// together).
+Files emit_cpu(const Model& model, const CpuShards& shards = {});
 // The CUDA plugin's data tables: pointwise_ops.inc (ops with `math:`) and op_arguments.inc
 // (every op's argument names), rows of the structs in reference_backend/cuda.
 Files emit_cuda(const Model& model);

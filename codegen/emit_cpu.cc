@@ -2,6 +2,8 @@
 // registrations of every CPU kernel (structured wrappers included).
 #include <set>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "codegen/cpp.h"
 #include "codegen/emit.h"
@@ -48,9 +50,12 @@ std::string cpu_kernels_header(const Model& model) {
   return o.str();
 }
 
-std::string family_registrations(const Model& model, const std::string& family) {
+// The CPU kernels and registrations of `ops` (ops of `family`).
+std::string family_registrations(const Model& model, const std::string& family,
+                                 const std::vector<const OpDecl*>& ops) {
+  if (ops.empty()) return banner() + "// No CPU kernels of the '" + family + "' ops here.\n";
   std::ostringstream kernels, registrations;
-  for (const OpDecl* op : family_ops(model, family)) {
+  for (const OpDecl* op : ops) {
     if (op->structured) {
       std::vector<const OpDecl*> group = model.delegates_of(*op);
       group.push_back(op);
@@ -85,11 +90,27 @@ std::string family_registrations(const Model& model, const std::string& family) 
 
 }  // namespace
 
-Files emit_cpu(const Model& model) {
+Files emit_cpu(const Model& model, const CpuShards& shards) {
   Files files;
   files["cpu_kernels.h"] = cpu_kernels_header(model);
   for (const std::string& family : model.families()) {
-    files[family + "_cpu.cc"] = family_registrations(model, family);
+    auto it = shards.find(family);
+    const int n = it == shards.end() ? 1 : it->second;
+    // The ops that get a CPU kernel here (a structured op brings its delegating variants).
+    std::vector<const OpDecl*> ops;
+    for (const OpDecl* op : family_ops(model, family)) {
+      if (op->structured || op->dispatch.count(DispatchTarget::kCPU) != 0) ops.push_back(op);
+    }
+    if (n == 1) {
+      files[family + "_cpu.cc"] = family_registrations(model, family, ops);
+      continue;
+    }
+    std::vector<std::vector<const OpDecl*>> parts(n);
+    for (size_t i = 0; i < ops.size(); ++i) parts[i % n].push_back(ops[i]);
+    for (int k = 0; k < n; ++k) {
+      files[family + "_cpu_" + std::to_string(k) + ".cc"] =
+          family_registrations(model, family, parts[k]);
+    }
   }
   return files;
 }

@@ -86,6 +86,22 @@ TEST(Emit, CpuKernelsComeFromMathOrNamedKernels) {
                         "dtype, const Tensor& out);"));
 }
 
+TEST(Emit, ShardedFamiliesDealTheirOpsRoundRobinKeepingVariantsTogether) {
+  Files files = emit_cpu(binary_model(), {{"binary", 3}});
+  EXPECT_EQ(files.count("binary_cpu.cc"), 0u);
+  ASSERT_EQ(files.count("binary_cpu_0.cc"), 1u);
+  ASSERT_EQ(files.count("binary_cpu_1.cc"), 1u);
+  ASSERT_EQ(files.count("binary_cpu_2.cc"), 1u);
+  // add.out and its variants in the first shard, sum.IntList_out in the second, none in the third.
+  EXPECT_THAT(files.at("binary_cpu_0.cc"), HasSubstr("pointwise<math::Add, 4095u>"));
+  EXPECT_THAT(files.at("binary_cpu_0.cc"), HasSubstr("add__Tensor_CPU"));
+  EXPECT_THAT(files.at("binary_cpu_0.cc"), Not(HasSubstr("sum_out")));
+  EXPECT_THAT(files.at("binary_cpu_1.cc"), HasSubstr("cpu::sum_out(call, self, dim"));
+  EXPECT_THAT(files.at("binary_cpu_1.cc"), Not(HasSubstr("math::Add")));
+  EXPECT_THAT(files.at("binary_cpu_2.cc"), HasSubstr("No CPU kernels"));
+  EXPECT_THAT(files.at("binary_cpu_2.cc"), Not(HasSubstr("Library")));
+}
+
 TEST(Emit, CudaTablesListMathOpsWithArgumentPositionsAndEveryOpsArguments) {
   Files files = emit_cuda(binary_model());
   // add.out: inputs self (0) and other (1), alpha (2) for Add, out at 3 of 4 arguments.

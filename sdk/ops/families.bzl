@@ -28,6 +28,25 @@ def sdk_generated_headers():
         per_family += [f + ".h", f + "_structured.h"]
     return per_family + ["ops.h", "native_kernels.h"]
 
+# How many files the CPU kernels of a family are split into (1 when not listed), so that the
+# compiles of a large family run side by side and adding an op recompiles a part of it. A shard
+# past about 60 s of compile is a sign to raise its family's count (docs/building.md).
+CPU_SHARDS = {
+    "unary": 2,
+    "binary": 2,
+}
+
+def cpu_shards_flag():
+    """The codegen flag that gives it CPU_SHARDS."""
+    return "--cpu_shards=" + ",".join(["%s:%d" % (f, n) for f, n in CPU_SHARDS.items()])
+
 def cpu_generated_sources():
     """The .cc files the codegen writes for reference_backend/cpu."""
-    return [f + "_cpu.cc" for f in OP_FAMILIES]
+    files = []
+    for f in OP_FAMILIES:
+        n = CPU_SHARDS.get(f, 1)
+        if n == 1:
+            files.append(f + "_cpu.cc")
+        else:
+            files += ["%s_cpu_%d.cc" % (f, k) for k in range(n)]
+    return files
