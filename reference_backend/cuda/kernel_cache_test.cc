@@ -3,6 +3,7 @@
 #include <deque>
 #include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -76,6 +77,28 @@ TEST(KernelCache, CompilesOnFirstUseThenServesFromMemoryWithoutCompiling) {
             "\x7f"
             "ELF");  // sm_90 machine code
   EXPECT_EQ(loader.entries, std::vector<std::string>{k.entry_name()});
+}
+
+TEST(KernelCache, ThreadsAskingForOneKernelAtOnceGetItCompiledOnce) {
+  // The plugin's kernels are looked up from every thread that calls an op; ThreadSanitizer runs
+  // this test in CI.
+  MapDiskCache disk;
+  RecordingLoader loader;
+  KernelCache cache(90, &disk, &loader);
+  const ElementwiseKernel k = fill_float();
+  constexpr int kThreads = 4;
+  std::vector<void*> got(kThreads, nullptr);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back(
+        [&, t] { got[t] = cache.get(k.entry_name(), [&] { return program_of(k); }); });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_THAT(got, ::testing::Each(got[0]));
+  EXPECT_NE(got[0], nullptr);
+  EXPECT_EQ(cache.stats().compiles, 1);
+  EXPECT_EQ(cache.stats().memory_hits, kThreads - 1);
+  EXPECT_EQ(loader.binaries.size(), 1u);
 }
 
 TEST(KernelCache, AnotherProcessFindsTheKernelOnDiskAndDoesNotCompile) {

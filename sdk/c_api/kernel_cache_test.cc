@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -157,6 +158,41 @@ TEST_F(KernelCacheTest, ConcurrentProcessesNeverSeeAPartialEntry) {
     EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "a process read a partial entry";
   }
   // No temporary file is left behind.
+  for (const std::string& name : entries()) EXPECT_EQ(name.rfind(".tmp-", 0), std::string::npos);
+}
+
+TEST_F(KernelCacheTest, ThreadsSharingOneCacheNeverSeeAPartialEntry) {
+  // One object used from several threads at once (the CUDA plugin's compile threads do this);
+  // ThreadSanitizer runs this test in CI.
+  constexpr int kThreads = 4, kRounds = 100;
+  auto blob = [](int writer, int round) {
+    return std::string(500 + 37 * (round % 7), static_cast<char>('a' + writer)) +
+           std::to_string(round);
+  };
+  const KernelCache c = cache();
+  std::vector<int> bad(kThreads, 0), hits(kThreads, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int r = 0; r < kRounds; ++r) {
+        c.put("key" + std::to_string(r % 3), blob(t, r));
+        if (std::optional<std::string> got = c.get("key" + std::to_string((r + 1) % 3))) {
+          ++hits[t];
+          const char w = (*got)[0];
+          bool whole = w >= 'a' && w < 'a' + kThreads;
+          if (whole) {
+            const int round = std::stoi(got->substr(got->find_first_of("0123456789")));
+            whole = *got == blob(w - 'a', round);
+          }
+          bad[t] += !whole;
+        }
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_THAT(bad, ::testing::Each(0));
+  EXPECT_GT(hits[0] + hits[1] + hits[2] + hits[3], 0);
+  EXPECT_THAT(dropped_, IsEmpty());
   for (const std::string& name : entries()) EXPECT_EQ(name.rfind(".tmp-", 0), std::string::npos);
 }
 

@@ -8,8 +8,9 @@
 // Each thread gets one contiguous chunk. Nested calls (from inside a parallel region) run
 // serially. An exception thrown by `f` on any thread is rethrown on the caller after all threads
 // finish (the first one wins). Builds without OpenMP (ThreadSanitizer builds: libgomp is not
-// instrumented) run everything on the calling thread. So does a child process forked after its
-// parent ran a parallel region (OpenMP's threads do not survive fork; get_num_threads() is 1).
+// instrumented) run the same chunks on std::threads started per call, so that TSan checks the
+// kernels' concurrent work. A child process forked after its parent ran a parallel region runs
+// serially (OpenMP's threads do not survive fork; get_num_threads() is 1).
 //
 // Thread safety: safe to call from any thread; `f` runs concurrently on disjoint ranges.
 #ifndef BACKPLANE_SDK_ITER_PARALLEL_H_
