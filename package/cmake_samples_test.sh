@@ -29,9 +29,12 @@ done
 
 # In a sanitizer build the package's libraries need the sanitizer's runtime, which must come first
 # in a program that is not built with it (toy_client is not).
+# (readelf's output is read whole first: `readelf | grep -q` under pipefail fails when grep stops
+# at an early match and readelf then dies of SIGPIPE, which happened with libasan listed first.)
 preload=
+needed=$(readelf -d "$sdk/lib/libbackplane.so")
 for runtime in libasan.so libtsan.so; do
-  if readelf -d "$sdk/lib/libbackplane.so" | grep -q "NEEDED.*\[$runtime"; then
+  if grep -q "NEEDED.*\[$runtime" <<<"$needed"; then
     preload=$(${CC:-cc} -print-file-name=$runtime)
   fi
 done
@@ -46,7 +49,7 @@ cmake --build "$build" --verbose || fail "cmake could not build the samples"
 
 for plugin in libtoy_plugin.so libtoy_cpp_plugin.so; do
   [[ -f "$build/$plugin" ]] || fail "the build made no $plugin"
-  if readelf -d "$build/$plugin" | grep -q 'NEEDED.*libbackplane'; then
+  if grep -q 'NEEDED.*libbackplane' <<<"$(readelf -d "$build/$plugin")"; then
     fail "$plugin links libbackplane.so; a plugin needs only the headers"
   fi
 

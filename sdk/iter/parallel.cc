@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -95,7 +96,13 @@ void parallel_run(int64_t begin, int64_t end, int64_t grain_size,
   // std::threads, which TSan sees, so that it checks the kernels' concurrent work.
   std::vector<std::thread> team;
   team.reserve(static_cast<size_t>(threads - 1));
-  for (int index = 1; index < threads; ++index) team.emplace_back(run_chunk, threads, index);
+  for (int index = 1; index < threads; ++index) {
+    try {
+      team.emplace_back(run_chunk, threads, index);
+    } catch (const std::system_error&) {
+      run_chunk(threads, index);  // no thread to be had: this one runs the chunk
+    }
+  }
   run_chunk(threads, 0);
   for (std::thread& t : team) t.join();
 #endif
