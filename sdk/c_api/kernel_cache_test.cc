@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <numeric>
 #include <string>
 #include <thread>
 #include <vector>
@@ -191,7 +192,7 @@ TEST_F(KernelCacheTest, ThreadsSharingOneCacheNeverSeeAPartialEntry) {
   }
   for (std::thread& t : threads) t.join();
   EXPECT_THAT(bad, ::testing::Each(0));
-  EXPECT_GT(hits[0] + hits[1] + hits[2] + hits[3], 0);
+  EXPECT_GT(std::accumulate(hits.begin(), hits.end(), 0), 0);
   EXPECT_THAT(dropped_, IsEmpty());
   for (const std::string& name : entries()) EXPECT_EQ(name.rfind(".tmp-", 0), std::string::npos);
 }

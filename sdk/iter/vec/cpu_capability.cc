@@ -8,17 +8,12 @@
 namespace bp {
 namespace {
 
-// Whether AVX-512 loops are compiled in. Not under AddressSanitizer: GCC 12's ASan lays out a
-// frame with 64-byte aligned locals for the real stack's alignment, then, with
-// detect_stack_use_after_return, places it on its fake stack 32 bytes off, so AVX-512 code faults
-// on aligned stores to its vector locals (32-byte locals are unaffected).
-constexpr bool kAvx512Loops = BP_AVX512_LOOPS;
-
 CpuCapability detect() {
 #if defined(__x86_64__)
   // libgcc's checks include the OS's support for the wider registers (XGETBV).
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") && kAvx512Loops) {
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      BP_AVX512_LOOPS) {  // none in ASan builds: GCC 12 misaligns their locals (see the header)
     return CpuCapability::kAvx512;
   }
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return CpuCapability::kAvx2;

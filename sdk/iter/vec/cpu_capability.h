@@ -25,7 +25,7 @@
 // lowers it, and set_cpu_capability changes it (tests use it to run every path). AddressSanitizer
 // builds stop at AVX2 and compile no AVX-512 loops: a GCC 12 bug misaligns 64-byte stack locals
 // on ASan's fake stack (detect_stack_use_after_return, which CI turns on; see cpu_capability.cc),
-// so those loops could not run there, and compiling them costs a third of every kernel's build.
+// so those loops could not run there, and compiling them cost a fifth of each kernel's ASan build.
 //
 // Thread safety: cpu_capability and dispatch_cpu are safe from any thread; set_cpu_capability
 // is for tests and benchmarks (an atomic, but kernels running meanwhile may use either ISA).
