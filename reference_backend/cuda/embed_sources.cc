@@ -2,7 +2,7 @@
 // sources the plugin compiles at run time (jit_sources.h).
 //
 //   embed_sources --output=jit_sources_data.cc
-//       kPreludeTypes=reference_backend/cuda/jit/prelude_types.cuh
+//       kScalarTypes=sdk/core/portable/base.h,sdk/core/portable/half.h,...
 //       kMathFunctors=reference_backend/math/math.h,reference_backend/math/unary.h,...
 //
 // Each NAME=FILE[,FILE...] becomes `extern const char NAME[]` holding the files' text in order.

@@ -5,16 +5,10 @@
 #include <cstring>
 
 #include "reference_backend/cuda/error.h"
+#include "sdk/core/portable/element_cast.h"
 
 namespace bp::cuda {
-namespace device_types {
-// The device's element types and casts, as host C++ (see jit/prelude_types.cuh).
-#include "reference_backend/cuda/jit/prelude_types.cuh"
-}  // namespace device_types
-
 namespace {
-
-namespace dt = device_types::bp;
 
 template <typename T>
 struct Tag {
@@ -38,19 +32,19 @@ decltype(auto) visit(Dtype dtype, Fn&& fn) {
     case Dtype::kInt64:
       return fn(Tag<int64_t>{});
     case Dtype::kFloat16:
-      return fn(Tag<dt::Half>{});
+      return fn(Tag<Half>{});
     case Dtype::kBFloat16:
-      return fn(Tag<dt::BFloat16>{});
+      return fn(Tag<BFloat16>{});
     case Dtype::kFloat32:
       return fn(Tag<float>{});
     case Dtype::kFloat64:
       return fn(Tag<double>{});
     case Dtype::kComplex64:
-      return fn(Tag<dt::complex<float>>{});
+      return fn(Tag<complex<float>>{});
     case Dtype::kComplex128:
       break;
   }
-  return fn(Tag<dt::complex<double>>{});
+  return fn(Tag<complex<double>>{});
 }
 
 template <typename T>
@@ -65,7 +59,7 @@ template <typename From>
 jit::Value cast_to(const From& x, Dtype to) {
   return visit(to, [&](auto tag) {
     using To = typename decltype(tag)::type;
-    return value_of(dt::jit::cast<To>(x));
+    return value_of(element_cast<To>(x));
   });
 }
 
@@ -80,7 +74,7 @@ jit::Value scalar_as(const bp_value& value, Dtype to) {
     case BP_VALUE_DOUBLE:
       return cast_to(value.u.d, to);
     case BP_VALUE_COMPLEX:
-      return cast_to(dt::complex<double>(value.u.c.re, value.u.c.im), to);
+      return cast_to(complex<double>(value.u.c.re, value.u.c.im), to);
     default:
       throw Error(BP_ERROR_TYPE, detail::concat("expected a Scalar (bool, int, float or complex) "
                                                 "but got a value with tag ",
@@ -95,7 +89,7 @@ jit::Value element_as(const void* data, Dtype from, Dtype via, Dtype to) {
     std::memcpy(&x, data, sizeof x);
     return visit(via, [&](auto via_tag) {
       using Via = typename decltype(via_tag)::type;
-      return cast_to(dt::jit::cast<Via>(x), to);
+      return cast_to(element_cast<Via>(x), to);
     });
   });
 }
@@ -179,7 +173,7 @@ double value_to_double(const jit::Value& value, Dtype dtype) {
     using T = typename decltype(tag)::type;
     T x;
     std::memcpy(&x, value.bytes, sizeof x);
-    return dt::jit::cast<double>(x);
+    return element_cast<double>(x);
   });
 }
 

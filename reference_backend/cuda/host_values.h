@@ -1,6 +1,6 @@
 // The values the host hands kernels by value (functor arguments such as add's alpha, CPU scalar
-// operands, fill values), converted exactly as the device converts: through the device prelude's
-// own cast (jit/prelude_types.cuh), compiled here as host C++.
+// operands, fill values), converted exactly as the device converts: through the same
+// element_cast the kernels use (the portable scalar layer, sdk/core/portable).
 //
 //   jit::Value alpha = scalar_as(args[2], Dtype::kFloat32);          // Scalar -> float
 //   jit::Value x = element_as(cpu_scalar_data, Dtype::kInt64,        // int64 -> float16 -> float

@@ -1,6 +1,8 @@
 // The source text every jitted kernel is built from, embedded at build time (embed_sources):
 //
-//   kPreludeTypes   jit/prelude_types.cuh: int types, Half, BFloat16, complex, traits, casts
+//   kScalarTypes    the portable scalar layer: sdk/core/portable/*.h (int types, Half, BFloat16,
+//                   complex, element_cast) and reference_backend/math/traits.h, the same text the
+//                   SDK compiles
 //   kPreludeMath    jit/prelude_math.cuh: the primitives of reference_backend/math/primitives.h
 //   kKernelArgs     jit/kernel_args.h: the parameter blocks the host fills
 //   kMathFunctors   reference_backend/math/*.h (not primitives.h): bp::math::Add, ...
@@ -16,7 +18,7 @@
 
 namespace bp::cuda {
 
-extern const char kPreludeTypes[];
+extern const char kScalarTypes[];
 extern const char kPreludeMath[];
 extern const char kKernelArgs[];
 extern const char kMathFunctors[];

@@ -45,9 +45,9 @@ std::string body_source(const Computation& c, Dtype compute) {
     init += std::string(j ? ", " : " : ") + arg + "(bp::jit::value_as<" + m + ">(values[" +
             std::to_string(c.num_inputs + j) + "]))";
   }
-  s += "  BP_JIT_INLINE explicit " + name + "(const bp::jit::Value* values)" + init + " {" +
+  s += "  BP_INLINE explicit " + name + "(const bp::jit::Value* values)" + init + " {" +
        (c.num_args == 0 ? " (void)values;" : "") + " }\n";
-  s += "  BP_JIT_INLINE auto operator()(const " + m + " (&in)[" + inputs + "]) const {" +
+  s += "  BP_INLINE auto operator()(const " + m + " (&in)[" + inputs + "]) const {" +
        (c.num_inputs == 0 ? " (void)in;" : "") + " return " + c.expression + "; }\n};\n";
   return s;
 }

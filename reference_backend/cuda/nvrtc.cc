@@ -38,7 +38,7 @@ void bind(void* handle, F& fn, const char* name) {
 }  // namespace
 
 const std::vector<std::string>& Nvrtc::default_options() {
-  static const std::vector<std::string> options = {"-default-device", "--std=c++17", "-DNDEBUG"};
+  static const std::vector<std::string> options = {"-default-device", "--std=c++20", "-DNDEBUG"};
   return options;
 }
 

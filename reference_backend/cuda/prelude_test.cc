@@ -1,7 +1,8 @@
-// The device prelude defines every function and trait reference_backend/math/primitives.h
-// defines for the host: the header is read, its bp::math functions and traits are listed, and a
-// kernel calling each of them (for float and double) must compile with NVRTC. A primitive added
-// to the host header without its device counterpart fails here, naming it.
+// The device prelude defines every function reference_backend/math/primitives.h defines for the
+// host: the header is read, its bp::math functions are listed, and a kernel calling each of them
+// (for float and double) must compile with NVRTC. A primitive added to the host header without
+// its device counterpart fails here, naming it. (The traits need no check: host and device
+// compile the same reference_backend/math/traits.h.)
 #include <cctype>
 #include <fstream>
 #include <set>
@@ -18,7 +19,6 @@ namespace {
 
 struct Primitives {
   std::vector<std::pair<std::string, int>> functions;  // name, parameter count
-  std::vector<std::string> bool_traits, type_traits;
 };
 
 std::string read(const std::string& path) {
@@ -57,25 +57,13 @@ std::string identifier_before(const std::string& s, size_t end) {
   return s.substr(b, end - b);
 }
 
-// Declarations at the start of a line: `[[attr]] inline T name(params) {`, `constexpr T name() {`,
-// `inline constexpr bool name = ...`, `using name = typename ...`.
+// Declarations at the start of a line: `[[attr]] inline T name(params) {`, `constexpr T name() {`.
 Primitives parse(const std::string& header) {
   Primitives p;
-  std::set<std::string> seen;
   std::istringstream lines(without_detail(header));
   std::string line;
   while (std::getline(lines, line)) {
     line = trim(line);
-    if (starts_with(line, "inline constexpr bool ")) {
-      const std::string rest = line.substr(22);
-      const std::string name = rest.substr(0, rest.find_first_of(" =<"));
-      if (seen.insert(name).second) p.bool_traits.push_back(name);
-      continue;
-    }
-    if (starts_with(line, "using ") && line.find("= typename") != std::string::npos) {
-      p.type_traits.push_back(identifier_before(line, line.find(" =")));
-      continue;
-    }
     const bool declaration =
         starts_with(line, "[[") || starts_with(line, "inline ") || starts_with(line, "constexpr ");
     const size_t open = line.find('(');
@@ -102,11 +90,9 @@ const Primitives& primitives() {
 TEST(Prelude, TheHostPrimitivesAreFound) {
   std::set<std::string> names;
   for (const auto& [name, count] : primitives().functions) names.insert(name);
-  for (const char* expected : {"exp", "log", "sqrt", "sin", "tanh", "infinity", "quiet_nan"}) {
+  for (const char* expected : {"exp", "log", "sqrt", "sin", "tanh", "abs", "maximum"}) {
     EXPECT_TRUE(names.count(expected)) << expected << " not found in primitives.h";
   }
-  EXPECT_FALSE(primitives().bool_traits.empty());
-  EXPECT_FALSE(primitives().type_traits.empty());
 }
 
 TEST(Prelude, DefinesEveryHostPrimitiveForTheDevice) {
@@ -122,12 +108,6 @@ TEST(Prelude, DefinesEveryHostPrimitiveForTheDevice) {
         call += ")";
       }
       body += "  out[n++] = static_cast<double>(" + call + ");  // " + name + "\n";
-    }
-    for (const std::string& trait : primitives().bool_traits) {
-      body += "  out[n++] = bp::math::" + trait + "<" + t + "> ? 1.0 : 0.0;\n";
-    }
-    for (const std::string& trait : primitives().type_traits) {
-      body += "  out[n++] = static_cast<double>(bp::math::" + trait + "<" + t + ">(0.5));\n";
     }
   }
   const std::string source = program_head() +

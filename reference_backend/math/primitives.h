@@ -7,7 +7,7 @@
 //   - C++ operators and statements (`if`, `if constexpr`, loops), and plain structs / templates;
 //   - the functions below (bp::math::exp, ...), which take float, double, bp::complex<float /
 //     double> and Vectorized<T> (a SIMD version where one exists, else lane by lane);
-//   - the traits below (is_complex_v, is_integral_v, ...).
+//   - the traits of traits.h (is_complex_v, is_integral_v, ...), which are portable source.
 // No std:: calls, no exceptions, no globals: each functor is a pure function of its arguments.
 //
 // Thread safety: pure functions.
@@ -19,62 +19,18 @@
 #include <limits>
 #include <type_traits>
 
+#include "reference_backend/math/traits.h"
 #include "sdk/core/complex.h"
 #include "sdk/iter/vec/vectorized.h"
 
 namespace bp::math {
 
-// ---- Traits ---------------------------------------------------------------------------------
-// They describe the element type: for Vectorized<T>, that of its lanes (so a functor's
-// `if constexpr (is_integral_v<T>)` branch is taken for integer vectors too).
+// ---- Traits (traits.h), with vectors: they describe a Vectorized<T>'s lanes ------------------
 
-// The element type of a value: T itself, or the lane type of Vectorized<T>.
-template <typename T>
-struct element_of {
-  using type = T;
-};
 template <typename T>
 struct element_of<Vectorized<T>> {
   using type = T;
 };
-template <typename T>
-using element_t = typename element_of<T>::type;
-
-template <typename T>
-inline constexpr bool is_complex_v = false;
-template <typename T>
-inline constexpr bool is_complex_v<complex<T>> = true;
-// Integers, not bool.
-template <typename T>
-inline constexpr bool is_integral_v =
-    std::is_integral_v<element_t<T>> && !std::is_same_v<element_t<T>, bool>;
-template <typename T>
-inline constexpr bool is_bool_v = std::is_same_v<T, bool>;
-template <typename T>
-inline constexpr bool is_floating_v = std::is_floating_point_v<element_t<T>>;
-template <typename T>
-inline constexpr bool is_signed_v = std::is_signed_v<element_t<T>>;
-
-// The real type of a (possibly complex) type: float for complex<float>.
-template <typename T>
-struct real_of {
-  using type = T;
-};
-template <typename T>
-struct real_of<complex<T>> {
-  using type = T;
-};
-template <typename T>
-using real_t = typename real_of<T>::type;
-
-template <typename T>
-constexpr T infinity() {
-  return std::numeric_limits<T>::infinity();
-}
-template <typename T>
-constexpr T quiet_nan() {
-  return std::numeric_limits<T>::quiet_NaN();
-}
 
 // ---- Functions ------------------------------------------------------------------------------
 // Each takes real, bp::complex or Vectorized values and returns the same type, unless it says

@@ -1,5 +1,6 @@
 // Conversions between element types with PyTorch's semantics: the unchecked cast its kernels use
-// (c10::convert / static_cast_with_inter_type) and the overflow test of its checked conversions
+// (c10::convert / static_cast_with_inter_type; portable source shared with the jitted kernels,
+// sdk/core/portable/element_cast.h) and the overflow test of its checked conversions
 // (c10::overflows / checked_convert).
 //
 //   uint8_t a = element_cast<uint8_t>(int64_t{-1});            // 255 (wraps, as in PyTorch)
@@ -8,10 +9,8 @@
 //   bool d = element_overflows<Half>(1e6);                      // true
 //   bool e = element_overflows<Half>(INFINITY);                 // false: inf is representable
 //
-// Element types: the 12 C++ types of scalar_type.h. Unlike a plain static_cast, element_cast is
-// defined for every input: floating values go to integers through int64 (as c10 does for uint8),
-// and NaN or values outside int64 give INT64_MIN before narrowing (what x86's conversion
-// instruction gives, so results match PyTorch's CPU kernels on x86).
+// Element types: the 12 C++ types of scalar_type.h. element_cast is defined for every input (see
+// sdk/core/portable/element_cast.h).
 //
 // Thread safety: pure functions.
 #ifndef BACKPLANE_SDK_CORE_ELEMENT_CAST_H_
@@ -25,16 +24,12 @@
 #include <type_traits>
 #include <utility>
 
+#include "sdk/core/portable/element_cast.h"  // IWYU pragma: export
 #include "sdk/core/scalar_type.h"
 
 namespace bp {
 
 namespace detail {
-
-template <typename T>
-inline constexpr bool is_complex_element = false;
-template <typename T>
-inline constexpr bool is_complex_element<complex<T>> = true;
 
 // The type of one component: T for real types, T::value_type for complex ones.
 template <typename T>
@@ -48,64 +43,7 @@ struct ComponentType<complex<T>> {
 template <typename T>
 using component_t = typename ComponentType<T>::type;
 
-template <typename T>
-inline constexpr bool is_integer_element = std::is_integral_v<T> && !std::is_same_v<T, bool>;
-
-// Floating value -> int64 with defined results everywhere (x86's "integer indefinite" for NaN and
-// out-of-range values).
-inline int64_t floating_to_int64(double value) {
-  // [-2^63, 2^63) is exactly the range that converts without overflow.
-  if (!(value >= -0x1p63 && value < 0x1p63)) return std::numeric_limits<int64_t>::min();
-  return static_cast<int64_t>(value);
-}
-
-// A real From (not complex) to a real To (not complex, not bool).
-template <typename To, typename From>
-To real_cast(From value) {
-  if constexpr (std::is_same_v<To, From>) {
-    return value;
-  } else if constexpr (is_integer_element<To> && !std::is_integral_v<From>) {
-    return static_cast<To>(floating_to_int64(static_cast<double>(value)));
-  } else if constexpr (is_reduced_float<To> || is_reduced_float<From>) {
-    // Through float, as c10::Half / c10::BFloat16 only convert to and from float.
-    return static_cast<To>(static_cast<float>(value));
-  } else {
-    return static_cast<To>(value);
-  }
-}
-
 }  // namespace detail
-
-// `value` converted to element type To the way PyTorch's kernels convert (no checks):
-// - to bool: true when non-zero (a complex value when either part is non-zero);
-// - complex to a real type: the real part;
-// - a real value to complex: (value, 0);
-// - integers wrap modulo 2^bits (int64 -1 -> uint8 255);
-// - floating to integral: truncation toward zero through int64 (see the file comment);
-// - double to Half / BFloat16 rounds through float, as c10 does.
-template <typename To, typename From>
-To element_cast(From value) {
-  if constexpr (std::is_same_v<To, From>) {
-    return value;
-  } else if constexpr (std::is_same_v<To, bool>) {
-    if constexpr (detail::is_complex_element<From>) {
-      return value.real() != 0 || value.imag() != 0;
-    } else {
-      return static_cast<double>(value) != 0;
-    }
-  } else if constexpr (detail::is_complex_element<To>) {
-    using V = typename To::value_type;
-    if constexpr (detail::is_complex_element<From>) {
-      return To(detail::real_cast<V>(value.real()), detail::real_cast<V>(value.imag()));
-    } else {
-      return To(detail::real_cast<V>(value), V(0));
-    }
-  } else if constexpr (detail::is_complex_element<From>) {
-    return detail::real_cast<To>(value.real());
-  } else {
-    return detail::real_cast<To>(value);
-  }
-}
 
 // True when converting `value` to To loses its value in a way PyTorch's checked conversions
 // reject (c10::checked_convert), i.e. when Scalar::to<To>() throws "value cannot be converted to

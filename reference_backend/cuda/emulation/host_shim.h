@@ -10,6 +10,7 @@
 #define BACKPLANE_REFERENCE_BACKEND_CUDA_EMULATION_HOST_SHIM_H_
 
 #include <cmath>
+#include <complex>  // the portable scalar layer's host conversions
 #include <cstdint>
 #include <cstring>
 

@@ -29,11 +29,11 @@ namespace bp {
 namespace jit {
 
 template <typename T>
-BP_JIT_INLINE T value_as(const Value& value) {
+BP_INLINE T value_as(const Value& value) {
   return *reinterpret_cast<const T*>(value.bytes);
 }
 
-BP_JIT_INLINE uint32_t mul_hi(uint32_t a, uint32_t b) {
+BP_INLINE uint32_t mul_hi(uint32_t a, uint32_t b) {
 #if defined(__CUDACC_RTC__)
   return __umulhi(a, b);
 #else
@@ -47,7 +47,7 @@ struct OperandOffsets {
   uint32_t at[kOperands];
 };
 template <int kOperands>
-BP_JIT_INLINE OperandOffsets<kOperands> offsets_of(const Offsets& offsets, uint32_t index) {
+BP_INLINE OperandOffsets<kOperands> offsets_of(const Offsets& offsets, uint32_t index) {
   OperandOffsets<kOperands> result;
 #pragma unroll
   for (int k = 0; k < kOperands; ++k) result.at[k] = 0;
@@ -67,9 +67,9 @@ BP_JIT_INLINE OperandOffsets<kOperands> offsets_of(const Offsets& offsets, uint3
 
 // S, or R when the body's result type R is not the compute type M (see the file comment).
 template <typename S, typename M, typename R>
-BP_JIT_INLINE conditional_t<is_same_v<R, M>, S, R> to_storage(R result) {
-  if constexpr (is_same_v<R, M>) {
-    return cast<S>(result);
+BP_INLINE portable::conditional_t<portable::is_same_v<R, M>, S, R> to_storage(R result) {
+  if constexpr (portable::is_same_v<R, M>) {
+    return element_cast<S>(result);
   } else {
     return result;
   }
@@ -97,11 +97,11 @@ struct alignas(sizeof(T) * kVec) Vector {
 
 // Loads an element of runtime dtype `dtype` as S, then as M.
 template <typename S, typename M>
-BP_JIT_INLINE M load_dynamic(const char* p, int32_t dtype) {
+BP_INLINE M load_dynamic(const char* p, int32_t dtype) {
   switch (dtype) {
 #define BP_JIT_LOAD_CASE(code, type) \
   case code:                         \
-    return cast<M>(cast<S>(*reinterpret_cast<const type*>(p)));
+    return element_cast<M>(element_cast<S>(*reinterpret_cast<const type*>(p)));
     BP_JIT_FOR_EACH_DTYPE(BP_JIT_LOAD_CASE)
 #undef BP_JIT_LOAD_CASE
   }
@@ -110,11 +110,11 @@ BP_JIT_INLINE M load_dynamic(const char* p, int32_t dtype) {
 
 // Stores `value` (already in storage form) as an element of runtime dtype `dtype`.
 template <typename V>
-BP_JIT_INLINE void store_dynamic(char* p, int32_t dtype, V value) {
+BP_INLINE void store_dynamic(char* p, int32_t dtype, V value) {
   switch (dtype) {
-#define BP_JIT_STORE_CASE(code, type)                \
-  case code:                                         \
-    *reinterpret_cast<type*>(p) = cast<type>(value); \
+#define BP_JIT_STORE_CASE(code, type)                        \
+  case code:                                                 \
+    *reinterpret_cast<type*>(p) = element_cast<type>(value); \
     return;
     BP_JIT_FOR_EACH_DTYPE(BP_JIT_STORE_CASE)
 #undef BP_JIT_STORE_CASE
@@ -125,7 +125,7 @@ BP_JIT_INLINE void store_dynamic(char* p, int32_t dtype, V value) {
 template <typename M, int kInputs, uint32_t kScalarMask>
 struct ScalarInputs {
   M value[kInputs > 0 ? kInputs : 1];
-  BP_JIT_INLINE explicit ScalarInputs(const Value* values) {
+  BP_INLINE explicit ScalarInputs(const Value* values) {
 #pragma unroll
     for (int i = 0; i < kInputs; ++i) {
       if ((kScalarMask >> i) & 1u) value[i] = value_as<M>(values[i]);
@@ -134,7 +134,7 @@ struct ScalarInputs {
 };
 
 template <typename Body, typename S, typename Out, int kVec, uint32_t kScalarMask>
-BP_JIT_INLINE void vectorized(const ContiguousArgs& args) {
+BP_INLINE void vectorized(const ContiguousArgs& args) {
   using M = typename Body::compute_t;
   constexpr int kInputs = Body::kInputs;
   const Body body(args.values);
@@ -152,9 +152,9 @@ BP_JIT_INLINE void vectorized(const ContiguousArgs& args) {
       for (int i = 0; i < kInputs; ++i) {
         in[i] = ((kScalarMask >> i) & 1u)
                     ? scalars.value[i]
-                    : cast<M>(reinterpret_cast<const S*>(args.data[1 + i])[index]);
+                    : element_cast<M>(reinterpret_cast<const S*>(args.data[1 + i])[index]);
       }
-      reinterpret_cast<Out*>(args.data[0])[index] = cast<Out>(to_storage<S, M>(body(in)));
+      reinterpret_cast<Out*>(args.data[0])[index] = element_cast<Out>(to_storage<S, M>(body(in)));
     }
     return;
   }
@@ -178,9 +178,9 @@ BP_JIT_INLINE void vectorized(const ContiguousArgs& args) {
       M in[kInputs > 0 ? kInputs : 1];
 #pragma unroll
       for (int i = 0; i < kInputs; ++i) {
-        in[i] = ((kScalarMask >> i) & 1u) ? scalars.value[i] : cast<M>(loaded[j][i].val[l]);
+        in[i] = ((kScalarMask >> i) & 1u) ? scalars.value[i] : element_cast<M>(loaded[j][i].val[l]);
       }
-      results[j].val[l] = cast<Out>(to_storage<S, M>(body(in)));
+      results[j].val[l] = element_cast<Out>(to_storage<S, M>(body(in)));
     }
   }
 #pragma unroll
@@ -193,7 +193,7 @@ BP_JIT_INLINE void vectorized(const ContiguousArgs& args) {
 // Strided operands of dtype S, output of dtype Out. Loads for all kThreadWork elements are issued
 // before the stores (in-place operands alias their output exactly, never partially).
 template <typename Body, typename S, typename Out, uint32_t kScalarMask>
-BP_JIT_INLINE void strided(const StridedArgs& args) {
+BP_INLINE void strided(const StridedArgs& args) {
   using M = typename Body::compute_t;
   constexpr int kInputs = Body::kInputs;
   constexpr int kOperands = kInputs + 1;
@@ -210,9 +210,9 @@ BP_JIT_INLINE void strided(const StridedArgs& args) {
       out_offset[j] = offsets.at[0];
 #pragma unroll
       for (int i = 0; i < kInputs; ++i) {
-        in[j][i] = ((kScalarMask >> i) & 1u)
-                       ? scalars.value[i]
-                       : cast<M>(*reinterpret_cast<const S*>(args.data[1 + i] + offsets.at[1 + i]));
+        in[j][i] = ((kScalarMask >> i) & 1u) ? scalars.value[i]
+                                             : element_cast<M>(*reinterpret_cast<const S*>(
+                                                   args.data[1 + i] + offsets.at[1 + i]));
       }
     }
   }
@@ -221,7 +221,7 @@ BP_JIT_INLINE void strided(const StridedArgs& args) {
     const uint32_t index = base + threadIdx.x + j * kThreads;
     if (index < args.numel) {
       *reinterpret_cast<Out*>(args.data[0] + out_offset[j]) =
-          cast<Out>(to_storage<S, M>(body(in[j])));
+          element_cast<Out>(to_storage<S, M>(body(in[j])));
     }
   }
 }
@@ -230,7 +230,7 @@ BP_JIT_INLINE void strided(const StridedArgs& args) {
 // from S to the output's dtype on store. One element per iteration, not unrolled: the dtype
 // switches make unrolled code large and slow to compile, and this is the rare path.
 template <typename Body, typename S, uint32_t kScalarMask>
-BP_JIT_INLINE void dynamic(const StridedArgs& args) {
+BP_INLINE void dynamic(const StridedArgs& args) {
   using M = typename Body::compute_t;
   constexpr int kInputs = Body::kInputs;
   constexpr int kOperands = kInputs + 1;

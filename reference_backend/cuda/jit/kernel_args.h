@@ -1,6 +1,6 @@
 // The kernel parameter blocks of jitted kernels: one definition for the host, which fills them,
 // and the device, which reads them (this header is also embedded in every kernel's source, after
-// prelude_types.cuh, which gives NVRTC the fixed-width integer types).
+// the portable scalar layer, whose base.h gives NVRTC the fixed-width integer types).
 //
 //   ContiguousArgs  vectorised kernels over contiguous operands (data pointers and values only)
 //   StridedArgs     unrolled and dynamic-cast kernels: byte strides per dimension and operand,

@@ -1,4 +1,4 @@
-// Device prelude, part 2: the functions of reference_backend/math/primitives.h for NVRTC.
+// Device prelude: the functions of reference_backend/math/primitives.h for NVRTC.
 //
 // The math functors (reference_backend/math/*.h) call these unqualified from namespace bp::math
 // with their compute type T: float, double, an integer type, bool or bp::complex<float/double>.
@@ -10,18 +10,19 @@
 // The set is wider than primitives.h today so that functors being written compile on the device
 // too; a function added to primitives.h must exist here with the same meaning, which
 // //reference_backend/cuda:prelude_test checks (every primitive compiles for float and double)
-// along with the NVRTC compile of every op. Part 1 (prelude_types.cuh) comes first.
+// along with the NVRTC compile of every op. The portable scalar layer (sdk/core/portable: element
+// types, casts; reference_backend/math/traits.h) comes first in every program.
 namespace bp {
 namespace jit {
 
 // ---- Real functions by name, for float and double -----------------------------------------------
 
-#define BP_JIT_REAL_1(name, float_fn, double_fn)                     \
-  BP_JIT_INLINE float real_##name(float x) { return ::float_fn(x); } \
-  BP_JIT_INLINE double real_##name(double x) { return ::double_fn(x); }
-#define BP_JIT_REAL_2(name, float_fn, double_fn)                                 \
-  BP_JIT_INLINE float real_##name(float x, float y) { return ::float_fn(x, y); } \
-  BP_JIT_INLINE double real_##name(double x, double y) { return ::double_fn(x, y); }
+#define BP_JIT_REAL_1(name, float_fn, double_fn)                 \
+  BP_INLINE float real_##name(float x) { return ::float_fn(x); } \
+  BP_INLINE double real_##name(double x) { return ::double_fn(x); }
+#define BP_JIT_REAL_2(name, float_fn, double_fn)                             \
+  BP_INLINE float real_##name(float x, float y) { return ::float_fn(x, y); } \
+  BP_INLINE double real_##name(double x, double y) { return ::double_fn(x, y); }
 
 BP_JIT_REAL_1(exp, expf, exp)
 BP_JIT_REAL_1(exp2, exp2f, exp2)
@@ -71,23 +72,23 @@ BP_JIT_REAL_2(nextafter, nextafterf, nextafter)
 #undef BP_JIT_REAL_2
 
 template <typename T>
-BP_JIT_INLINE bool real_isnan(T x) {
+BP_INLINE bool real_isnan(T x) {
   return x != x;
 }
 template <typename T>
-BP_JIT_INLINE bool real_isinf(T x) {
+BP_INLINE bool real_isinf(T x) {
   return x == math::infinity<T>() || x == -math::infinity<T>();
 }
 
 // ---- Complex functions --------------------------------------------------------------------------
 
 template <typename T>
-BP_JIT_INLINE T complex_abs(complex<T> z) {
+BP_INLINE T complex_abs(complex<T> z) {
   return real_hypot(z.real(), z.imag());
 }
 
 template <typename T>
-BP_JIT_INLINE complex<T> complex_exp(complex<T> z) {
+BP_INLINE complex<T> complex_exp(complex<T> z) {
   const T x = z.real(), y = z.imag();
   if (y == T(0)) return complex<T>(real_exp(x), y);  // keeps the sign of a zero imaginary part
   if (real_isinf(x) && x < T(0) && (real_isinf(y) || real_isnan(y))) {
@@ -98,23 +99,23 @@ BP_JIT_INLINE complex<T> complex_exp(complex<T> z) {
 }
 
 template <typename T>
-BP_JIT_INLINE complex<T> complex_log(complex<T> z) {
+BP_INLINE complex<T> complex_log(complex<T> z) {
   return complex<T>(real_log(complex_abs(z)), real_atan2(z.imag(), z.real()));
 }
 
 template <typename T>
-BP_JIT_INLINE complex<T> complex_log2(complex<T> z) {
+BP_INLINE complex<T> complex_log2(complex<T> z) {
   return complex_log(z) / T(0.6931471805599453094);
 }
 
 template <typename T>
-BP_JIT_INLINE complex<T> complex_log10(complex<T> z) {
+BP_INLINE complex<T> complex_log10(complex<T> z) {
   return complex_log(z) / T(2.3025850929940456840);
 }
 
 // c10::complex's log1p: accurate for small |z|.
 template <typename T>
-BP_JIT_INLINE complex<T> complex_log1p(complex<T> z) {
+BP_INLINE complex<T> complex_log1p(complex<T> z) {
   const T x = z.real(), y = z.imag();
   const T theta = real_atan2(y, x + T(1));
   if (complex_abs(z) < T(0.5)) {
@@ -127,7 +128,7 @@ BP_JIT_INLINE complex<T> complex_log1p(complex<T> z) {
 
 // c10::complex's expm1: accurate for small |z|.
 template <typename T>
-BP_JIT_INLINE complex<T> complex_expm1(complex<T> z) {
+BP_INLINE complex<T> complex_expm1(complex<T> z) {
   const T x = z.real(), y = z.imag();
   const T a = real_sin(y / T(2));
   return complex<T>(real_expm1(x) * real_cos(y) - T(2) * a * a, real_exp(x) * real_sin(y));
@@ -135,7 +136,7 @@ BP_JIT_INLINE complex<T> complex_expm1(complex<T> z) {
 
 // The principal square root, branch cut along the negative real axis (Kahan's method).
 template <typename T>
-BP_JIT_INLINE complex<T> complex_sqrt(complex<T> z) {
+BP_INLINE complex<T> complex_sqrt(complex<T> z) {
   const T x = z.real(), y = z.imag();
   if (x == T(0) && y == T(0)) return complex<T>(T(0), y);
   if (real_isinf(y)) return complex<T>(math::infinity<T>(), y);
@@ -150,19 +151,19 @@ BP_JIT_INLINE complex<T> complex_sqrt(complex<T> z) {
 }
 
 template <typename T>
-BP_JIT_INLINE complex<T> complex_rsqrt(complex<T> z) {
+BP_INLINE complex<T> complex_rsqrt(complex<T> z) {
   return complex<T>(T(1)) / complex_sqrt(z);
 }
 
 template <typename T>
-BP_JIT_INLINE complex<T> complex_sinh(complex<T> z) {
+BP_INLINE complex<T> complex_sinh(complex<T> z) {
   const T x = z.real(), y = z.imag();
   if (y == T(0)) return complex<T>(real_sinh(x), y);
   return complex<T>(real_sinh(x) * real_cos(y), real_cosh(x) * real_sin(y));
 }
 
 template <typename T>
-BP_JIT_INLINE complex<T> complex_cosh(complex<T> z) {
+BP_INLINE complex<T> complex_cosh(complex<T> z) {
   const T x = z.real(), y = z.imag();
   if (y == T(0)) return complex<T>(real_cosh(x), x == T(0) ? T(0) : real_sinh(x) * y);
   return complex<T>(real_cosh(x) * real_cos(y), real_sinh(x) * real_sin(y));
@@ -170,7 +171,7 @@ BP_JIT_INLINE complex<T> complex_cosh(complex<T> z) {
 
 // Kahan's algorithm (as in FreeBSD's ctanh): no overflow for large |Re z|.
 template <typename T>
-BP_JIT_INLINE complex<T> complex_tanh(complex<T> z) {
+BP_INLINE complex<T> complex_tanh(complex<T> z) {
   const T x = z.real(), y = z.imag();
   if (real_isnan(x)) return complex<T>(x, y == T(0) ? y : x);
   if (real_isinf(x)) {
@@ -193,52 +194,52 @@ BP_JIT_INLINE complex<T> complex_tanh(complex<T> z) {
 
 // sin(z) = -i sinh(iz), cos(z) = cosh(iz), tan(z) = -i tanh(iz).
 template <typename T>
-BP_JIT_INLINE complex<T> complex_sin(complex<T> z) {
+BP_INLINE complex<T> complex_sin(complex<T> z) {
   const complex<T> w = complex_sinh(complex<T>(-z.imag(), z.real()));
   return complex<T>(w.imag(), -w.real());
 }
 
 template <typename T>
-BP_JIT_INLINE complex<T> complex_cos(complex<T> z) {
+BP_INLINE complex<T> complex_cos(complex<T> z) {
   return complex_cosh(complex<T>(-z.imag(), z.real()));
 }
 
 template <typename T>
-BP_JIT_INLINE complex<T> complex_tan(complex<T> z) {
+BP_INLINE complex<T> complex_tan(complex<T> z) {
   const complex<T> w = complex_tanh(complex<T>(-z.imag(), z.real()));
   return complex<T>(w.imag(), -w.real());
 }
 
 template <typename T>
-BP_JIT_INLINE complex<T> complex_asinh(complex<T> z) {
+BP_INLINE complex<T> complex_asinh(complex<T> z) {
   return complex_log(z + complex_sqrt(z * z + T(1)));
 }
 
 template <typename T>
-BP_JIT_INLINE complex<T> complex_acosh(complex<T> z) {
+BP_INLINE complex<T> complex_acosh(complex<T> z) {
   return complex_log(z + complex_sqrt(z + T(1)) * complex_sqrt(z - T(1)));
 }
 
 template <typename T>
-BP_JIT_INLINE complex<T> complex_atanh(complex<T> z) {
+BP_INLINE complex<T> complex_atanh(complex<T> z) {
   return (complex_log1p(z) - complex_log1p(-z)) * T(0.5);
 }
 
 // asin(z) = -i asinh(iz), atan(z) = -i atanh(iz), acos(z) = pi/2 - asin(z).
 template <typename T>
-BP_JIT_INLINE complex<T> complex_asin(complex<T> z) {
+BP_INLINE complex<T> complex_asin(complex<T> z) {
   const complex<T> w = complex_asinh(complex<T>(-z.imag(), z.real()));
   return complex<T>(w.imag(), -w.real());
 }
 
 template <typename T>
-BP_JIT_INLINE complex<T> complex_acos(complex<T> z) {
+BP_INLINE complex<T> complex_acos(complex<T> z) {
   const complex<T> w = complex_asin(z);
   return complex<T>(T(1.5707963267948966192) - w.real(), -w.imag());
 }
 
 template <typename T>
-BP_JIT_INLINE complex<T> complex_atan(complex<T> z) {
+BP_INLINE complex<T> complex_atan(complex<T> z) {
   const complex<T> w = complex_atanh(complex<T>(-z.imag(), z.real()));
   return complex<T>(w.imag(), -w.real());
 }
@@ -246,12 +247,12 @@ BP_JIT_INLINE complex<T> complex_atan(complex<T> z) {
 // C's cpow, which the host's std::pow uses: exp(exponent * log(base)) with no special case (so
 // 0^0 is NaN, as on the host).
 template <typename T>
-BP_JIT_INLINE complex<T> complex_pow(complex<T> base, complex<T> exponent) {
+BP_INLINE complex<T> complex_pow(complex<T> base, complex<T> exponent) {
   return complex_exp(exponent * complex_log(base));
 }
 
 template <typename T>
-BP_JIT_INLINE bool complex_isnan(complex<T> z) {
+BP_INLINE bool complex_isnan(complex<T> z) {
   return real_isnan(z.real()) || real_isnan(z.imag());
 }
 
@@ -262,33 +263,33 @@ BP_JIT_INLINE bool complex_isnan(complex<T> z) {
 namespace math {
 
 // T name(T): real types directly, complex ones through complex_<name>, integers through double.
-#define BP_JIT_PRIMITIVE_1(name)                                           \
-  template <typename T>                                                    \
-  BP_JIT_INLINE T name(T x) {                                              \
-    if constexpr (jit::is_same_v<T, float> || jit::is_same_v<T, double>) { \
-      return jit::real_##name(x);                                          \
-    } else if constexpr (is_complex_v<T>) {                                \
-      return jit::complex_##name(x);                                       \
-    } else {                                                               \
-      return static_cast<T>(jit::real_##name(static_cast<double>(x)));     \
-    }                                                                      \
+#define BP_JIT_PRIMITIVE_1(name)                                                     \
+  template <typename T>                                                              \
+  BP_INLINE T name(T x) {                                                            \
+    if constexpr (portable::is_same_v<T, float> || portable::is_same_v<T, double>) { \
+      return jit::real_##name(x);                                                    \
+    } else if constexpr (is_complex_v<T>) {                                          \
+      return jit::complex_##name(x);                                                 \
+    } else {                                                                         \
+      return static_cast<T>(jit::real_##name(static_cast<double>(x)));               \
+    }                                                                                \
   }
 // T name(T) without a complex form.
-#define BP_JIT_REAL_PRIMITIVE_1(name)                                      \
-  template <typename T>                                                    \
-  BP_JIT_INLINE T name(T x) {                                              \
-    if constexpr (jit::is_same_v<T, float> || jit::is_same_v<T, double>) { \
-      return jit::real_##name(x);                                          \
-    } else {                                                               \
-      static_assert(!is_complex_v<T>, #name " has no complex form");       \
-      return static_cast<T>(jit::real_##name(static_cast<double>(x)));     \
-    }                                                                      \
+#define BP_JIT_REAL_PRIMITIVE_1(name)                                                \
+  template <typename T>                                                              \
+  BP_INLINE T name(T x) {                                                            \
+    if constexpr (portable::is_same_v<T, float> || portable::is_same_v<T, double>) { \
+      return jit::real_##name(x);                                                    \
+    } else {                                                                         \
+      static_assert(!is_complex_v<T>, #name " has no complex form");                 \
+      return static_cast<T>(jit::real_##name(static_cast<double>(x)));               \
+    }                                                                                \
   }
 // T name(T, T): real types only (pow also for complex).
 #define BP_JIT_PRIMITIVE_2(name)                                                               \
   template <typename T>                                                                        \
-  BP_JIT_INLINE T name(T x, T y) {                                                             \
-    if constexpr (jit::is_same_v<T, float> || jit::is_same_v<T, double>) {                     \
+  BP_INLINE T name(T x, T y) {                                                                 \
+    if constexpr (portable::is_same_v<T, float> || portable::is_same_v<T, double>) {           \
       return jit::real_##name(x, y);                                                           \
     } else {                                                                                   \
       static_assert(!is_complex_v<T>, #name " has no complex form");                           \
@@ -344,8 +345,8 @@ BP_JIT_PRIMITIVE_2(nextafter)
 
 // pow(T, T): reals through libdevice, complex values as exp(y log x), integers through double.
 template <typename T>
-BP_JIT_INLINE T pow(T x, T y) {
-  if constexpr (jit::is_same_v<T, float> || jit::is_same_v<T, double>) {
+BP_INLINE T pow(T x, T y) {
+  if constexpr (portable::is_same_v<T, float> || portable::is_same_v<T, double>) {
     return jit::real_pow(x, y);
   } else if constexpr (is_complex_v<T>) {
     return jit::complex_pow(x, y);
@@ -357,8 +358,8 @@ BP_JIT_INLINE T pow(T x, T y) {
 // abs(T): |x|. Floating: the sign bit cleared; signed integers: the minimum wraps to itself;
 // unsigned values and bool are their own. Complex: the magnitude, of the real type (hypot).
 template <typename T>
-BP_JIT_INLINE auto abs(T x) {
-  if constexpr (jit::is_same_v<T, float> || jit::is_same_v<T, double>) {
+BP_INLINE auto abs(T x) {
+  if constexpr (portable::is_same_v<T, float> || portable::is_same_v<T, double>) {
     return jit::real_abs(x);
   } else if constexpr (is_complex_v<T>) {
     return jit::complex_abs(x);
@@ -373,7 +374,7 @@ BP_JIT_INLINE auto abs(T x) {
 // payload); b when they compare equal (maximum(-0.0, 0.0) is 0.0, maximum(0.0, -0.0) is -0.0),
 // as on the host. bool: or (and).
 template <typename T>
-BP_JIT_INLINE T maximum(T a, T b) {
+BP_INLINE T maximum(T a, T b) {
   if constexpr (is_bool_v<T>) {
     return a || b;
   } else if constexpr (is_floating_v<T>) {
@@ -383,7 +384,7 @@ BP_JIT_INLINE T maximum(T a, T b) {
   }
 }
 template <typename T>
-BP_JIT_INLINE T minimum(T a, T b) {
+BP_INLINE T minimum(T a, T b) {
   if constexpr (is_bool_v<T>) {
     return a && b;
   } else if constexpr (is_floating_v<T>) {
@@ -395,7 +396,7 @@ BP_JIT_INLINE T minimum(T a, T b) {
 
 // Classification: false for integers and bool, as std::isnan(int) is.
 template <typename T>
-BP_JIT_INLINE bool isnan(T x) {
+BP_INLINE bool isnan(T x) {
   if constexpr (is_complex_v<T>) {
     return jit::complex_isnan(x);
   } else if constexpr (is_floating_v<T>) {
@@ -405,7 +406,7 @@ BP_JIT_INLINE bool isnan(T x) {
   }
 }
 template <typename T>
-BP_JIT_INLINE bool isinf(T x) {
+BP_INLINE bool isinf(T x) {
   if constexpr (is_floating_v<T>) {
     return jit::real_isinf(x);
   } else {
@@ -414,7 +415,7 @@ BP_JIT_INLINE bool isinf(T x) {
   }
 }
 template <typename T>
-BP_JIT_INLINE bool isfinite(T x) {
+BP_INLINE bool isfinite(T x) {
   if constexpr (is_floating_v<T>) {
     return !jit::real_isnan(x) && !jit::real_isinf(x);
   } else {
@@ -423,10 +424,10 @@ BP_JIT_INLINE bool isfinite(T x) {
   }
 }
 template <typename T>
-BP_JIT_INLINE bool signbit(T x) {
-  if constexpr (jit::is_same_v<T, float>) {
-    return (jit::bits_of(x) >> 31) != 0;
-  } else if constexpr (jit::is_same_v<T, double>) {
+BP_INLINE bool signbit(T x) {
+  if constexpr (portable::is_same_v<T, float>) {
+    return (portable::bit_cast<uint32_t>(x) >> 31) != 0;
+  } else if constexpr (portable::is_same_v<T, double>) {
     return (__builtin_bit_cast(uint64_t, x) >> 63) != 0;
   } else {
     static_assert(!is_complex_v<T>, "signbit has no complex form");

@@ -29,10 +29,10 @@ enum ReduceMode { kSinglePass = 0, kPartial = 1, kFinalize = 2 };
 // ---- Limits and comparisons ---------------------------------------------------------------------
 
 template <typename T>
-BP_JIT_INLINE T lowest() {
+BP_INLINE T lowest() {
   if constexpr (math::is_floating_v<T>) {
     return -math::infinity<T>();
-  } else if constexpr (is_same_v<T, bool>) {
+  } else if constexpr (portable::is_same_v<T, bool>) {
     return false;
   } else if constexpr (math::is_signed_v<T>) {
     return static_cast<T>(static_cast<T>(1) << (sizeof(T) * 8 - 1));
@@ -41,10 +41,10 @@ BP_JIT_INLINE T lowest() {
   }
 }
 template <typename T>
-BP_JIT_INLINE T highest() {
+BP_INLINE T highest() {
   if constexpr (math::is_floating_v<T>) {
     return math::infinity<T>();
-  } else if constexpr (is_same_v<T, bool>) {
+  } else if constexpr (portable::is_same_v<T, bool>) {
     return true;
   } else if constexpr (math::is_signed_v<T>) {
     return static_cast<T>(~lowest<T>());
@@ -54,17 +54,17 @@ BP_JIT_INLINE T highest() {
 }
 
 template <typename T>
-BP_JIT_INLINE bool is_nan(T x) {
+BP_INLINE bool is_nan(T x) {
   return math::isnan(x);
 }
 
 // PyTorch's max_propagate_nan / min_propagate_nan.
 template <typename T>
-BP_JIT_INLINE T max_nan(T a, T b) {
+BP_INLINE T max_nan(T a, T b) {
   return (is_nan(a) || a > b) ? a : b;
 }
 template <typename T>
-BP_JIT_INLINE T min_nan(T a, T b) {
+BP_INLINE T min_nan(T a, T b) {
   return (is_nan(a) || a < b) ? a : b;
 }
 
@@ -75,12 +75,12 @@ template <typename A, typename Out>
 struct Sum {
   using value_t = A;
   using acc_t = A;
-  BP_JIT_INLINE explicit Sum(const Value*) {}
-  BP_JIT_INLINE A identity() const { return A(0); }
-  BP_JIT_INLINE A reduce(A a, A x, int64_t) const { return a + x; }
-  BP_JIT_INLINE A combine(A a, A b) const { return a + b; }
-  BP_JIT_INLINE void store(char* const* out, A a) const {
-    *reinterpret_cast<Out*>(out[0]) = cast<Out>(a);
+  BP_INLINE explicit Sum(const Value*) {}
+  BP_INLINE A identity() const { return A(0); }
+  BP_INLINE A reduce(A a, A x, int64_t) const { return a + x; }
+  BP_INLINE A combine(A a, A b) const { return a + b; }
+  BP_INLINE void store(char* const* out, A a) const {
+    *reinterpret_cast<Out*>(out[0]) = element_cast<Out>(a);
   }
 };
 
@@ -91,12 +91,13 @@ struct Mean {
   using value_t = A;
   using acc_t = A;
   M count;
-  BP_JIT_INLINE explicit Mean(const Value* v) : count(value_as<M>(v[0])) {}
-  BP_JIT_INLINE A identity() const { return A(0); }
-  BP_JIT_INLINE A reduce(A a, A x, int64_t) const { return a + x; }
-  BP_JIT_INLINE A combine(A a, A b) const { return a + b; }
-  BP_JIT_INLINE void store(char* const* out, A a) const {
-    *reinterpret_cast<Out*>(out[0]) = cast<Out>(cast<M>(cast<Out>(a)) / count);
+  BP_INLINE explicit Mean(const Value* v) : count(value_as<M>(v[0])) {}
+  BP_INLINE A identity() const { return A(0); }
+  BP_INLINE A reduce(A a, A x, int64_t) const { return a + x; }
+  BP_INLINE A combine(A a, A b) const { return a + b; }
+  BP_INLINE void store(char* const* out, A a) const {
+    *reinterpret_cast<Out*>(out[0]) =
+        element_cast<Out>(element_cast<M>(element_cast<Out>(a)) / count);
   }
 };
 
@@ -104,12 +105,12 @@ template <typename A, typename Out>
 struct Prod {
   using value_t = A;
   using acc_t = A;
-  BP_JIT_INLINE explicit Prod(const Value*) {}
-  BP_JIT_INLINE A identity() const { return A(1); }
-  BP_JIT_INLINE A reduce(A a, A x, int64_t) const { return a * x; }
-  BP_JIT_INLINE A combine(A a, A b) const { return a * b; }
-  BP_JIT_INLINE void store(char* const* out, A a) const {
-    *reinterpret_cast<Out*>(out[0]) = cast<Out>(a);
+  BP_INLINE explicit Prod(const Value*) {}
+  BP_INLINE A identity() const { return A(1); }
+  BP_INLINE A reduce(A a, A x, int64_t) const { return a * x; }
+  BP_INLINE A combine(A a, A b) const { return a * b; }
+  BP_INLINE void store(char* const* out, A a) const {
+    *reinterpret_cast<Out*>(out[0]) = element_cast<Out>(a);
   }
 };
 
@@ -118,12 +119,12 @@ template <typename A, typename Out, bool kMax>
 struct Extreme {
   using value_t = A;
   using acc_t = A;
-  BP_JIT_INLINE explicit Extreme(const Value*) {}
-  BP_JIT_INLINE A identity() const { return kMax ? lowest<A>() : highest<A>(); }
-  BP_JIT_INLINE A reduce(A a, A x, int64_t) const { return combine(a, x); }
-  BP_JIT_INLINE A combine(A a, A b) const { return kMax ? max_nan(a, b) : min_nan(a, b); }
-  BP_JIT_INLINE void store(char* const* out, A a) const {
-    *reinterpret_cast<Out*>(out[0]) = cast<Out>(a);
+  BP_INLINE explicit Extreme(const Value*) {}
+  BP_INLINE A identity() const { return kMax ? lowest<A>() : highest<A>(); }
+  BP_INLINE A reduce(A a, A x, int64_t) const { return combine(a, x); }
+  BP_INLINE A combine(A a, A b) const { return kMax ? max_nan(a, b) : min_nan(a, b); }
+  BP_INLINE void store(char* const* out, A a) const {
+    *reinterpret_cast<Out*>(out[0]) = element_cast<Out>(a);
   }
 };
 
@@ -139,22 +140,20 @@ template <typename V, typename Out, bool kMax, bool kValues>
 struct ExtremeIndex {
   using value_t = V;
   using acc_t = ValueIndex<V>;
-  BP_JIT_INLINE explicit ExtremeIndex(const Value*) {}
-  BP_JIT_INLINE acc_t identity() const {
+  BP_INLINE explicit ExtremeIndex(const Value*) {}
+  BP_INLINE acc_t identity() const {
     return {kMax ? lowest<V>() : highest<V>(), static_cast<int64_t>(0x7FFFFFFFFFFFFFFFll)};
   }
-  BP_JIT_INLINE acc_t reduce(acc_t a, V x, int64_t index) const {
-    return combine(a, acc_t{x, index});
-  }
-  BP_JIT_INLINE acc_t combine(acc_t a, acc_t b) const {
+  BP_INLINE acc_t reduce(acc_t a, V x, int64_t index) const { return combine(a, acc_t{x, index}); }
+  BP_INLINE acc_t combine(acc_t a, acc_t b) const {
     if (is_nan(a.value)) return (is_nan(b.value) && b.index < a.index) ? b : a;
     if (is_nan(b.value)) return b;
     if (a.value == b.value) return a.index < b.index ? a : b;
     return (kMax ? a.value > b.value : a.value < b.value) ? a : b;
   }
-  BP_JIT_INLINE void store(char* const* out, acc_t a) const {
+  BP_INLINE void store(char* const* out, acc_t a) const {
     if constexpr (kValues) {
-      *reinterpret_cast<Out*>(out[0]) = cast<Out>(a.value);
+      *reinterpret_cast<Out*>(out[0]) = element_cast<Out>(a.value);
       *reinterpret_cast<int64_t*>(out[1]) = a.index;
     } else {
       *reinterpret_cast<int64_t*>(out[0]) = a.index;
@@ -170,14 +169,14 @@ struct Welford {
   R n;
 };
 template <typename R>
-BP_JIT_INLINE Welford<R> welford_add(Welford<R> a, R x) {
+BP_INLINE Welford<R> welford_add(Welford<R> a, R x) {
   const R n = a.n + R(1);
   const R delta = x - a.mean;
   const R mean = a.mean + delta / n;
   return {mean, a.m2 + delta * (x - mean), n};
 }
 template <typename R>
-BP_JIT_INLINE Welford<R> welford_combine(Welford<R> a, Welford<R> b) {
+BP_INLINE Welford<R> welford_combine(Welford<R> a, Welford<R> b) {
   if (a.n == R(0)) return b;
   if (b.n == R(0)) return a;
   const R n = a.n + b.n;
@@ -186,7 +185,7 @@ BP_JIT_INLINE Welford<R> welford_combine(Welford<R> a, Welford<R> b) {
   return {a.mean + delta * nb_over_n, a.m2 + b.m2 + delta * delta * a.n * nb_over_n, n};
 }
 template <typename R>
-BP_JIT_INLINE R welford_var(Welford<R> a, R correction) {
+BP_INLINE R welford_var(Welford<R> a, R correction) {
   const R divisor = a.n > correction ? a.n - correction : R(0);
   return a.m2 / divisor;
 }
@@ -202,32 +201,32 @@ struct ComplexWelford {
 template <typename V, typename R, typename Out, bool kSqrt>
 struct Variance {
   using value_t = V;
-  using acc_t = conditional_t<math::is_complex_v<V>, ComplexWelford<R>, Welford<R>>;
+  using acc_t = portable::conditional_t<math::is_complex_v<V>, ComplexWelford<R>, Welford<R>>;
   R correction;
-  BP_JIT_INLINE explicit Variance(const Value* v) : correction(value_as<R>(v[0])) {}
-  BP_JIT_INLINE acc_t identity() const { return acc_t{}; }
-  BP_JIT_INLINE acc_t reduce(acc_t a, V x, int64_t) const {
+  BP_INLINE explicit Variance(const Value* v) : correction(value_as<R>(v[0])) {}
+  BP_INLINE acc_t identity() const { return acc_t{}; }
+  BP_INLINE acc_t reduce(acc_t a, V x, int64_t) const {
     if constexpr (math::is_complex_v<V>) {
       return {welford_add(a.re, R(x.real())), welford_add(a.im, R(x.imag()))};
     } else {
       return welford_add(a, R(x));
     }
   }
-  BP_JIT_INLINE acc_t combine(acc_t a, acc_t b) const {
+  BP_INLINE acc_t combine(acc_t a, acc_t b) const {
     if constexpr (math::is_complex_v<V>) {
       return {welford_combine(a.re, b.re), welford_combine(a.im, b.im)};
     } else {
       return welford_combine(a, b);
     }
   }
-  BP_JIT_INLINE void store(char* const* out, acc_t a) const {
+  BP_INLINE void store(char* const* out, acc_t a) const {
     R var;
     if constexpr (math::is_complex_v<V>) {
       var = welford_var(a.re, correction) + welford_var(a.im, correction);
     } else {
       var = welford_var(a, correction);
     }
-    *reinterpret_cast<Out*>(out[0]) = cast<Out>(kSqrt ? math::sqrt(var) : var);
+    *reinterpret_cast<Out*>(out[0]) = element_cast<Out>(kSqrt ? math::sqrt(var) : var);
   }
 };
 
@@ -246,10 +245,10 @@ struct Norm {
   using value_t = V;
   using acc_t = R;
   R p;
-  BP_JIT_INLINE explicit Norm(const Value* v) : p(value_as<R>(v[0])) {}
-  BP_JIT_INLINE R identity() const { return kP == kNormNegInf ? math::infinity<R>() : R(0); }
-  BP_JIT_INLINE R magnitude(V x) const { return R(math::abs(x)); }
-  BP_JIT_INLINE R reduce(R a, V x, int64_t) const {
+  BP_INLINE explicit Norm(const Value* v) : p(value_as<R>(v[0])) {}
+  BP_INLINE R identity() const { return kP == kNormNegInf ? math::infinity<R>() : R(0); }
+  BP_INLINE R magnitude(V x) const { return R(math::abs(x)); }
+  BP_INLINE R reduce(R a, V x, int64_t) const {
     const R m = magnitude(x);
     if constexpr (kP == kNormZero) return a + (m != R(0) ? R(1) : R(0));
     if constexpr (kP == kNormOne) return a + m;
@@ -258,7 +257,7 @@ struct Norm {
     if constexpr (kP == kNormNegInf) return min_nan(a, m);
     return a + math::pow(m, p);  // kNormP
   }
-  BP_JIT_INLINE R combine(R a, R b) const {
+  BP_INLINE R combine(R a, R b) const {
     if constexpr (kP == kNormInf) {
       return max_nan(a, b);
     } else if constexpr (kP == kNormNegInf) {
@@ -267,11 +266,11 @@ struct Norm {
       return a + b;
     }
   }
-  BP_JIT_INLINE void store(char* const* out, R a) const {
+  BP_INLINE void store(char* const* out, R a) const {
     R result = a;
     if constexpr (kP == kNormTwo) result = math::sqrt(a);
     if constexpr (kP == kNormP) result = math::pow(a, R(1) / p);
-    *reinterpret_cast<Out*>(out[0]) = cast<Out>(result);
+    *reinterpret_cast<Out*>(out[0]) = element_cast<Out>(result);
   }
 };
 
@@ -280,12 +279,12 @@ template <typename Out, bool kAll>
 struct Logical {
   using value_t = bool;
   using acc_t = bool;
-  BP_JIT_INLINE explicit Logical(const Value*) {}
-  BP_JIT_INLINE bool identity() const { return kAll; }
-  BP_JIT_INLINE bool reduce(bool a, bool x, int64_t) const { return kAll ? (a && x) : (a || x); }
-  BP_JIT_INLINE bool combine(bool a, bool b) const { return kAll ? (a && b) : (a || b); }
-  BP_JIT_INLINE void store(char* const* out, bool a) const {
-    *reinterpret_cast<Out*>(out[0]) = cast<Out>(a);
+  BP_INLINE explicit Logical(const Value*) {}
+  BP_INLINE bool identity() const { return kAll; }
+  BP_INLINE bool reduce(bool a, bool x, int64_t) const { return kAll ? (a && x) : (a || x); }
+  BP_INLINE bool combine(bool a, bool b) const { return kAll ? (a && b) : (a || b); }
+  BP_INLINE void store(char* const* out, bool a) const {
+    *reinterpret_cast<Out*>(out[0]) = element_cast<Out>(a);
   }
 };
 
@@ -302,23 +301,23 @@ template <typename R, typename Out>
 struct LogSumExp {
   using value_t = R;
   using acc_t = MaxSum<R>;
-  BP_JIT_INLINE explicit LogSumExp(const Value*) {}
-  BP_JIT_INLINE static R shift(R max) { return math::isinf(max) ? R(0) : max; }
-  BP_JIT_INLINE static R rescale(R sum, R from, R to) {
+  BP_INLINE explicit LogSumExp(const Value*) {}
+  BP_INLINE static R shift(R max) { return math::isinf(max) ? R(0) : max; }
+  BP_INLINE static R rescale(R sum, R from, R to) {
     const R f = shift(from), t = shift(to);
     return (f == t || sum == R(0)) ? sum : sum * math::exp(f - t);
   }
-  BP_JIT_INLINE acc_t identity() const { return {-math::infinity<R>(), R(0)}; }
-  BP_JIT_INLINE acc_t reduce(acc_t a, R x, int64_t) const {
+  BP_INLINE acc_t identity() const { return {-math::infinity<R>(), R(0)}; }
+  BP_INLINE acc_t reduce(acc_t a, R x, int64_t) const {
     if (is_nan(x)) return {a.max, x};
     return combine(a, acc_t{x, math::exp(x - shift(x))});
   }
-  BP_JIT_INLINE acc_t combine(acc_t a, acc_t b) const {
+  BP_INLINE acc_t combine(acc_t a, acc_t b) const {
     const R max = a.max > b.max ? a.max : b.max;
     return {max, rescale(a.sum, a.max, max) + rescale(b.sum, b.max, max)};
   }
-  BP_JIT_INLINE void store(char* const* out, acc_t a) const {
-    *reinterpret_cast<Out*>(out[0]) = cast<Out>(math::log(a.sum) + shift(a.max));
+  BP_INLINE void store(char* const* out, acc_t a) const {
+    *reinterpret_cast<Out*>(out[0]) = element_cast<Out>(math::log(a.sum) + shift(a.max));
   }
 };
 
@@ -326,7 +325,7 @@ struct LogSumExp {
 
 // __shfl_down_sync for any trivially copyable value, 4 bytes at a time.
 template <typename T>
-BP_JIT_INLINE T shuffle_down(T value, unsigned delta, int width) {
+BP_INLINE T shuffle_down(T value, unsigned delta, int width) {
   constexpr int kWords = (sizeof(T) + 3) / 4;
   uint32_t words[kWords];
   memcpy(words, &value, sizeof(T));
@@ -338,7 +337,7 @@ BP_JIT_INLINE T shuffle_down(T value, unsigned delta, int width) {
 }
 
 // Byte offset of reduced element r (operand 0 of `offsets`: the input).
-BP_JIT_INLINE uint32_t reduced_offset(const Offsets& offsets, uint32_t r) {
+BP_INLINE uint32_t reduced_offset(const Offsets& offsets, uint32_t r) {
   if (offsets.ndim == 1) return r * offsets.strides[0][0];
   return offsets_of<1>(offsets, r).at[0];
 }
@@ -346,7 +345,7 @@ BP_JIT_INLINE uint32_t reduced_offset(const Offsets& offsets, uint32_t r) {
 // In: the input's element type; S: the dtype it is reduced in (PyTorch casts the input to S
 // first); Ops: the reduction. args.mode: a ReduceMode.
 template <typename Ops, typename In, typename S, int kOutputs>
-BP_JIT_INLINE void reduce(const ReduceArgs& args) {
+BP_INLINE void reduce(const ReduceArgs& args) {
   using A = typename Ops::acc_t;
   using V = typename Ops::value_t;
   static_assert(sizeof(A) <= kPartialStride, "accumulator larger than a partials slot");
@@ -378,12 +377,17 @@ BP_JIT_INLINE void reduce(const ReduceArgs& args) {
     for (uint32_t r = begin + lane; r < end; r += lanes) {
       const In x =
           *reinterpret_cast<const In*>(args.input + input_base + reduced_offset(args.reduced, r));
-      acc = ops.reduce(acc, cast<V>(cast<S>(x)), static_cast<int64_t>(r));
+      acc = ops.reduce(acc, element_cast<V>(element_cast<S>(x)), static_cast<int64_t>(r));
     }
   }
 
-  // Combine the lanes of each slot.
-  __shared__ A shared[kReduceThreads];
+  // Combine the lanes of each slot. Shared memory as raw bytes: a __shared__ array cannot have
+  // a constructor, and accumulators (bp::complex, Welford) initialise their members.
+  struct alignas(A) Slot {
+    unsigned char bytes[sizeof(A)];
+  };
+  __shared__ Slot shared_slots[kReduceThreads];
+  A* const shared = reinterpret_cast<A*>(shared_slots);
   const uint32_t tid = threadIdx.x + threadIdx.y * blockDim.x;
   if (on_x) {
     // Warp shuffles within segments of min(lanes, 32), then the warps' results.
