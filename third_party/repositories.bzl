@@ -90,6 +90,24 @@ pkg_config_repository = repository_rule(
     local = True,
 )
 
+# Header-only libraries without a pkg-config file (Boost): a cc_library that adds no flags, since
+# the headers are in /usr/include; the rule checks that they are there.
+def _system_headers_repository_impl(rctx):
+    for header in rctx.attr.headers:
+        if not rctx.path("/usr/include/" + header).exists:
+            fail("/usr/include/%s not found: %s" % (header, _SETUP_HINT))
+    rctx.file("WORKSPACE", 'workspace(name = "%s")\n' % rctx.name)
+    rctx.file("BUILD.bazel", 'package(default_visibility = ["//visibility:public"])\n\ncc_library(name = "%s")\n' % rctx.attr.library)
+
+system_headers_repository = repository_rule(
+    implementation = _system_headers_repository_impl,
+    attrs = {
+        "library": attr.string(mandatory = True),
+        "headers": attr.string_list(mandatory = True),
+    },
+    local = True,
+)
+
 # ---------------------------------------------------------------------------------------------
 # CUDA toolkit headers (cuda.h, nvrtc.h). Nothing links libcuda or libnvrtc: both are dlopened at
 # run time, so binaries start on machines without CUDA. Only the top-level include folder is
@@ -177,5 +195,11 @@ def backplane_dependencies():
     pkg_config_repository(
         name = "com_github_google_highway",
         libraries = {"hwy": "libhwy"},
+    )
+    # Boost.Math: an independent reference for the special functions, in tests only.
+    system_headers_repository(
+        name = "boost",
+        library = "math",
+        headers = ["boost/math/special_functions/digamma.hpp"],
     )
     cuda_toolkit(name = "cuda")
