@@ -5,6 +5,8 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <tuple>
+#include <utility>
 
 #include "sdk/core/error.h"
 #include "yaml-cpp/yaml.h"
@@ -102,6 +104,9 @@ const std::vector<std::string>& known_keys() {
       "math",
       "dtypes",
       "device_check",
+      "structured_group",
+      "inplace",
+      "inplace_name",
   };
   return keys;
 }
@@ -129,7 +134,24 @@ void check_call_args(const OpDecl& op, const std::string& key, const CallSpec& c
 
 bool is_tensor(const Argument& a) { return a.type.kind == TypeKind::kTensor && !a.type.is_list; }
 
-OpDecl parse_one(const YAML::Node& node, const std::string& path, const std::string& family) {
+// `variants: function, method` (or a list): whether the op is a function and a method.
+std::pair<bool, bool> parse_variants(const SourceLocation& loc, const std::string& key,
+                                     const YAML::Node& node) {
+  bool function = false, method = false;
+  for (const std::string& v : words_of(node)) {
+    if (v == "function") {
+      function = true;
+    } else if (v == "method") {
+      method = true;
+    } else {
+      fail(loc, "unknown " + key + " '" + v + "' (expected function, method)");
+    }
+  }
+  return {function, method};
+}
+
+// What one YAML entry says, read into an OpDecl; check_decl applies the rules.
+OpDecl read_entry(const YAML::Node& node, const std::string& path, const std::string& family) {
   OpDecl op;
   op.loc = location_of(path, node);
   op.family = family;
@@ -150,16 +172,8 @@ OpDecl parse_one(const YAML::Node& node, const std::string& path, const std::str
   const auto at = [&](const char* key) { return location_of(path, node[key]); };
 
   if (node["variants"]) {
-    op.function_variant = op.method_variant = false;
-    for (const std::string& v : words_of(node["variants"])) {
-      if (v == "function") {
-        op.function_variant = true;
-      } else if (v == "method") {
-        op.method_variant = true;
-      } else {
-        fail(at("variants"), "unknown variant '" + v + "' (expected function, method)");
-      }
-    }
+    std::tie(op.function_variant, op.method_variant) =
+        parse_variants(at("variants"), "variant", node["variants"]);
   }
   if (node["structured"]) op.structured = node["structured"].as<bool>();
   if (node["structured_delegate"]) {
@@ -223,8 +237,11 @@ OpDecl parse_one(const YAML::Node& node, const std::string& path, const std::str
       fail(at("device_check"), "expected NoCheck or ExactSame");
     op.device_check = v == "ExactSame";
   }
+  return op;
+}
 
-  // Rules about one declaration.
+// The rules about one declaration.
+void check_decl(const OpDecl& op) {
   for (const Argument& a : op.schema.arguments) {
     if (a.type.kind == TypeKind::kLayout || a.type.kind == TypeKind::kGenerator) {
       fail(op.loc, "argument '" + a.name + "': " + to_string(a.type) +
@@ -276,7 +293,178 @@ OpDecl parse_one(const YAML::Node& node, const std::string& path, const std::str
                      " has no kernel: declare 'structured', 'structured_delegate' or "
                      "'dispatch'");
   }
-  return op;
+}
+
+// `Tensor(a!)`: the written self of an in-place op, the out argument and return of an out= op.
+AliasInfo written() { return AliasInfo{"a", true}; }
+
+bool is_true(const std::string& v) { return v == "True" || v == "true"; }
+bool is_false(const std::string& v) { return v == "False" || v == "false"; }
+
+// "name.overload" -> {"name", "overload"}.
+std::pair<std::string, std::string> split_op_name(const std::string& name) {
+  const size_t dot = name.find('.');
+  if (dot == std::string::npos) return {name, ""};
+  return {name.substr(0, dot), name.substr(dot + 1)};
+}
+
+std::vector<std::string> without_core(std::vector<std::string> tags) {
+  tags.erase(std::remove(tags.begin(), tags.end(), "core"), tags.end());
+  return tags;
+}
+
+// `structured_group: True` on a functional op's entry: the entry stands for the group's three
+// declarations, written out as in PyTorch (docs/op_declarations.md):
+//   hypot(Tensor self, Tensor other) -> Tensor                         structured_delegate
+//   hypot_(Tensor(a!) self, Tensor other) -> Tensor(a!)                structured_delegate
+//   hypot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)   structured
+// `spec` holds what the entry says, read as if it declared the functional op.
+std::vector<OpDecl> expand_structured_group(const YAML::Node& node, const std::string& path,
+                                            OpDecl spec) {
+  const auto at = [&](const char* key) { return location_of(path, node[key]); };
+  for (const char* key : {"structured", "structured_delegate", "structured_inherits"}) {
+    if (node[key]) {
+      fail(at(key), std::string("'") + key +
+                        "' is implied by 'structured_group' (the out= op is structured and "
+                        "inherits TensorIteratorBase; the others delegate to it)");
+    }
+  }
+  const FunctionSchema& f = spec.schema;
+  const std::string name = spec.name();
+  if (spec.kind() != OpKind::kFunctional) {
+    fail(spec.loc, "structured_group: " + name +
+                       " is not a functional op; declare the group by its functional schema, "
+                       "e.g. 'hypot(Tensor self, Tensor other) -> Tensor'");
+  }
+  for (const Argument& a : f.arguments) {
+    if (a.alias) {
+      fail(spec.loc, "structured_group: argument '" + a.name + "' of " + name +
+                         " has an alias annotation; a functional op takes none");
+    }
+    if (a.name == "out") {
+      fail(spec.loc, "structured_group: " + name +
+                         " has an argument named 'out', the name of the out= op's output");
+    }
+  }
+  if (f.is_vararg || f.is_varret || f.returns.size() != 1 || !is_tensor(f.returns[0]) ||
+      f.returns[0].type.optional || f.returns[0].alias) {
+    fail(spec.loc, "structured_group: " + name + " must return one Tensor");
+  }
+
+  // The out= op's name: PyTorch's rule, or the name given where PyTorch departs from it
+  // (add.Tensor's out= op is add.out).
+  const std::string rule_out =
+      f.name + "." + (f.overload_name.empty() ? "out" : f.overload_name + "_out");
+  std::string out_name = rule_out;
+  {
+    const std::string v = trim(node["structured_group"].as<std::string>());
+    if (!is_true(v)) {
+      const auto [base, overload] = split_op_name(v);
+      if (base != f.name || !is_identifier(overload)) {
+        fail(at("structured_group"), "structured_group: expected True or the out= op's name (" +
+                                         f.name + ".<overload>), got '" + v + "'");
+      }
+      if (v == rule_out) {
+        fail(at("structured_group"),
+             "structured_group: " + v + " is the name True gives; write 'structured_group: True'");
+      }
+      out_name = v;
+    }
+  }
+
+  // The in-place op: its variants, or none.
+  if (!node["inplace"]) {
+    fail(spec.loc, "structured_group: say which variants " + f.name +
+                       "_ has ('inplace: method', 'inplace: function, method') or "
+                       "'inplace: False' when there is no in-place op");
+  }
+  bool has_inplace = true;
+  bool inplace_function = false, inplace_method = false;
+  if (node["inplace"].IsScalar() && is_false(trim(node["inplace"].as<std::string>()))) {
+    has_inplace = false;
+  } else {
+    std::tie(inplace_function, inplace_method) =
+        parse_variants(at("inplace"), "inplace variant", node["inplace"]);
+    if (!inplace_function && !inplace_method) {
+      fail(at("inplace"), "inplace: expected function, method or False");
+    }
+  }
+  const std::string rule_inplace =
+      f.name + "_" + (f.overload_name.empty() ? "" : "." + f.overload_name);
+  std::string inplace_name = rule_inplace;
+  if (node["inplace_name"]) {
+    const std::string v = trim(node["inplace_name"].as<std::string>());
+    if (!has_inplace)
+      fail(at("inplace_name"), "inplace_name: there is no in-place op (inplace: False)");
+    const auto [base, overload] = split_op_name(v);
+    if (base != f.name + "_" || (v.find('.') != std::string::npos && !is_identifier(overload))) {
+      fail(at("inplace_name"),
+           "inplace_name: expected " + f.name + "_.<overload>, got '" + v + "'");
+    }
+    if (v == rule_inplace) {
+      fail(at("inplace_name"),
+           "inplace_name: " + v + " is the name the rule gives; remove the key");
+    }
+    inplace_name = v;
+  }
+  if (has_inplace && (f.arguments.empty() || f.arguments[0].name != "self" ||
+                      !is_tensor(f.arguments[0]) || f.arguments[0].type.optional)) {
+    fail(at("inplace"),
+         "an in-place op needs a first argument 'Tensor self' (or 'inplace: False')");
+  }
+
+  // The functional and in-place ops delegate; the kernels, meta function and dtypes are the
+  // out= op's.
+  OpDecl functional = spec;
+  functional.structured_delegate = out_name;
+  functional.meta.reset();
+  functional.math.reset();
+  functional.dispatch.clear();
+  functional.dtypes = parse_dtype_set("all");  // what a declaration without `dtypes` gets
+
+  OpDecl out = spec;
+  std::tie(out.schema.name, out.schema.overload_name) = split_op_name(out_name);
+  Argument out_arg;
+  out_arg.name = "out";
+  out_arg.kwarg_only = true;
+  out_arg.alias = written();
+  out.schema.arguments.push_back(out_arg);
+  out.schema.returns[0].alias = written();
+  out.function_variant = true;
+  out.method_variant = false;
+  out.structured = true;
+  out.structured_inherits = "TensorIteratorBase";
+  out.tags = without_core(spec.tags);
+
+  std::vector<OpDecl> ops = {functional};
+  if (has_inplace) {
+    OpDecl inplace = functional;
+    std::tie(inplace.schema.name, inplace.schema.overload_name) = split_op_name(inplace_name);
+    inplace.schema.arguments[0].alias = written();
+    inplace.schema.returns[0].alias = written();
+    inplace.function_variant = inplace_function;
+    inplace.method_variant = inplace_method;
+    inplace.tags = without_core(spec.tags);
+    ops.push_back(std::move(inplace));
+  }
+  ops.push_back(std::move(out));
+  for (const OpDecl& op : ops) check_decl(op);
+  return ops;
+}
+
+// One YAML entry: one op, or the three ops of a `structured_group` entry.
+std::vector<OpDecl> parse_entry(const YAML::Node& node, const std::string& path,
+                                const std::string& family) {
+  OpDecl op = read_entry(node, path, family);
+  if (node["structured_group"]) return expand_structured_group(node, path, std::move(op));
+  for (const char* key : {"inplace", "inplace_name"}) {
+    if (node[key]) {
+      fail(location_of(path, node[key]),
+           std::string("'") + key + "' belongs to a 'structured_group' entry");
+    }
+  }
+  check_decl(op);
+  return {std::move(op)};
 }
 
 }  // namespace
@@ -399,7 +587,7 @@ std::vector<OpDecl> parse_declarations(const std::string& text, const std::strin
   std::vector<OpDecl> ops;
   for (const YAML::Node& node : root) {
     try {
-      ops.push_back(parse_one(node, path, family));
+      for (OpDecl& op : parse_entry(node, path, family)) ops.push_back(std::move(op));
     } catch (const YAML::Exception& e) {
       throw CodegenError(path + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
     }

@@ -3,11 +3,16 @@
 //   Model model = load_model({"sdk/ops/binary.yaml", "sdk/ops/unary.yaml"});
 //   const OpDecl& add = model.op("add.out");
 //   add.structured;                  // true
-//   add.meta->function;              // "binary_op"
-//   model.structured_group(add);     // add.Tensor, add_.Tensor, add.out
+//   add.meta->function;              // "add_op"
+//   model.delegates_of(add);         // add.Tensor, add_.Tensor
 //
-// Every declaration keeps the file and line it came from; every error is a CodegenError whose
-// message starts with "file:line: ". The format is documented in docs/op_declarations.md.
+// A `structured_group` entry (one YAML entry for a pointwise op's functional, in-place and out=
+// declarations) is expanded here into the three OpDecls it stands for, exactly as if they had
+// been written out; the rest of the codegen never sees the difference.
+//
+// Every declaration keeps the file and line it came from (the three ops of a structured_group
+// entry all point at the entry); every error is a CodegenError whose message starts with
+// "file:line: ". The format is documented in docs/op_declarations.md.
 //
 // Thread safety: a Model is immutable once loaded.
 #ifndef BACKPLANE_CODEGEN_MODEL_H_

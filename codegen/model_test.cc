@@ -74,7 +74,7 @@ TEST(Model, RejectsBadDeclarationsWithFileAndLine) {
       error_of("- func: add(Tensor self) -> Tensor\n  dispatch:\n    CPU: add\n  colour: red\n"),
       "sdk/ops/binary.yaml:4: unknown key 'colour' (known keys: func, variants, structured, "
       "structured_delegate, structured_inherits, dispatch, tags, meta, math, dtypes, "
-      "device_check)");
+      "device_check, structured_group, inplace, inplace_name)");
   EXPECT_THAT(error_of("\n- func: add(Tensor self -> Tensor\n  dispatch:\n    CPU: add\n"),
               HasSubstr("sdk/ops/binary.yaml:2: schema parse error: schema 'add(Tensor self -> "
                         "Tensor' at column"));
@@ -110,6 +110,255 @@ TEST(Model, DelegatesMustTakeTheStructuredOpsArguments) {
                      "  structured_delegate: add.out\n"),
             "sdk/ops/binary.yaml:13: the arguments of add_.Tensor must be those of add.out "
             "without its outputs");
+}
+
+// The fields of two declarations but their locations.
+void expect_same_declaration(const OpDecl& got, const OpDecl& want) {
+  SCOPED_TRACE(want.name());
+  EXPECT_EQ(got.family, want.family);
+  EXPECT_EQ(got.schema, want.schema) << to_string(got.schema) << " vs " << to_string(want.schema);
+  EXPECT_EQ(got.function_variant, want.function_variant);
+  EXPECT_EQ(got.method_variant, want.method_variant);
+  EXPECT_EQ(got.structured, want.structured);
+  EXPECT_EQ(got.structured_delegate, want.structured_delegate);
+  EXPECT_EQ(got.structured_inherits, want.structured_inherits);
+  EXPECT_EQ(got.dispatch, want.dispatch);
+  EXPECT_EQ(got.tags, want.tags);
+  ASSERT_EQ(got.meta.has_value(), want.meta.has_value());
+  if (got.meta) {
+    EXPECT_EQ(got.meta->function, want.meta->function);
+    EXPECT_EQ(got.meta->args, want.meta->args);
+  }
+  ASSERT_EQ(got.math.has_value(), want.math.has_value());
+  if (got.math) {
+    EXPECT_EQ(got.math->function, want.math->function);
+    EXPECT_EQ(got.math->args, want.math->args);
+  }
+  EXPECT_EQ(got.dtypes, want.dtypes);
+  EXPECT_EQ(got.device_check, want.device_check);
+}
+
+void expect_same_declarations(const std::string& shorthand, const std::string& long_form) {
+  const std::vector<OpDecl> got = parse_declarations(shorthand, "sdk/ops/binary.yaml");
+  const std::vector<OpDecl> want = parse_declarations(long_form, "sdk/ops/binary.yaml");
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) expect_same_declaration(got[i], want[i]);
+}
+
+constexpr const char* kHypot = R"(
+- func: hypot(Tensor self, Tensor other) -> Tensor
+  structured_group: True
+  variants: function, method
+  inplace: method
+  meta: binary_op(self, other)
+  math: Hypot
+  dtypes: floating
+  tags: [pointwise, core]
+)";
+
+TEST(StructuredGroup, ExpandsToTheThreeDeclarationsWrittenOut) {
+  expect_same_declarations(kHypot, R"(
+- func: hypot(Tensor self, Tensor other) -> Tensor
+  structured_delegate: hypot.out
+  variants: function, method
+  tags: [pointwise, core]
+
+- func: hypot_(Tensor(a!) self, Tensor other) -> Tensor(a!)
+  structured_delegate: hypot.out
+  variants: method
+  tags: pointwise
+
+- func: hypot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+  structured: True
+  structured_inherits: TensorIteratorBase
+  meta: binary_op(self, other)
+  math: Hypot
+  dtypes: floating
+  tags: pointwise
+)");
+}
+
+// The out argument follows the kwarg-only ones; a named CPU kernel goes to the out= op.
+TEST(StructuredGroup, ExpandsOverloadsKwargOnlyArgumentsAndNamedKernels) {
+  expect_same_declarations(R"(
+- func: div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor
+  structured_group: div.out_mode
+  variants: function, method
+  inplace: function, method
+  meta: div_mode_op(self, other, rounding_mode)
+  dispatch:
+    CPU: div_out_mode
+  dtypes: integral, floating, complex
+  tags: pointwise
+)",
+                           R"(
+- func: div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor
+  structured_delegate: div.out_mode
+  variants: function, method
+  tags: pointwise
+
+- func: div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)
+  structured_delegate: div.out_mode
+  variants: function, method
+  tags: pointwise
+
+- func: div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)
+  structured: True
+  structured_inherits: TensorIteratorBase
+  meta: div_mode_op(self, other, rounding_mode)
+  dispatch:
+    CPU: div_out_mode
+  dtypes: integral, floating, complex
+  tags: pointwise
+)");
+}
+
+TEST(StructuredGroup, WithoutInplaceExpandsToFunctionalAndOut) {
+  expect_same_declarations(R"(
+- func: where.self(Tensor condition, Tensor self, Tensor other) -> Tensor
+  structured_group: True
+  inplace: False
+  meta: where_op(condition, self, other)
+  math: Where
+  tags: [pointwise, core]
+)",
+                           R"(
+- func: where.self(Tensor condition, Tensor self, Tensor other) -> Tensor
+  structured_delegate: where.self_out
+  tags: [pointwise, core]
+
+- func: where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+  structured: True
+  structured_inherits: TensorIteratorBase
+  meta: where_op(condition, self, other)
+  math: Where
+  tags: pointwise
+)");
+}
+
+TEST(StructuredGroup, NamesFollowPyTorchUnlessGiven) {
+  const auto names = [](const std::string& text) {
+    std::vector<std::string> out;
+    for (const OpDecl& op : parse_declarations(text, "sdk/ops/binary.yaml")) {
+      out.push_back(op.name());
+    }
+    return out;
+  };
+  EXPECT_THAT(names(kHypot), ElementsAre("hypot", "hypot_", "hypot.out"));
+  EXPECT_THAT(names("- func: eq.Tensor(Tensor self, Tensor other) -> Tensor\n"
+                    "  structured_group: True\n  inplace: method\n"
+                    "  meta: comparison_op(self, other)\n  math: Eq\n"),
+              ElementsAre("eq.Tensor", "eq_.Tensor", "eq.Tensor_out"));
+  // PyTorch's names where its own rule does not give them.
+  EXPECT_THAT(names("- func: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor\n"
+                    "  structured_group: add.out\n  inplace: method\n"
+                    "  meta: add_op(self, other, alpha)\n  math: Add(alpha)\n"),
+              ElementsAre("add.Tensor", "add_.Tensor", "add.out"));
+  EXPECT_THAT(names("- func: pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor\n"
+                    "  structured_group: True\n  inplace: method\n  inplace_name: pow_.Scalar\n"
+                    "  meta: pow_tensor_scalar_op(self, exponent)\n"
+                    "  math: PowTensorScalar(exponent)\n"),
+              ElementsAre("pow.Tensor_Scalar", "pow_.Scalar", "pow.Tensor_Scalar_out"));
+}
+
+TEST(StructuredGroup, OpsDelegateToTheOutOpAndPointAtTheEntry) {
+  Model model = model_of("# hypot\n" + std::string(kHypot));
+  const OpDecl& out = model.op("hypot.out");
+  EXPECT_EQ(to_string(out.schema),
+            "hypot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)");
+  EXPECT_EQ(to_string(model.op("hypot_").schema),
+            "hypot_(Tensor(a!) self, Tensor other) -> Tensor(a!)");
+  EXPECT_THAT(model.delegates_of(out), ElementsAre(&model.op("hypot"), &model.op("hypot_")));
+  EXPECT_EQ(model.op("hypot_").kind(), OpKind::kInplace);
+  EXPECT_THAT(model.op("hypot").tags, ElementsAre("pointwise", "core"));
+  EXPECT_THAT(model.op("hypot_").tags, ElementsAre("pointwise"));
+  EXPECT_THAT(out.tags, ElementsAre("pointwise"));
+  for (const OpDecl& op : model.ops()) EXPECT_EQ(op.loc.str(), "sdk/ops/binary.yaml:3");
+}
+
+TEST(StructuredGroup, RejectsBadEntriesWithFileAndLine) {
+  const std::string hypot = "- func: hypot(Tensor self, Tensor other) -> Tensor\n";
+  const std::string group = hypot + "  structured_group: True\n  inplace: method\n";
+  const std::string kernels = "  meta: binary_op(self, other)\n  math: Hypot\n";
+  EXPECT_EQ(error_of(group + kernels + "  structured: True\n"),
+            "sdk/ops/binary.yaml:6: 'structured' is implied by 'structured_group' (the out= op "
+            "is structured and inherits TensorIteratorBase; the others delegate to it)");
+  EXPECT_THAT(error_of(group + kernels + "  structured_delegate: hypot.out\n"),
+              HasSubstr("sdk/ops/binary.yaml:6: 'structured_delegate' is implied by"));
+  EXPECT_THAT(error_of(group + kernels + "  structured_inherits: TensorIteratorBase\n"),
+              HasSubstr("sdk/ops/binary.yaml:6: 'structured_inherits' is implied by"));
+  EXPECT_EQ(error_of("- func: hypot.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n"
+                     "  structured_group: True\n  inplace: method\n" +
+                     kernels),
+            "sdk/ops/binary.yaml:1: structured_group: hypot.out is not a functional op; declare "
+            "the group by its functional schema, e.g. 'hypot(Tensor self, Tensor other) -> "
+            "Tensor'");
+  EXPECT_THAT(error_of("- func: hypot_(Tensor(a!) self) -> Tensor(a!)\n"
+                       "  structured_group: True\n  inplace: method\n" +
+                       kernels),
+              HasSubstr("sdk/ops/binary.yaml:1: structured_group: hypot_ is not a functional op"));
+  EXPECT_EQ(error_of("- func: hypot(Tensor(a) self) -> Tensor\n"
+                     "  structured_group: True\n  inplace: False\n" +
+                     kernels),
+            "sdk/ops/binary.yaml:1: structured_group: argument 'self' of hypot has an alias "
+            "annotation; a functional op takes none");
+  EXPECT_EQ(error_of("- func: hypot(Tensor self, Tensor out) -> Tensor\n"
+                     "  structured_group: True\n  inplace: method\n" +
+                     kernels),
+            "sdk/ops/binary.yaml:1: structured_group: hypot has an argument named 'out', the "
+            "name of the out= op's output");
+  EXPECT_EQ(error_of("- func: hypot(Tensor self) -> (Tensor, Tensor)\n"
+                     "  structured_group: True\n  inplace: method\n" +
+                     kernels),
+            "sdk/ops/binary.yaml:1: structured_group: hypot must return one Tensor");
+  EXPECT_EQ(error_of(hypot + "  structured_group: hypot_out\n  inplace: method\n" + kernels),
+            "sdk/ops/binary.yaml:2: structured_group: expected True or the out= op's name "
+            "(hypot.<overload>), got 'hypot_out'");
+  EXPECT_THAT(error_of(hypot + "  structured_group: atan2.out\n  inplace: method\n" + kernels),
+              HasSubstr("got 'atan2.out'"));
+  EXPECT_EQ(error_of(hypot + "  structured_group: hypot.out\n  inplace: method\n" + kernels),
+            "sdk/ops/binary.yaml:2: structured_group: hypot.out is the name True gives; write "
+            "'structured_group: True'");
+  EXPECT_EQ(error_of(hypot + "  structured_group: True\n" + kernels),
+            "sdk/ops/binary.yaml:1: structured_group: say which variants hypot_ has ('inplace: "
+            "method', 'inplace: function, method') or 'inplace: False' when there is no "
+            "in-place op");
+  EXPECT_EQ(error_of(hypot + "  structured_group: True\n  inplace: both\n" + kernels),
+            "sdk/ops/binary.yaml:3: unknown inplace variant 'both' (expected function, method)");
+  EXPECT_EQ(error_of(hypot + "  structured_group: True\n  inplace: []\n" + kernels),
+            "sdk/ops/binary.yaml:3: inplace: expected function, method or False");
+  EXPECT_EQ(error_of(hypot + "  structured_group: True\n  inplace: False\n" +
+                     "  inplace_name: hypot_.x\n" + kernels),
+            "sdk/ops/binary.yaml:4: inplace_name: there is no in-place op (inplace: False)");
+  EXPECT_EQ(error_of(group + "  inplace_name: atan2_\n" + kernels),
+            "sdk/ops/binary.yaml:4: inplace_name: expected hypot_.<overload>, got 'atan2_'");
+  EXPECT_EQ(error_of(group + "  inplace_name: hypot_\n" + kernels),
+            "sdk/ops/binary.yaml:4: inplace_name: hypot_ is the name the rule gives; remove the "
+            "key");
+  EXPECT_EQ(error_of("- func: where(Tensor condition, Tensor self) -> Tensor\n"
+                     "  structured_group: True\n  inplace: method\n" +
+                     kernels),
+            "sdk/ops/binary.yaml:3: an in-place op needs a first argument 'Tensor self' (or "
+            "'inplace: False')");
+  EXPECT_EQ(error_of(hypot + "  inplace: method\n  dispatch:\n    CPU: hypot\n"),
+            "sdk/ops/binary.yaml:2: 'inplace' belongs to a 'structured_group' entry");
+  EXPECT_EQ(error_of(hypot + "  inplace_name: hypot_\n  dispatch:\n    CPU: hypot\n"),
+            "sdk/ops/binary.yaml:2: 'inplace_name' belongs to a 'structured_group' entry");
+  // The expanded ops follow the rules of declarations written out, at the entry's line.
+  EXPECT_EQ(error_of(group + "  meta: binary_op(self, other)\n  math: Hypot(alpha)\n"),
+            "sdk/ops/binary.yaml:1: math: 'alpha' is not an argument of hypot.out");
+  EXPECT_EQ(error_of(group + "  math: Hypot\n"),
+            "sdk/ops/binary.yaml:1: a structured op needs 'meta: function(args...)'");
+  EXPECT_EQ(error_of(group + "  meta: binary_op(self, other)\n"),
+            "sdk/ops/binary.yaml:1: a structured op needs a CPU kernel: 'math: Functor(...)' or "
+            "'dispatch: CPU'");
+  EXPECT_EQ(error_of(group + kernels + "  dispatch:\n    Meta: hypot\n"),
+            "sdk/ops/binary.yaml:1: a structured op dispatches to CPU only, not Meta");
+  EXPECT_EQ(error_of(group + kernels +
+                     "- func: hypot_(Tensor(a!) self, Tensor other) -> "
+                     "Tensor(a!)\n  dispatch:\n    CPU: hypot_\n"),
+            "sdk/ops/binary.yaml:6: duplicate op hypot_ (first declared at "
+            "sdk/ops/binary.yaml:1)");
 }
 
 TEST(Model, DtypeSetsCombineNamesAndGroups) {

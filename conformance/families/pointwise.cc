@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "conformance/framework/declared_variants.h"
 #include "conformance/framework/layouts.h"
 #include "sdk/core/promotion.h"
 
@@ -143,7 +144,8 @@ OpEntry pointwise(PointwiseSpec spec) {
              : shared->operands.size() + shared->scalar_operands.size() == 2 ? "binary"
                                                                              : "unary";
   e.tier = shared->tier;
-  e.variants = variants(shared->name, shared->inplace, shared->out);
+  e.variants = declared_variants(shared->name, shared->not_in_pytorch);
+  e.not_in_pytorch = shared->not_in_pytorch;
   e.dtypes = shared->dtypes;
   e.out_dtype = shared->out_dtype;
   e.out_dtype_error = shared->out_dtype_error;

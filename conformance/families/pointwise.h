@@ -3,7 +3,7 @@
 // from here.
 //
 //   db.add(pointwise({
-//       .name = "atan2", .inplace = "atan2_", .out = "atan2.out",
+//       .name = "atan2",  // and its declared in-place and out= ops: atan2_, atan2.out
 //       .dtypes = kAllButComplex,
 //       .operands = {{"self"}, {"other"}},
 //       .result = ResultDtype::kFloat,
@@ -33,10 +33,12 @@ enum class ResultDtype {
 };
 
 struct PointwiseSpec {
-  std::string name;     // the entry and its functional op ("add.Tensor")
-  std::string inplace;  // its in-place op, "" when PyTorch has none
-  std::string out;      // its out= op, "" when PyTorch has none
-  DtypeSet dtypes;      // PyTorch's CPU dtypes
+  // The entry and its functional op ("add.Tensor"). The entry checks the op's variants as
+  // sdk/ops/*.yaml declares them (declared_variants: add.Tensor, add_.Tensor, add.out)...
+  std::string name;
+  // ... but for these, which PyTorch lacks (say why beside the list).
+  std::vector<std::string> not_in_pytorch;
+  DtypeSet dtypes;  // PyTorch's CPU dtypes
   int tier = 1;
   std::vector<Operand> operands = {{"self"}};
   // Operands left out of type promotion (where's condition).

@@ -40,6 +40,10 @@ void OpDatabase::add(OpEntry entry) {
     BP_INTERNAL_ASSERT(by_op_.count(v.op) == 0, "op '", v.op, "' has two conformance entries");
     by_op_.emplace(v.op, entries_.size());
   }
+  for (const std::string& op : entry.not_in_pytorch) {
+    BP_INTERNAL_ASSERT(by_op_.count(op) == 0, "op '", op, "' has two conformance entries");
+    by_op_.emplace(op, entries_.size());
+  }
   entries_.push_back(std::move(entry));
 }
 

@@ -60,6 +60,10 @@ struct OpEntry {
   std::string family;  // "unary", "binary", "reduction", ...
   int tier = 1;        // OPS.md's tier
   std::vector<OpVariant> variants;
+  // Ops Backplane declares with these variants (in their group) that PyTorch lacks, so nothing to
+  // check them against: not run, but covered by this entry (entry_for_op finds it, so they are not
+  // reported as ops without an entry). Where the entry is written, a comment says why.
+  std::vector<std::string> not_in_pytorch;
   // The dtypes PyTorch supports for the op on CPU: the dtypes tested. Samples of dtype D have
   // their first tensor (or their dtype= argument) in D.
   DtypeSet dtypes;
@@ -96,7 +100,8 @@ class OpDatabase {
 
   const std::vector<OpEntry>& entries() const { return entries_; }
   const OpEntry* find(std::string_view name) const;
-  // The entry covering the op `op_name` ("add_.Tensor"), or null.
+  // The entry covering the op `op_name` ("add_.Tensor"): one of its variants or of its
+  // not_in_pytorch ops. Null when none does.
   const OpEntry* entry_for_op(std::string_view op_name) const;
 
  private:

@@ -186,15 +186,12 @@ T pow_scalar(T x, T e) {
 
 void add_binary_entries(OpDatabase& db) {
   db.add(pointwise({.name = "add.Tensor",
-                    .inplace = "add_.Tensor",
-                    .out = "add.out",
                     .dtypes = kAllDtypes,
                     .operands = {{"self"}, {"other"}},
                     .math = kAddMath,
                     .check_after_build = check_alpha,
                     .extra_kwargs = kAlphas}));
   db.add(pointwise({.name = "add.Scalar",
-                    .inplace = "add_.Scalar",
                     .dtypes = kAllDtypes,
                     .scalar_operands = {"other"},
                     .scalars = kNumbers,
@@ -202,8 +199,6 @@ void add_binary_entries(OpDatabase& db) {
                     .check_after_build = check_alpha,
                     .extra_kwargs = kAlphas}));
   db.add(pointwise({.name = "sub.Tensor",
-                    .inplace = "sub_.Tensor",
-                    .out = "sub.out",
                     .dtypes = kAllButBool,
                     .operands = {{"self"}, {"other"}},
                     .math = kSubMath,
@@ -224,7 +219,6 @@ void add_binary_entries(OpDatabase& db) {
                       return s;
                     }}));
   db.add(pointwise({.name = "sub.Scalar",
-                    .inplace = "sub_.Scalar",
                     .dtypes = kAllButBool,
                     .scalar_operands = {"other"},
                     .scalars = kNumbers,
@@ -233,34 +227,26 @@ void add_binary_entries(OpDatabase& db) {
                     .check_after_build = check_alpha,
                     .extra_kwargs = kAlphas}));
   db.add(pointwise({.name = "mul.Tensor",
-                    .inplace = "mul_.Tensor",
-                    .out = "mul.out",
                     .dtypes = kAllDtypes,
                     .operands = {{"self"}, {"other"}},
                     .math = math<kAnyKind>([](auto a, auto b) { return a * b; })}));
   db.add(pointwise({.name = "mul.Scalar",
-                    .inplace = "mul_.Scalar",
                     .dtypes = kAllDtypes,
                     .scalar_operands = {"other"},
                     .scalars = kNumbers,
                     .math = math<kAnyKind>([](auto a, auto b) { return a * b; })}));
   db.add(pointwise({.name = "div.Tensor",
-                    .inplace = "div_.Tensor",
-                    .out = "div.out",
                     .dtypes = kAllDtypes,
                     .operands = {{"self"}, {"other"}},
                     .result = ResultDtype::kFloat,
                     .math = kDivMath}));
   db.add(pointwise({.name = "div.Scalar",
-                    .inplace = "div_.Scalar",
                     .dtypes = kAllDtypes,
                     .scalar_operands = {"other"},
                     .scalars = kNumbers,
                     .result = ResultDtype::kFloat,
                     .math = kDivMath}));
   db.add(pointwise({.name = "div.Tensor_mode",
-                    .inplace = "div_.Tensor_mode",
-                    .out = "div.out_mode",
                     .dtypes = kAllTypes,
                     .operands = {{"self"}, {"other", std::nullopt, kDivisor}},
                     .result_dtype = div_mode_result,
@@ -269,7 +255,6 @@ void add_binary_entries(OpDatabase& db) {
                     .extra_kwargs = kRoundingModes,
                     .extra_samples = zero_divisor}));
   db.add(pointwise({.name = "div.Scalar_mode",
-                    .inplace = "div_.Scalar_mode",
                     .dtypes = kAllTypes,
                     .scalar_operands = {"other"},
                     .scalars = kScalarDivisors,
@@ -278,15 +263,11 @@ void add_binary_entries(OpDatabase& db) {
                     .kwargs = {{"rounding_mode", Value("trunc")}},
                     .extra_kwargs = kRoundingModes}));
   db.add(pointwise({.name = "remainder.Tensor",
-                    .inplace = "remainder_.Tensor",
-                    .out = "remainder.Tensor_out",
                     .dtypes = kAllTypes,
                     .operands = {{"self"}, {"other", std::nullopt, kDivisor}},
                     .math = kRemainderMath,
                     .extra_samples = zero_divisor}));
   db.add(pointwise({.name = "remainder.Scalar",
-                    .inplace = "remainder_.Scalar",
-                    .out = "remainder.Scalar_out",
                     .dtypes = kAllTypes,
                     .scalar_operands = {"other"},
                     .scalars = kScalarDivisors,
@@ -299,8 +280,6 @@ void add_binary_entries(OpDatabase& db) {
                     .scalars = kScalarDivisors,
                     .math = scalar_first(kRemainderMath)}));
   db.add(pointwise({.name = "pow.Tensor_Tensor",
-                    .inplace = "pow_.Tensor",
-                    .out = "pow.Tensor_Tensor_out",
                     .dtypes = kAllButBool,
                     .operands = {{"self", std::nullopt, kBase},
                                  {"exponent", std::nullopt,
@@ -308,7 +287,6 @@ void add_binary_entries(OpDatabase& db) {
                     .math = kPowMath}));
   // A scalar base: PyTorch computes it as pow.Tensor_Tensor with the base wrapped as a tensor.
   db.add(pointwise({.name = "pow.Scalar",
-                    .out = "pow.Scalar_out",
                     .dtypes = kAllButBool,
                     .operands = {{"exponent", std::nullopt,
                                   Domain{.low = -3, .high = 3, .int_low = 0, .int_high = 9}}},
@@ -317,8 +295,6 @@ void add_binary_entries(OpDatabase& db) {
                     .math = scalar_first(kPowMath)}));
   db.add(pointwise(
       {.name = "pow.Tensor_Scalar",
-       .inplace = "pow_.Scalar",
-       .out = "pow.Tensor_Scalar_out",
        .dtypes = kAllButBool,
        .operands = {{"self", std::nullopt, kBase}},
        .scalar_operands = {"exponent"},
@@ -346,7 +322,6 @@ void add_binary_entries(OpDatabase& db) {
        .out_dtype_error = found_dtype,
        .inplace_dtype_error = found_dtype}));
   db.add(pointwise({.name = "maximum",
-                    .out = "maximum.out",
                     .dtypes = kAllButComplex,
                     .operands = {{"self"}, {"other"}},
                     .math = math<kIntOrRealKind>([](auto a, auto b) {
@@ -358,8 +333,6 @@ void add_binary_entries(OpDatabase& db) {
                     .rejected = kComplex,
                     .rejected_message = "maximum not implemented for complex tensors."}));
   db.add(pointwise({.name = "eq.Tensor",
-                    .inplace = "eq_.Tensor",
-                    .out = "eq.Tensor_out",
                     .dtypes = kAllDtypes,
                     .operands = {{"self", std::nullopt, Domain{.whole = true}},
                                  {"other", std::nullopt, Domain{.whole = true}}},
@@ -367,8 +340,6 @@ void add_binary_entries(OpDatabase& db) {
                     .math = math<kAnyKind>([](auto a, auto b) { return a == b; })}));
   db.add(pointwise(
       {.name = "eq.Scalar",
-       .inplace = "eq_.Scalar",
-       .out = "eq.Scalar_out",
        .dtypes = kAllDtypes,
        .operands = {{"self", std::nullopt,
                      Domain{.low = -4, .high = 4, .int_low = -4, .int_high = 4, .whole = true}}},
@@ -377,8 +348,6 @@ void add_binary_entries(OpDatabase& db) {
        .result = ResultDtype::kBool,
        .math = math<kAnyKind>([](auto a, auto b) { return a == b; })}));
   db.add(pointwise({.name = "lt.Tensor",
-                    .inplace = "lt_.Tensor",
-                    .out = "lt.Tensor_out",
                     .dtypes = kAllButComplex,
                     .operands = {{"self", std::nullopt, Domain{.whole = true}},
                                  {"other", std::nullopt, Domain{.whole = true}}},
@@ -386,8 +355,6 @@ void add_binary_entries(OpDatabase& db) {
                     .math = kLessMath}));
   db.add(pointwise(
       {.name = "lt.Scalar",
-       .inplace = "lt_.Scalar",
-       .out = "lt.Scalar_out",
        .dtypes = kAllButComplex,
        .operands = {{"self", std::nullopt,
                      Domain{.low = -4, .high = 4, .int_low = -4, .int_high = 4, .whole = true}}},
@@ -396,8 +363,6 @@ void add_binary_entries(OpDatabase& db) {
        .result = ResultDtype::kBool,
        .math = kLessMath}));
   db.add(pointwise({.name = "logical_and",
-                    .inplace = "logical_and_",
-                    .out = "logical_and.out",
                     .dtypes = kAllDtypes,
                     .operands = {{"self"}, {"other"}},
                     .result = ResultDtype::kBool,
@@ -406,14 +371,10 @@ void add_binary_entries(OpDatabase& db) {
                       return a != T(0) && b != T(0);
                     })}));
   db.add(pointwise({.name = "bitwise_and.Tensor",
-                    .inplace = "bitwise_and_.Tensor",
-                    .out = "bitwise_and.Tensor_out",
                     .dtypes = kIntegral | kBoolOnly,
                     .operands = {{"self"}, {"other"}},
                     .math = kBitwiseAndMath}));
   db.add(pointwise({.name = "bitwise_and.Scalar",
-                    .inplace = "bitwise_and_.Scalar",
-                    .out = "bitwise_and.Scalar_out",
                     .dtypes = kIntegral | kBoolOnly,
                     .scalar_operands = {"other"},
                     .scalars = kBitmasks,
@@ -425,8 +386,6 @@ void add_binary_entries(OpDatabase& db) {
                     .scalars = kBitmasks,
                     .math = scalar_first(kBitwiseAndMath)}));
   db.add(pointwise({.name = "gcd",
-                    .inplace = "gcd_",
-                    .out = "gcd.out",
                     .dtypes = kIntegral,
                     .operands = {{"self"}, {"other"}},
                     .math = math<kIntKind>([](Int a, Int b, const Ctx& c) {
@@ -441,15 +400,11 @@ void add_binary_entries(OpDatabase& db) {
                       return b;
                     })}));
   db.add(pointwise({.name = "atan2",
-                    .inplace = "atan2_",
-                    .out = "atan2.out",
                     .dtypes = kAllButComplex,
                     .operands = {{"self"}, {"other"}},
                     .result = ResultDtype::kFloat,
                     .math = math<kRealKind>([](double a, double b) { return std::atan2(a, b); })}));
   db.add(pointwise({.name = "hypot",
-                    .inplace = "hypot_",
-                    .out = "hypot.out",
                     .dtypes = kFloating,
                     .tier = 2,
                     .operands = {{"self"}, {"other"}},

@@ -2,12 +2,17 @@
 // and every entry's samples and reference run for every dtype PyTorch supports.
 #include "conformance/ops/database.h"
 
+#include <map>
 #include <set>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "conformance/runner/planner.h"
 #include "conformance/runner/run.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "sdk/ops/op_table.h"
 
 namespace bp::conformance {
 namespace {
@@ -60,6 +65,47 @@ TEST(OpDatabase, EveryTier1OpOfOpsMdHasATier1Entry) {
     ASSERT_NE(e, nullptr) << op;
     EXPECT_EQ(e->tier, 1) << op;
   }
+}
+
+// `tags` is "pointwise, core".
+bool has_tag(const OpInfo& op, std::string_view tag) {
+  std::string_view rest = op.tags;
+  while (!rest.empty()) {
+    const size_t comma = rest.find(", ");
+    if (rest.substr(0, comma) == tag) return true;
+    rest = comma == std::string_view::npos ? "" : rest.substr(comma + 2);
+  }
+  return false;
+}
+
+// The variants of an entry come from the declarations (declared_variants); this holds the
+// other way round: each structured pointwise group Backplane declares is one entry's variants
+// (with the ops the entry leaves out as not in PyTorch), each of its declared kind.
+TEST(OpDatabase, EveryStructuredPointwiseGroupIsExactlyOneEntrysVariants) {
+  int groups = 0;
+  for (const OpInfo& group : op_table()) {
+    if (group.structured_group != group.name) continue;  // not a group's structured out= op
+    if (!has_tag(group, "pointwise")) continue;
+    ++groups;
+    std::map<std::string, VariantKind> declared;
+    for (const OpInfo& op : op_table()) {
+      if (op.structured_group != group.name) continue;
+      declared[std::string(op.name)] = op.kind == OpKind::kFunctional ? VariantKind::kFunctional
+                                       : op.kind == OpKind::kInplace  ? VariantKind::kInplace
+                                                                      : VariantKind::kOut;
+    }
+    const OpEntry* e = op_database().entry_for_op(group.name);
+    ASSERT_NE(e, nullptr) << group.name;
+    std::map<std::string, VariantKind> covered;
+    for (const OpVariant& v : e->variants) covered[v.op] = v.kind;
+    for (const std::string& op : e->not_in_pytorch) {
+      ASSERT_TRUE(declared.count(op)) << e->name << ": " << op;
+      covered[op] = declared[op];
+    }
+    EXPECT_EQ(covered, declared) << e->name;
+    EXPECT_EQ(covered.size(), e->variants.size() + e->not_in_pytorch.size()) << e->name;
+  }
+  EXPECT_GE(groups, 36);  // those of unary, binary and ternary.yaml
 }
 
 // empty.out is the one out=-only entry: its functional form takes a memory_format it refuses.

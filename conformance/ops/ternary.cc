@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "conformance/families/pointwise.h"
+#include "conformance/framework/declared_variants.h"
 #include "conformance/framework/layouts.h"
 #include "conformance/ops/database.h"
 #include "sdk/core/promotion.h"
@@ -76,7 +77,7 @@ OpEntry clamp_tensor_entry() {
   OpEntry e;
   e.name = "clamp.Tensor";
   e.family = "ternary";
-  e.variants = variants("clamp.Tensor", "clamp_.Tensor", "clamp.Tensor_out");
+  e.variants = declared_variants("clamp.Tensor");
   e.dtypes = kAllTypes;
   e.samples = [](ScalarType dtype, uint64_t seed) {
     PointwiseSamples spec;
@@ -97,7 +98,6 @@ OpEntry clamp_tensor_entry() {
 void add_ternary_entries(OpDatabase& db) {
   db.add(pointwise({
       .name = "where.self",
-      .out = "where.self_out",
       .dtypes = kAllDtypes,
       .operands = {{"condition", ScalarType::kBool}, {"self"}, {"other"}},
       .not_promoting = {"condition"},
@@ -144,8 +144,6 @@ void add_ternary_entries(OpDatabase& db) {
   }));
   db.add(pointwise({
       .name = "clamp",
-      .inplace = "clamp_",
-      .out = "clamp.out",
       .dtypes = kAllTypes,
       .scalar_operands = {"min", "max"},
       .scalars_in_math = false,
@@ -170,8 +168,6 @@ void add_ternary_entries(OpDatabase& db) {
   db.add(clamp_tensor_entry());
   db.add(pointwise({
       .name = "lerp.Scalar",
-      .inplace = "lerp_.Scalar",
-      .out = "lerp.Scalar_out",
       .dtypes = kFloatingAndComplex,
       .operands = {{"self"}, {"end"}},
       .math = math<kFloatingKind>([](auto a, auto b, const Ctx& c) {
@@ -210,8 +206,6 @@ void add_ternary_entries(OpDatabase& db) {
   }));
   db.add(pointwise({
       .name = "addcmul",
-      .inplace = "addcmul_",
-      .out = "addcmul.out",
       .dtypes = kAllButBool,
       .operands = {{"self"}, {"tensor1"}, {"tensor2"}},
       .math = math<kAnyKind>([](auto s, auto a, auto b, const Ctx& c) {

@@ -10,12 +10,8 @@ namespace {
 
 // Float ops: integral and bool inputs compute in float32; complex inputs where PyTorch has them.
 PointwiseSpec float_op(std::string name, DtypeSet dtypes, ElementFn math) {
-  return PointwiseSpec{.name = name,
-                       .inplace = name + "_",
-                       .out = name + ".out",
-                       .dtypes = dtypes,
-                       .result = ResultDtype::kFloat,
-                       .math = std::move(math)};
+  return PointwiseSpec{
+      .name = name, .dtypes = dtypes, .result = ResultDtype::kFloat, .math = std::move(math)};
 }
 
 double dtype_max(ScalarType t) {
@@ -46,8 +42,6 @@ double nan_to_num(double x, const Ctx& c) {
 void add_unary_entries(OpDatabase& db) {
   db.add(pointwise(
       {.name = "abs",
-       .inplace = "abs_",
-       .out = "abs.out",
        .dtypes = kAllButBool,
        .result = ResultDtype::kComplexToReal,
        .math = math<kAnyKind>([](auto x) {
@@ -65,8 +59,6 @@ void add_unary_entries(OpDatabase& db) {
        .inplace_rejected = kComplex,
        .inplace_rejected_message = "In-place abs is not supported for complex tensors."}));
   db.add(pointwise({.name = "neg",
-                    .inplace = "neg_",
-                    .out = "neg.out",
                     .dtypes = kAllButBool,
                     .math = math<kAnyKind>([](auto x) { return -x; }),
                     .rejected = kBoolOnly,
@@ -97,8 +89,6 @@ void add_unary_entries(OpDatabase& db) {
                               return T(1) / x;
                             }))));
   db.add(pointwise({.name = "ceil",
-                    .inplace = "ceil_",
-                    .out = "ceil.out",
                     .dtypes = kAllTypes,
                     .math = math<kIntOrRealKind>([](auto x) {
                       if constexpr (kIsReal<decltype(x)>) {
@@ -110,7 +100,6 @@ void add_unary_entries(OpDatabase& db) {
                     .out_dtype = OutDtypeRule::kExact,
                     .out_dtype_error = found_dtype}));
   db.add(pointwise({.name = "isnan",
-                    .out = "isnan.out",
                     .dtypes = kAllDtypes,
                     .operands = {{"self", std::nullopt, Domain{.complex_specials = true}}},
                     .result = ResultDtype::kBool,
@@ -125,14 +114,10 @@ void add_unary_entries(OpDatabase& db) {
                       }
                     })}));
   db.add(pointwise({.name = "logical_not",
-                    .inplace = "logical_not_",
-                    .out = "logical_not.out",
                     .dtypes = kAllDtypes,
                     .result = ResultDtype::kBool,
                     .math = math<kAnyKind>([](auto x) { return x == decltype(x)(0); })}));
   db.add(pointwise({.name = "bitwise_not",
-                    .inplace = "bitwise_not_",
-                    .out = "bitwise_not.out",
                     .dtypes = kIntegral | kBoolOnly,
                     .math = math<kIntKind>([](Int x, const Ctx& c) {
                       return c.compute() == ScalarType::kBool ? Int(x == Int(0)) : ~x;
@@ -141,8 +126,6 @@ void add_unary_entries(OpDatabase& db) {
                     .out_dtype_error = found_dtype}));
   db.add(pointwise({
       .name = "nan_to_num",
-      .inplace = "nan_to_num_",
-      .out = "nan_to_num.out",
       .dtypes = kAllDtypes,
       .operands = {{"self", std::nullopt, Domain{.complex_specials = true}}},
       .math = math<kAnyKind>([](auto x, const Ctx& c) {

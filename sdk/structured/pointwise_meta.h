@@ -1,10 +1,9 @@
 // Meta functions of pointwise ops: each builds the op's TensorIterator (broadcast shape, type
 // promotion, output allocation through MetaBase) and checks what PyTorch checks.
 //
-//   # sdk/ops/binary.yaml
-//   - func: mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-//     structured: True
-//     structured_inherits: TensorIteratorBase
+//   # sdk/ops/binary.yaml: the meta function of mul.out (and so of mul.Tensor and mul_.Tensor)
+//   - func: mul.Tensor(Tensor self, Tensor other) -> Tensor
+//     structured_group: mul.out
 //     meta: binary_op(self, other)
 //
 // The output is iter.maybe_get_output(0): undefined for a functional call (allocated with the

@@ -1,8 +1,9 @@
 // Meta functions of ternary and masked pointwise ops (where, clamp, lerp, addcmul): each builds
 // the op's TensorIterator and checks what PyTorch checks. Conventions as pointwise_meta.h.
 //
-//   # sdk/ops/ternary.yaml
-//   - func: addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, ...)
+//   # sdk/ops/ternary.yaml: the meta function of addcmul.out (and of addcmul, addcmul_)
+//   - func: addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor
+//     structured_group: True
 //     meta: ternary_op(self, tensor1, tensor2)
 //
 // Thread safety: as the iterator they build (one call, one thread).
