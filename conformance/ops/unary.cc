@@ -2,6 +2,7 @@
 #include <cmath>
 #include <limits>
 
+#include "boost/math/special_functions/digamma.hpp"
 #include "conformance/families/pointwise.h"
 #include "conformance/ops/database.h"
 
@@ -9,9 +10,12 @@ namespace bp::conformance {
 namespace {
 
 // Float ops: integral and bool inputs compute in float32; complex inputs where PyTorch has them.
-PointwiseSpec float_op(std::string name, DtypeSet dtypes, ElementFn math) {
-  return PointwiseSpec{
-      .name = name, .dtypes = dtypes, .result = ResultDtype::kFloat, .math = std::move(math)};
+PointwiseSpec float_op(std::string name, DtypeSet dtypes, ElementFn math, int tier = 1) {
+  return PointwiseSpec{.name = name,
+                       .dtypes = dtypes,
+                       .tier = tier,
+                       .result = ResultDtype::kFloat,
+                       .math = std::move(math)};
 }
 
 double dtype_max(ScalarType t) {
@@ -35,6 +39,15 @@ double nan_to_num(double x, const Ctx& c) {
   if (x == INFINITY) return a.optional_real("posinf").value_or(dtype_max(c.compute()));
   if (x == -INFINITY) return a.optional_real("neginf").value_or(-dtype_max(c.compute()));
   return x;
+}
+
+// digamma's reference: Boost.Math (an independent implementation, in long double), with PyTorch's
+// values where Boost reports a pole or domain error: psi(+-0) = -+inf, nan at negative integers.
+double digamma_reference(double x) {
+  if (x == 0) return std::copysign(INFINITY, -x);
+  if (std::isnan(x) || (x < 0 && x == std::trunc(x))) return NAN;
+  if (std::isinf(x)) return INFINITY;
+  return static_cast<double>(boost::math::digamma(static_cast<long double>(x)));
 }
 
 }  // namespace
@@ -84,6 +97,7 @@ void add_unary_entries(OpDatabase& db) {
                             }))));
   db.add(pointwise(
       float_op("erf", kAllButComplex, math<kRealKind>([](double x) { return std::erf(x); }))));
+  db.add(pointwise(float_op("digamma", kAllButComplex, math<kRealKind>(digamma_reference), 2)));
   db.add(pointwise(float_op("reciprocal", kAllDtypes, math<kFloatingKind>([](auto x) {
                               using T = decltype(x);
                               return T(1) / x;

@@ -4,6 +4,7 @@
 #define BACKPLANE_REFERENCE_BACKEND_MATH_MATH_H_
 
 #include "reference_backend/math/binary.h"   // IWYU pragma: export
+#include "reference_backend/math/special.h"  // IWYU pragma: export
 #include "reference_backend/math/ternary.h"  // IWYU pragma: export
 #include "reference_backend/math/unary.h"    // IWYU pragma: export
 

@@ -105,6 +105,10 @@ template <typename T>
   return detail::apply(x, [](auto v) { return std::sin(v); });
 }
 template <typename T>
+[[gnu::always_inline]] inline T tan(T x) {
+  return detail::apply(x, [](auto v) { return std::tan(v); });
+}
+template <typename T>
 [[gnu::always_inline]] inline T tanh(T x) {
   return detail::apply(x, [](auto v) { return std::tanh(v); });
 }
