@@ -18,7 +18,7 @@
 #include <type_traits>
 
 #include "sdk/core/portable/bfloat16.h"  // IWYU pragma: export
-#include "sdk/core/reduced_float.h"    // IWYU pragma: export
+#include "sdk/core/reduced_float.h"      // IWYU pragma: export
 
 static_assert(std::is_trivially_copyable_v<bp::BFloat16>);
 
