@@ -202,14 +202,13 @@ bp_error* kernel_call_iter(const bp_value* args, const bp_iter** out) {
     BP_CHECK(call != nullptr,
              "bp_api.kernel_call_iter: `args` is not the argument array of a kernel call running "
              "on this thread");
-    BP_CHECK_NOT_IMPLEMENTED(
-        call->plan.plan != nullptr,
-        "bp_api.kernel_call_iter: the host built no iteration plan "
-        "for this call of ",
-        call->op->label,
-        " (it hands one to the out= kernel of an op whose "
-        "meta function builds a TensorIterator, called through the Common key); build one with "
-        "api->iter_build");
+    BP_CHECK_NOT_IMPLEMENTED(call->plan.plan != nullptr,
+                             "bp_api.kernel_call_iter: the host built no iteration plan for this "
+                             "call of ",
+                             call->op->label,
+                             " (it hands one to the out= kernel of an op whose meta function "
+                             "builds a TensorIterator, called through the Common key); build one "
+                             "with api->iter_build");
     *out = &call->plan;
   });
 }
