@@ -108,7 +108,15 @@ std::string structured_kernel(const Model& model, const OpDecl& group, const OpD
   } else if (common) {
     std::vector<std::string> all = args;
     for (const std::string& out : call_outputs(num_outputs)) all.push_back(out);
-    o << "  " << handle_call(group) << ".redispatch(below, " << join(all) << ");\n";
+    const std::string redispatch = handle_call(group) + ".redispatch(below, " + join(all) + ");";
+    if (group.structured_inherits) {
+      // The meta function built the op's TensorIterator: hand it to the backend's kernel
+      // (sdk/ops/common_plan.h) instead of letting it build another.
+      o << "  {\n    const CommonPlanScope plan(" << handle_call(group) << ", call);\n    "
+        << redispatch << "\n  }\n";
+    } else {
+      o << "  " << redispatch << "\n";
+    }
   }
   if (key != "Meta" && kind != OpKind::kFunctional) o << "  call.finish();\n";
   switch (kind) {

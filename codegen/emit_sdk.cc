@@ -237,7 +237,8 @@ std::string register_source(const Model& model, const std::string& family) {
   }
   std::ostringstream o;
   o << banner() << "// Meta, Common and composite kernels of the '" << family << "' ops.\n"
-    << "#include \"sdk/dispatch/library.h\"\n#include \"sdk/ops/define_ops.h\"\n"
+    << "#include \"sdk/dispatch/library.h\"\n#include \"sdk/ops/common_plan.h\"\n"
+    << "#include \"sdk/ops/define_ops.h\"\n"
     << "#include \"sdk/ops/native_kernels.h\"\n#include \"sdk/ops/ops.h\"\n"
     << "#include \"sdk/ops/" << family << "_structured.h\"\n"
     << "#include \"sdk/ops/structured_calls.h\"\n\nnamespace bp {\nnamespace {\n\n"

@@ -63,6 +63,11 @@ TEST(Emit, StructuredGroupsGetMetaAndCommonKernels) {
                              "highest_priority_key())) {"));
   EXPECT_THAT(reg, HasSubstr("op_handles::add_out().redispatch(below, self, other, alpha, "
                              "call.output(0));"));
+  // ...handing it the TensorIterator the meta function built, for TensorIterator ops only.
+  EXPECT_THAT(reg, HasSubstr("const CommonPlanScope plan(op_handles::add_out(), call);\n"
+                             "    op_handles::add_out().redispatch("));
+  EXPECT_THAT(reg, Not(HasSubstr("CommonPlanScope plan(op_handles::sum_IntList_out()")));
+  EXPECT_THAT(reg, HasSubstr("  op_handles::sum_IntList_out().redispatch(below, self, dim, "));
   EXPECT_THAT(files.at("binary_structured.h"),
               HasSubstr("struct structured_add_out : public TensorIteratorBase {"));
   EXPECT_THAT(files.at("binary_structured.h"),

@@ -1,9 +1,25 @@
 #include "reference_backend/cuda/kernel_catalog.h"
 
-#include "reference_backend/cuda/meta_kinds.h"
+#include <algorithm>
+#include <complex>
+#include <string>
+
+#include "sdk/core/empty.h"
+#include "sdk/core/error.h"
+#include "sdk/dispatch/dispatcher.h"
+#include "sdk/ops/define_ops.h"
+#include "sdk/ops/op_table.h"
 
 namespace bp::cuda {
 namespace {
+
+// The functional variant of a structured out= op ("add.out" -> "add.Tensor").
+const OpInfo* functional_of(const PointwiseOp& op) {
+  for (const OpInfo& info : op_table()) {
+    if (info.structured_group == op.name && info.kind == OpKind::kFunctional) return &info;
+  }
+  return nullptr;
+}
 
 // The static variants: vector widths 4, 2, 1 and strided.
 void add_static(std::vector<ElementwiseKernel>& out, const Computation& c, Dtype dtype,
@@ -15,9 +31,40 @@ void add_static(std::vector<ElementwiseKernel>& out, const Computation& c, Dtype
 }  // namespace
 
 std::optional<Dtype> natural_output(const PointwiseOp& op, Dtype dtype) {
-  const MetaKind* kind = find_meta_kind(op.meta);
-  if (kind == nullptr) return std::nullopt;
-  return natural_output_dtype(*kind, dtype);
+  if (!op.supports(dtype)) return std::nullopt;
+  const OpInfo* functional = functional_of(op);
+  BP_INTERNAL_ASSERT(functional != nullptr, op.name, " has no functional variant");
+  define_ops();
+  const OperatorHandle handle =
+      Dispatcher::singleton().find_op_or_throw("bp::" + std::string(functional->name));
+  // The functional variant takes the out= op's arguments but `out`: tensor inputs (Meta tensors
+  // of `dtype`) and the math's Scalars (1 of dtype's kind, which does not promote the inputs).
+  const ScalarType type = static_cast<ScalarType>(code(dtype));
+  const DtypeInfo& kind = info(dtype);
+  const Scalar one = kind.is_complex    ? Scalar(std::complex<double>(1, 0))
+                     : kind.is_floating ? Scalar(1.0)
+                     : kind.is_integral ? Scalar(int64_t{1})
+                                        : Scalar(true);
+  Stack stack;
+  for (int i = 0; i < op.num_arguments; ++i) {
+    if (i == op.out) continue;
+    const auto is = [i](const int* begin, int n) {
+      return std::find(begin, begin + n, i) != begin + n;
+    };
+    if (is(op.inputs, op.num_inputs)) {
+      stack.emplace_back(native::empty({2}, type, Device(DeviceType::kMeta)));
+    } else {
+      BP_INTERNAL_ASSERT(is(op.args, op.num_args), op.name, ": argument ", i,
+                         " is neither a tensor input nor a math argument");
+      stack.emplace_back(one);
+    }
+  }
+  try {
+    handle.call_boxed(&stack);
+  } catch (const bp::Error&) {
+    return std::nullopt;  // e.g. sub of bool tensors
+  }
+  return dtype_of_code(static_cast<int>(stack.at(0).ref<Tensor>().dtype()));
 }
 
 std::vector<ElementwiseKernel> kernels_of(const PointwiseOp& op) {

@@ -1,10 +1,16 @@
-// Every elementwise kernel the plugin can produce, for ahead-of-time checks (the NVRTC compile
-// test compiles them all) and warm-up tools:
-//   - every pointwise op (whose meta function the plugin knows), in every common dtype it
-//     supports: vectorised (widths 4, 2, 1) and strided kernels for its natural output dtype and
-//     the dynamic-cast kernel, each with every set of inputs passed by value (CPU scalars);
+// Every elementwise kernel the plugin produces for functional calls, for ahead-of-time checks
+// (the NVRTC compile test compiles them all, the host emulation runs them) and warm-up tools:
+//   - every pointwise op, in every common dtype it supports: vectorised (widths 4, 2, 1) and
+//     strided kernels for its natural output dtype and the dynamic-cast kernel, each with every
+//     set of inputs passed by value (CPU scalars);
 //   - copies between every pair of dtypes (vectorised 4, 2, 1 and strided);
 //   - fills of every dtype (vectorised 4, 2, 1 and strided).
+//
+// The natural output dtype is the one the op's meta function gives a functional call whose inputs
+// have the common dtype (bool for comparisons, float32 for abs(complex64)): the catalog runs the
+// meta functions on Meta tensors, so it links the SDK (tools and tests only; the plugin itself
+// stores the output dtype of the plan the host hands it, whichever that is, and compiles any
+// kernel on first use).
 //
 // Thread safety: pure.
 #ifndef BACKPLANE_REFERENCE_BACKEND_CUDA_KERNEL_CATALOG_H_
@@ -18,11 +24,11 @@
 
 namespace bp::cuda {
 
-// The output dtype of `op`'s static kernels for common dtype `dtype` (natural_output_dtype):
-// nullopt when the plugin does not know the op's meta function.
+// The output dtype of a functional call of `op` over inputs of dtype `dtype`, as its meta function
+// gives it: nullopt when `op` does not support `dtype` or the meta function refuses the call.
 std::optional<Dtype> natural_output(const PointwiseOp& op, Dtype dtype);
 
-// Every kernel of `op` (empty when its meta function is unknown).
+// Every kernel of `op`.
 std::vector<ElementwiseKernel> kernels_of(const PointwiseOp& op);
 std::vector<ElementwiseKernel> copy_kernels();
 std::vector<ElementwiseKernel> fill_kernels();

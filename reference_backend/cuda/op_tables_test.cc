@@ -1,11 +1,11 @@
 // The plugin's tables agree with the SDK's definitions they mirror: dense dtype codes and names
-// (the codegen writes dtype masks in the SDK's order), every pointwise op's meta function is one
-// the plugin knows (or its op would run on the CPU), and the generated rows match the op table.
+// (the codegen writes dtype masks in the SDK's order), the generated rows match the op table, and
+// the kernel catalog's natural output dtypes are the meta functions'.
 #include <string>
 
 #include "gtest/gtest.h"
 #include "reference_backend/cuda/dtypes.h"
-#include "reference_backend/cuda/meta_kinds.h"
+#include "reference_backend/cuda/kernel_catalog.h"
 #include "reference_backend/cuda/op_arguments.h"
 #include "reference_backend/cuda/pointwise_ops.h"
 #include "sdk/core/element_cast.h"
@@ -28,13 +28,23 @@ TEST(OpTables, DenseDtypeCodesAndNamesAreTheSdks) {
   }
 }
 
-TEST(OpTables, EveryPointwiseOpsMetaFunctionIsKnownToThePlugin) {
+TEST(OpTables, NaturalOutputsAreWhatTheMetaFunctionsGiveFunctionalCalls) {
+  auto natural = [](const char* op, Dtype dtype) {
+    return natural_output(*find_pointwise_op(op), dtype);
+  };
+  EXPECT_EQ(natural("add.out", Dtype::kInt64), Dtype::kInt64);
+  EXPECT_EQ(natural("exp.out", Dtype::kFloat16), Dtype::kFloat16);
+  EXPECT_EQ(natural("eq.Tensor_out", Dtype::kFloat32), Dtype::kBool);
+  EXPECT_EQ(natural("isnan.out", Dtype::kInt32), Dtype::kBool);
+  EXPECT_EQ(natural("abs.out", Dtype::kComplex64), Dtype::kFloat32);
+  EXPECT_EQ(natural("abs.out", Dtype::kFloat16), Dtype::kFloat16);
+  // A bool exponent keeps pow(bool) in bool (an int one would promote it).
+  EXPECT_EQ(natural("pow.Tensor_Scalar_out", Dtype::kBool), Dtype::kBool);
+  EXPECT_EQ(natural("sub.out", Dtype::kBool), std::nullopt);  // not declared for bool
+  // Every op has kernels.
   ASSERT_FALSE(pointwise_ops().empty());
   for (const PointwiseOp& op : pointwise_ops()) {
-    EXPECT_NE(find_meta_kind(op.meta), nullptr)
-        << op.name << " (" << op.source << ") uses meta function '" << op.meta
-        << "', which reference_backend/cuda/meta_kinds.cc does not list: add its iteration flags "
-           "there, or the op runs on the CPU";
+    EXPECT_FALSE(kernels_of(op).empty()) << op.name << " (" << op.source << ")";
   }
 }
 

@@ -41,6 +41,12 @@ CudaDevice& device_at(bp_device device) {
 
 CudaDevice& device_of(const bp_tensor* t) { return device_at(meta_of(t).device); }
 
+const bp_iter* handed_plan(const bp_value* args) {
+  const bp_iter* plan = nullptr;
+  check(api()->kernel_call_iter(args, &plan));
+  return plan;
+}
+
 IterPlan read_plan(const bp_iter* iter) {
   bp_iter_info info{};
   info.struct_size = sizeof info;

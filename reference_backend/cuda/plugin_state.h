@@ -44,6 +44,10 @@ void set_state(std::unique_ptr<PluginState> s);
 CudaDevice& device_at(bp_device device);
 CudaDevice& device_of(const bp_tensor* t);
 
+// The plan the host's Common key built for the kernel call that received `args`: the op's meta
+// function's TensorIterator (api->kernel_call_iter; borrowed until the kernel returns). Throws
+// Error with the host's message when the call has none.
+const bp_iter* handed_plan(const bp_value* args);
 // A plan's geometry and operands, as the planners read them.
 IterPlan read_plan(const bp_iter* iter);
 // Calls fn with each part of `iter` that fits 32-bit indexing.

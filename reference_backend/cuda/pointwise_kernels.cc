@@ -1,16 +1,17 @@
-// Kernels of the pointwise ops (every op declared with `math:`) and fill_: the host's Common key
-// has run the op's meta function, so `out` has its final shape and dtype; the kernel builds its
-// own plan over the operands to get strides, then plans and launches the jitted kernel on each
-// 32-bit part.
+// Kernels of the pointwise ops (every op declared with `math:`) and fill_. A pointwise op's out=
+// kernel runs over the plan the host's Common key hands it (api->kernel_call_iter): the op's meta
+// function already checked the call, allocated the output and built the TensorIterator, whose
+// common dtype S is the dtype the math runs in (promoted inputs, float for exp(int), float for
+// pow(int, 2.5)...) and whose operands keep their own dtypes. For each 32-bit part of that plan
+// the kernel plans and launches the jitted kernel: static kernels for inputs of dtype S (storing
+// the output's dtype), the dynamic-cast kernel otherwise.
 #include <deque>
-#include <mutex>
 
 #include "reference_backend/cuda/computation.h"
 #include "reference_backend/cuda/elementwise_plan.h"
 #include "reference_backend/cuda/host_values.h"
 #include "reference_backend/cuda/kernels.h"
 #include "reference_backend/cuda/launch.h"
-#include "reference_backend/cuda/meta_kinds.h"
 #include "reference_backend/cuda/plugin_state.h"
 #include "reference_backend/cuda/pointwise_ops.h"
 
@@ -20,22 +21,22 @@ namespace {
 // What a pointwise kernel needs, made once per op at registration.
 struct PointwiseKernel {
   const PointwiseOp* op;
-  const MetaKind* kind;
   Computation computation;
 };
 
 void run_pointwise(const PointwiseKernel& k, const bp_value* args) {
   const PointwiseOp& op = *k.op;
-  bp_tensor* out = args[op.out].u.tensor;
-  std::vector<bp_tensor*> inputs;
-  for (int i = 0; i < op.num_inputs; ++i) inputs.push_back(args[op.inputs[i]].u.tensor);
-  const Iter iter = build_iter({out}, inputs, k.kind->iter_flags);
+  const bp_iter* plan = handed_plan(args);
   bp_iter_info plan_info{};
   plan_info.struct_size = sizeof plan_info;
-  check(api()->iter_info(iter.get(), &plan_info));
-  const std::optional<Dtype> common = dtype_from_abi(
-      k.kind->computes_in_output_dtype ? meta_of(out).dtype : plan_info.common_dtype);
-  BP_CUDA_INTERNAL_CHECK(common.has_value(), "a pointwise plan without a common dtype");
+  check(api()->iter_info(plan, &plan_info));
+  bp_iter_operand out{};
+  out.struct_size = sizeof out;
+  check(api()->iter_operand(plan, 0, &out));
+  const std::optional<Dtype> common = dtype_from_abi(plan_info.common_dtype);
+  const std::optional<Dtype> out_dtype = dtype_from_abi(out.dtype);
+  BP_CUDA_INTERNAL_CHECK(common.has_value() && out_dtype.has_value(),
+                         "a pointwise plan without a common dtype");
   const Dtype dtype = *common;
   BP_CUDA_CHECK(op.supports(dtype), BP_ERROR_NOT_IMPLEMENTED, '"', op.base_name,
                 "\" not implemented for '", info(dtype).name, "'");
@@ -43,11 +44,10 @@ void run_pointwise(const PointwiseKernel& k, const bp_value* args) {
   for (int j = 0; j < op.num_args; ++j) {
     values.push_back(scalar_as(args[op.args[j]], compute_dtype(dtype)));
   }
-  const Dtype static_out = natural_output_dtype(*k.kind, dtype);
-  CudaDevice& device = device_of(out);
-  for_each_32bit(iter.get(), [&](const bp_iter* part) {
+  CudaDevice& device = device_of(args[op.out].u.tensor);
+  for_each_32bit(plan, [&](const bp_iter* part) {
     run_elementwise(device,
-                    plan_elementwise(k.computation, dtype, static_out, read_plan(part), values));
+                    plan_elementwise(k.computation, dtype, *out_dtype, read_plan(part), values));
   });
 }
 
@@ -61,7 +61,8 @@ bp_error* pointwise_kernel(void* user_data, const bp_op* op, const bp_value* arg
 }
 
 // fill_.Scalar(Tensor(a!) self, Scalar value): the value checked (fill_(uint8, 300) is an
-// error, as on the CPU), converted once, stored by a kernel with no inputs.
+// error, as on the CPU), converted once, stored by a kernel with no inputs. Not a structured op:
+// the kernel builds its plan over `self` (no promotion, no checks: flags 0).
 bp_error* fill_kernel(void*, const bp_op* op, const bp_value* args, size_t nargs, bp_value* results,
                       size_t nresults) {
   return run_or_fall_back(op, args, nargs, results, nresults, [&] {
@@ -86,10 +87,7 @@ std::vector<KernelRegistration> pointwise_registrations() {
   // Kernels live as long as the process: registrations point at them.
   static std::deque<PointwiseKernel>* kernels = [] {
     auto* list = new std::deque<PointwiseKernel>();
-    for (const PointwiseOp& op : pointwise_ops()) {
-      const MetaKind* kind = find_meta_kind(op.meta);
-      if (kind != nullptr) list->push_back({&op, kind, computation_of(op)});
-    }
+    for (const PointwiseOp& op : pointwise_ops()) list->push_back({&op, computation_of(op)});
     return list;
   }();
   std::vector<KernelRegistration> out;

@@ -23,7 +23,7 @@ struct PointwiseOp {
   const char* name;       // "add.out"
   const char* base_name;  // "add": how error messages name the op
   const char* functor;    // "Add"
-  const char* meta;       // the meta function: "add_op" (meta_kinds.h)
+  const char* meta;       // the meta function: "add_op" (for messages)
   uint32_t dtypes;        // bit code(d): common dtype d is supported
   int num_inputs;         // tensor inputs of the functor, in TensorIterator order
   int inputs[4];          // their boxed argument indices

@@ -9,7 +9,7 @@
  *     plan (broadcasting, byte strides and the plan's dimension order come from the host);
  *   - gets add, add_, sub, sub_, mul, mul_, neg and neg_ from the host's Common key, which runs
  *     each op's meta function (shape and dtype checks, PyTorch's errors), allocates outputs on
- *     the toy device and then calls the out= kernel;
+ *     the toy device and then calls the out= kernel, handing it the meta function's plan;
  *   - sends every other op, and the dtypes its kernels do not handle, to the host's CPU fallback
  *     (which copies the tensors to the CPU, runs the op there and copies the results back).
  *
@@ -150,30 +150,19 @@ static void run_plan(toy_op op, const bp_iter_info* info, const bp_iter_operand*
 static bp_error* toy_kernel(void* user_data, const bp_op* bop, const bp_value* args, size_t nargs,
                             bp_value* results, size_t nresults) {
   const toy_op op = *(const toy_op*)user_data;
-  const size_t ninputs = op == TOY_NEG ? 1 : 2;
   bp_tensor* out = args[nargs - 1].u.tensor; /* out= is the last argument */
-  bp_tensor* inputs[2];
-  bp_iter_config config;
+  const bp_iter* plan = NULL;
   bp_iter_info info;
   bp_iter_operand operands[3];
-  bp_iter* plan = NULL;
   bp_error* err;
   float alpha = 1;
   size_t k;
   int handled;
 
-  inputs[0] = args[0].u.tensor;
-  inputs[1] = ninputs == 2 ? args[1].u.tensor : NULL;
-  memset(&config, 0, sizeof config);
-  config.struct_size = sizeof config;
-  config.outputs = &out;
-  config.noutputs = 1;
-  config.inputs = inputs;
-  config.ninputs = ninputs;
-  config.flags = ninputs == 2 ? BP_ITER_BINARY_OP : BP_ITER_UNARY_OP;
-  err = api->iter_build(&config, &plan); /* broadcasting and shape errors, as PyTorch's */
+  /* The plan the op's meta function built (broadcasting, type promotion, out's allocation):
+   * borrowed from the host until this kernel returns. */
+  err = api->kernel_call_iter(args, &plan);
   if (err) return err;
-
   memset(&info, 0, sizeof info);
   info.struct_size = sizeof info;
   err = api->iter_info(plan, &info);
@@ -182,23 +171,16 @@ static bp_error* toy_kernel(void* user_data, const bp_op* bop, const bp_value* a
     operands[k].struct_size = sizeof operands[k];
     err = api->iter_operand(plan, k, &operands[k]);
   }
-  if (err) {
-    api->iter_destroy(plan);
-    return err;
-  }
+  if (err) return err;
 
   /* This device only does float32 with every operand of that dtype (the plan does not convert
    * operands on devices other than the CPU); everything else goes to the CPU. */
   handled = info.common_dtype == BP_DTYPE_FLOAT32 && info.ndim <= TOY_MAX_DIMS;
   for (k = 0; k < info.ntensors; ++k) handled = handled && operands[k].dtype == BP_DTYPE_FLOAT32;
   if (handled && (op == TOY_ADD || op == TOY_SUB)) handled = read_alpha(&args[2], &alpha);
-  if (!handled) {
-    api->iter_destroy(plan);
-    return api->cpu_fallback(NULL, bop, args, nargs, results, nresults);
-  }
+  if (!handled) return api->cpu_fallback(NULL, bop, args, nargs, results, nresults);
 
   run_plan(op, &info, operands, info.ntensors, alpha);
-  api->iter_destroy(plan);
   api->tensor_retain(out); /* the result is a new reference to out */
   results[0].tag = BP_VALUE_TENSOR;
   results[0].u.tensor = out;

@@ -1,8 +1,9 @@
 // The C sample plugin's device (samples/c_plugin/toy_plugin.c) written in C++ with the
 // header-only wrapper backplane/backplane.hpp: typed kernels (parameters in the op's schema
-// order, exceptions turned into errors), RAII registrations and iteration plans. The backend is
-// "toycc": memory from a heap of its own, add.out and mul.out for float32 and float64, the rest
-// through the host's Common key and CPU fallback.
+// order, after the iteration plan the host's Common key built for the call; exceptions turned
+// into errors) and RAII registrations. The backend is "toycc": memory from a heap of its own,
+// add.out and mul.out for float32 and float64, the rest through the host's Common key and CPU
+// fallback.
 //
 // Test it with the conformance suite:
 //   backplane-conformance --backend path/to/libtoy_cpp_plugin.so --ops '^(add|mul)'
@@ -91,18 +92,17 @@ void dispatch_float(const Plan& plan, F f) {
   }
 }
 
-// add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
-Tensor add_out(const bp_api* host, Tensor self, Tensor other, Scalar alpha, Tensor out) {
+// add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!), over the
+// plan of out, self and other that add's meta function built (api->kernel_call_iter).
+Tensor add_out(const bp_api*, const Plan& plan, Tensor, Tensor, Scalar alpha, Tensor out) {
   if (alpha.value.tag == BP_VALUE_COMPLEX) throw backplane::RunOnCpu();
-  const Plan plan(host, {out.get()}, {self.get(), other.get()}, BP_ITER_BINARY_OP);
   const double a = alpha.to_double();
   dispatch_float(plan, [a](auto x, auto y) { return x + static_cast<decltype(x)>(a) * y; });
   return out;
 }
 
 // mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor mul_out(const bp_api* host, Tensor self, Tensor other, Tensor out) {
-  const Plan plan(host, {out.get()}, {self.get(), other.get()}, BP_ITER_BINARY_OP);
+Tensor mul_out(const bp_api*, const Plan& plan, Tensor, Tensor, Tensor out) {
   dispatch_float(plan, [](auto x, auto y) { return x * y; });
   return out;
 }

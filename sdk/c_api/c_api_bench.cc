@@ -8,7 +8,16 @@
 // conversion (bp_value -> bp::Value, the default alpha filled in), the boxed dispatch, and the
 // result's conversion to a bp_tensor* that is released again. The argument array is built once
 // and reused, as a client calling the same op in a loop would.
+//
+// BM_PluginAdd*: bp::add on 64-element float32 tensors of the C test plugin (Common's meta
+// function, output allocation, the plugin's add.out through the C ABI), whose kernel runs over
+// the plan the Common key hands it (HandedPlan) or, built against the 0.0 headers, builds its
+// own with iter_build (OwnPlan). Run them from the runfiles folder, where the plugins are:
+//   cd bazel-bin/sdk/c_api/c_api_bench.runfiles/backplane && ../../c_api_bench
 #include <cstdlib>
+#include <map>
+#include <optional>
+#include <string>
 
 #include "backplane/backplane.h"
 #include "benchmark/benchmark.h"
@@ -65,6 +74,56 @@ BENCHMARK(BM_AbiAdd);
 
 void BM_AbiAddExplicitAlpha(benchmark::State& state) { run_abi_add(state, 3); }
 BENCHMARK(BM_AbiAddExplicitAlpha);
+
+// The device of the C test plugin built as `file`, whose backend is `backend`: loaded on first use
+// (benchmark functions run several times), for the rest of the process.
+std::optional<Device> plugin_device(const char* file, const char* backend) {
+  static std::map<std::string, std::optional<Device>> devices;
+  auto [it, inserted] = devices.try_emplace(file);
+  if (!inserted) return it->second;
+  const bp_api* api = bp_get_api();
+  bp_plugin* plugin = nullptr;
+  if (bp_error* e = api->plugin_load((std::string("sdk/c_api/testing/") + file).c_str(), &plugin)) {
+    api->error_destroy(e);
+    return std::nullopt;
+  }
+  struct Search {
+    const char* name;
+    int32_t type;
+  } search{backend, 0};
+  api->backend_list(
+      [](void* s, const bp_backend_info* b) {
+        Search& search = *static_cast<Search*>(s);
+        if (std::string(b->name) == search.name) search.type = b->device_type;
+      },
+      &search);
+  it->second = Device(static_cast<DeviceType>(search.type), 0);
+  return it->second;
+}
+
+void run_plugin_add(benchmark::State& state, const char* file, const char* backend) {
+  const std::optional<Device> device = plugin_device(file, backend);
+  if (!device) {
+    state.SkipWithError("cannot load the plugin (run from the runfiles folder)");
+    return;
+  }
+  const Tensor a = full({64}, 1.5, ScalarType::kFloat32, *device);
+  const Tensor b = full({64}, 2.5, ScalarType::kFloat32, *device);
+  for (auto _ : state) {
+    Tensor c = add(a, b);
+    benchmark::DoNotOptimize(c.impl());
+  }
+}
+
+void BM_PluginAddHandedPlan(benchmark::State& state) {
+  run_plugin_add(state, "libc_test_plugin.so", "cplug");
+}
+BENCHMARK(BM_PluginAddHandedPlan);
+
+void BM_PluginAddOwnPlan(benchmark::State& state) {
+  run_plugin_add(state, "libc_test_plugin_old_minor.so", "cplug_old");
+}
+BENCHMARK(BM_PluginAddOwnPlan);
 
 }  // namespace
 }  // namespace bp

@@ -1,4 +1,6 @@
 // Iteration plans (iter.h): the host's TensorIterator behind the C ABI.
+#include "sdk/c_api/iter.h"
+
 #include <memory>
 
 #include "sdk/c_api/convert.h"
@@ -6,13 +8,6 @@
 #include "sdk/c_api/install.h"
 #include "sdk/c_api/structs.h"
 #include "sdk/iter/tensor_iterator.h"
-
-// The definition behind the C ABI's opaque bp_iter: a plan it owns, or a sub-plan borrowed for
-// the duration of an iter_split_32bit visit.
-struct bp_iter {
-  std::unique_ptr<bp::TensorIterator> owned;
-  bp::TensorIteratorBase* plan;
-};
 
 namespace bp::c_api {
 namespace {

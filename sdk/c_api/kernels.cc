@@ -11,14 +11,42 @@
 #include "sdk/c_api/debug_checks.h"
 #include "sdk/c_api/error.h"
 #include "sdk/c_api/install.h"
+#include "sdk/c_api/iter.h"
 #include "sdk/c_api/ops.h"
 #include "sdk/c_api/values.h"
 #include "sdk/dispatch/backend_registry.h"
 #include "sdk/dispatch/cpu_fallback.h"
 #include "sdk/dispatch/dispatcher.h"
+#include "sdk/ops/common_plan.h"
 
 namespace bp::c_api {
 namespace {
+
+// A plugin kernel call running on this thread, as api->kernel_call_iter finds it: calls nest (a
+// kernel may call ops whose kernels run inside it), innermost first.
+struct KernelCall {
+  const bp_value* args;  // the argument array the kernel received: identifies the call
+  bp_iter plan;          // borrows the Common key's plan; plan.plan is null when there is none
+  const bp_op* op;
+  const KernelCall* outer;
+};
+
+constinit thread_local const KernelCall* tls_innermost_call = nullptr;
+
+// Makes `call` the innermost kernel call of this thread while alive.
+class KernelCallScope {
+ public:
+  explicit KernelCallScope(KernelCall& call) : call_(call) {
+    call.outer = tls_innermost_call;
+    tls_innermost_call = &call;
+  }
+  ~KernelCallScope() { tls_innermost_call = call_.outer; }
+  KernelCallScope(const KernelCallScope&) = delete;
+  KernelCallScope& operator=(const KernelCallScope&) = delete;
+
+ private:
+  const KernelCall& call_;
+};
 
 // What one registration calls.
 struct PluginKernel {
@@ -33,14 +61,20 @@ struct PluginKernel {
 // one pointing into the plugin's memory fails the call, its references dropped and its array
 // left to the plugin. Every result is released here (references and host arrays), on every
 // path: the converted Values hold references of their own.
-void call_c_kernel(const PluginKernel& k, const bp_op& op, Stack& stack, size_t base) {
+void call_c_kernel(const PluginKernel& k, const bp_op& op, Stack& stack, size_t base,
+                   const TensorIteratorBase* plan) {
   const absl::Span<const Value> args(stack.data() + base, stack.size() - base);
   auto prefix = [&] { return detail::str_cat("[", k.label, "] ", op.label, ": "); };
   BorrowedValues c_args(args);
   absl::InlinedVector<bp_value, 2> results(op.num_returns);
   for (bp_value& r : results) std::memset(&r, 0, sizeof r);  // all NONE
-  bp_error* error =
-      k.fn(k.user_data, &op, c_args.data(), c_args.size(), results.data(), results.size());
+  KernelCall call{c_args.data(), bp_iter{nullptr, const_cast<TensorIteratorBase*>(plan)}, &op,
+                  nullptr};
+  bp_error* error;
+  {
+    const KernelCallScope running(call);
+    error = k.fn(k.user_data, &op, c_args.data(), c_args.size(), results.data(), results.size());
+  }
   auto release_all = [&] {
     for (bp_value& r : results) release_kernel_result(&r);
   };
@@ -72,6 +106,8 @@ void call_c_kernel(const PluginKernel& k, const bp_op& op, Stack& stack, size_t 
 void run_plugin_kernel(void* data, const OperatorHandle& handle, DispatchKeySet keys,
                        Stack* stack) {
   const PluginKernel& k = *static_cast<const PluginKernel*>(data);
+  // First: a plan published for this op's kernel must not reach a kernel further down.
+  const TensorIteratorBase* plan = take_common_plan(handle);
   const bp_op& op = k.op != nullptr ? *k.op : intern_op(handle);
   const size_t nargs = op.args.size();
   BP_INTERNAL_ASSERT(stack->size() >= nargs, "expected ", nargs, " arguments on the stack");
@@ -86,7 +122,7 @@ void run_plugin_kernel(void* data, const OperatorHandle& handle, DispatchKeySet 
     if (k.fn == &host_cpu_fallback) {
       cpu_fallback(nullptr, handle, keys, stack);  // the host's own: no C round trip
     } else {
-      call_c_kernel(k, op, *stack, base);
+      call_c_kernel(k, op, *stack, base, plan);
     }
   }
   if (expected) {
@@ -157,6 +193,26 @@ bp_error* common_fallthrough_register(bp_backend* backend, bp_registration** out
 
 void registration_destroy(bp_registration* registration) { destroy_registration(registration); }
 
+bp_error* kernel_call_iter(const bp_value* args, const bp_iter** out) {
+  return guarded([&] {
+    require(args, "kernel_call_iter", "args");
+    require(out, "kernel_call_iter", "out");
+    const KernelCall* call = tls_innermost_call;
+    while (call != nullptr && call->args != args) call = call->outer;
+    BP_CHECK(call != nullptr,
+             "bp_api.kernel_call_iter: `args` is not the argument array of a kernel call running "
+             "on this thread");
+    BP_CHECK_NOT_IMPLEMENTED(call->plan.plan != nullptr,
+                             "bp_api.kernel_call_iter: the host built no iteration plan for this "
+                             "call of ",
+                             call->op->label,
+                             " (it hands one to the out= kernel of an op whose meta function "
+                             "builds a TensorIterator, called through the Common key); build one "
+                             "with api->iter_build");
+    *out = &call->plan;
+  });
+}
+
 }  // namespace
 
 bp_error* host_cpu_fallback(void*, const bp_op* op, const bp_value* args, size_t nargs,
@@ -190,6 +246,7 @@ void install_kernel_functions(bp_api& api) {
   api.registration_destroy = &registration_destroy;
   api.common_fallthrough_register = &common_fallthrough_register;
   api.cpu_fallback = &host_cpu_fallback;
+  api.kernel_call_iter = &kernel_call_iter;
 }
 
 }  // namespace bp::c_api

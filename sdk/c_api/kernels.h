@@ -12,6 +12,10 @@
 // host releases every result the kernel wrote, also when it returns an error. In debug mode
 // (debug_checks.h) every call is checked against the op's meta function.
 //
+// A call that comes through the Common key brings the TensorIterator the op's meta function
+// built (sdk/ops/common_plan.h): the kernel reads it with api->kernel_call_iter(args, ...), which
+// finds the call by its argument array among the kernel calls running on the thread.
+//
 // Thread safety: as the dispatcher's registrations and calls.
 #ifndef BACKPLANE_SDK_C_API_KERNELS_H_
 #define BACKPLANE_SDK_C_API_KERNELS_H_

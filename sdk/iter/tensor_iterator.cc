@@ -38,11 +38,18 @@ bool equal_sizes(IntArrayRef a, IntArrayRef b) {
   return true;
 }
 
+// build() calls on this thread (builds_on_this_thread). Thread-local: no shared cache line on
+// the hot path.
+constinit thread_local int64_t tls_builds = 0;
+
 }  // namespace
 
 // ---- Building -----------------------------------------------------------------------------
 
+int64_t TensorIteratorBase::builds_on_this_thread() { return tls_builds; }
+
 void TensorIteratorBase::build(TensorIteratorConfig& config) {
+  ++tls_builds;
   is_reduction_ = config.is_reduction_;
   enforce_linear_iteration_ = config.enforce_linear_iteration_;
 
@@ -230,8 +237,10 @@ void TensorIteratorBase::compute_types(const TensorIteratorConfig& config) {
     return;
   }
 
-  if ((has_different_input_dtypes || all_ops_are_scalars_) &&
-      config.promote_inputs_to_common_dtype_) {
+  if (config.common_dtype_.has_value()) {
+    common_dtype_ = config.common_dtype_;
+  } else if ((has_different_input_dtypes || all_ops_are_scalars_) &&
+             config.promote_inputs_to_common_dtype_) {
     common_dtype_ = compute_common_dtype();
   }
   if (config.promote_integer_inputs_to_float_ && common_dtype_.has_value() &&
@@ -301,7 +310,8 @@ bool TensorIteratorBase::uniform_set_up(const TensorIteratorConfig& config) {
   const ScalarType dtype = first.dtype();
   const Device device = first.device();
   const IntArrayRef sizes = first.sizes();
-  if (config.promote_integer_inputs_to_float_ && is_integral(dtype, /*include_bool=*/true)) {
+  if ((config.promote_integer_inputs_to_float_ && is_integral(dtype, /*include_bool=*/true)) ||
+      (config.common_dtype_.has_value() && *config.common_dtype_ != dtype)) {
     return false;
   }
   for (const OperandInfo& op : operands_) {

@@ -105,6 +105,10 @@ class TensorIteratorBase : public MetaBase {
   // Builds from `config` (see the file comment). Errors: PyTorch's messages for broadcasting,
   // overlap, dtype and device mismatches, unsafe casts and outputs of the wrong shape.
   void build(TensorIteratorConfig& config);
+  // How many times build() ran on the calling thread (any iterator): for tests that count
+  // iterators, e.g. that a plugin kernel called through the Common key reuses the one its op's
+  // meta function built instead of building another.
+  static int64_t builds_on_this_thread();
 
   // The common configurations, as in ATen. "Borrowing" variants keep references to the tensors.
   void build_binary_op(const Tensor& out, const Tensor& a, const Tensor& b);

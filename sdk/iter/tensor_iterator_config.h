@@ -127,6 +127,15 @@ class TensorIteratorConfig {
   TensorIteratorConfig& declare_static_shape(IntArrayRef shape, IntArrayRef squash_dims = {});
   // The dtype of undefined outputs, instead of the common dtype. Needs check_all_same_dtype(false).
   TensorIteratorConfig& declare_static_dtype(ScalarType dtype);
+  // The common dtype, instead of the inputs' promoted one: for meta functions whose promotion
+  // involves Scalar arguments (pow(int_tensor, 2.5) computes in float32). Undefined outputs get
+  // it; on CPU, inputs of another dtype are converted to it, other devices cast while loading
+  // (their kernels read the common dtype and each operand's own). Implies
+  // promote_inputs_to_common_dtype(true).
+  TensorIteratorConfig& declare_common_dtype(ScalarType dtype) {
+    common_dtype_ = dtype;
+    return promote_inputs_to_common_dtype(true);
+  }
   // The device of undefined outputs.
   TensorIteratorConfig& declare_static_device(Device device);
 
@@ -142,6 +151,7 @@ class TensorIteratorConfig {
 
   std::optional<DimVector> static_shape_;
   std::optional<ScalarType> static_dtype_;
+  std::optional<ScalarType> common_dtype_;
   std::optional<Device> static_device_;
   bool check_mem_overlap_ = true;
   bool check_all_same_dtype_ = true;

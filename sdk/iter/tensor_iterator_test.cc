@@ -6,6 +6,7 @@
 #include <mutex>
 #include <numeric>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -361,6 +362,50 @@ TEST(TensorIterator, IntegerInputsOfOneDtypeStillPromoteToFloatWhenAsked) {
   iter.build_borrowing_unary_float_op(out, a);
   EXPECT_EQ(iter.common_dtype(), ScalarType::kFloat32);
   EXPECT_EQ(iter.output().dtype(), ScalarType::kFloat32);
+}
+
+TEST(TensorIterator, DeclaredCommonDtypeConvertsInputsOnCpu) {
+  // pow(int_tensor, 2.5): the meta function chose float32 from the Scalar exponent.
+  Tensor a = iota({4}, ScalarType::kInt64), out;
+  TensorIteratorConfig config;
+  config.add_output(out).add_input(a).declare_common_dtype(ScalarType::kFloat32);
+  TensorIterator iter = config.build();
+  EXPECT_EQ(iter.common_dtype(), ScalarType::kFloat32);
+  EXPECT_EQ(iter.output().dtype(), ScalarType::kFloat32);
+  EXPECT_EQ(iter.input_dtype(0), ScalarType::kFloat32);  // a converted
+  EXPECT_EQ(static_cast<const float*>(iter.input(0).data_ptr())[3], 3.0f);
+}
+
+TEST(TensorIterator, DeclaredCommonDtypeLeavesOperandsOfOtherDevicesTheirDtype) {
+  // Off the CPU, kernels cast while loading: the plan says what to cast to.
+  Tensor a = native::empty({4}, ScalarType::kInt64, kMeta), out;
+  TensorIteratorConfig config;
+  config.add_output(out).add_input(a).declare_common_dtype(ScalarType::kFloat32);
+  TensorIterator iter = config.build();
+  EXPECT_EQ(iter.common_dtype(), ScalarType::kFloat32);
+  EXPECT_EQ(iter.output().dtype(), ScalarType::kFloat32);
+  EXPECT_TRUE(iter.input(0).is_same(a));
+  EXPECT_EQ(iter.input_dtype(0), ScalarType::kInt64);
+}
+
+TEST(TensorIterator, DeclaredCommonDtypeOfTheInputsOwnKeepsTheOnePassSetup) {
+  Tensor a = iota({2, 3}, ScalarType::kFloat32), out;
+  TensorIteratorConfig config;
+  config.add_output(out).add_input(a).declare_common_dtype(ScalarType::kFloat32);
+  TensorIterator iter = config.build();
+  EXPECT_TRUE(iter.input(0).is_same(a));
+  expect_geometry(iter, {6}, {}, {{4}, {4}});
+}
+
+TEST(TensorIterator, CountsTheBuildsOfTheCallingThread) {
+  const int64_t before = TensorIteratorBase::builds_on_this_thread();
+  Tensor a = iota({4}), out;
+  TensorIterator iter;
+  iter.build_borrowing_unary_op(out, a);
+  EXPECT_EQ(TensorIteratorBase::builds_on_this_thread(), before + 1);
+  int64_t other_thread = -1;
+  std::thread([&] { other_thread = TensorIteratorBase::builds_on_this_thread(); }).join();
+  EXPECT_EQ(other_thread, 0);
 }
 
 TEST(TensorIterator, CastsOutputsThroughATemporary) {

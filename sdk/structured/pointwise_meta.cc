@@ -4,7 +4,6 @@
 #include "sdk/core/promotion.h"
 #include "sdk/core/result_type.h"
 #include "sdk/iter/tensor_iterator_config.h"
-#include "sdk/structured/converted_operand.h"
 
 namespace bp::meta {
 namespace {
@@ -53,13 +52,18 @@ void unary_force_boolean_op(TensorIteratorBase& iter, const Tensor& self) {
 }
 
 void unary_op_in_dtype(TensorIteratorBase& iter, const Tensor& self, ScalarType dtype) {
+  const Tensor& out = iter.maybe_get_output(0);
+  BP_CHECK(!out.defined() || out.dtype() == dtype, "Found dtype ",
+           out.defined() ? out.dtype() : dtype, " but expected ", dtype);
+  // The common dtype carries `dtype` to device kernels, which get `self` itself and cast while
+  // loading; on the CPU the iterator converts self (as PyTorch's self.to(dtype)).
   TensorIteratorConfig config;
   config.set_check_mem_overlap(true)
       .cast_common_dtype_to_outputs(false)
       .enforce_safe_casting_to_output(false)
-      .check_all_same_dtype(true)
-      .add_output(iter.maybe_get_output(0))
-      .add_owned_input(converted_operand(self, dtype));
+      .add_output(out)
+      .add_input(self)
+      .declare_common_dtype(dtype);
   iter.build(config);
 }
 

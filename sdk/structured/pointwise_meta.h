@@ -39,9 +39,10 @@ void unary_float_op(TensorIteratorBase& iter, const Tensor& self);
 void neg_op(TensorIteratorBase& iter, const Tensor& self);
 // The output is bool (isnan, logical_not); a given output keeps its dtype.
 void unary_force_boolean_op(TensorIteratorBase& iter, const Tensor& self);
-// unary_op over `self` converted to `dtype` (PyTorch's build_unary_op(out, self.to(dtype))): the
-// output must have that dtype ("Found dtype int64 but expected float32"). A helper for meta
-// functions that promote with Scalars (pow, clamp), not named in declarations.
+// unary_op computing in `dtype` (PyTorch's build_unary_op(out, self.to(dtype))): the output must
+// have that dtype ("Found dtype int64 but expected float32"). The iterator's common dtype is
+// `dtype`: on the CPU, self is converted; other devices get self as it is and cast while loading.
+// A helper for meta functions that promote with Scalars (pow, clamp), not named in declarations.
 void unary_op_in_dtype(TensorIteratorBase& iter, const Tensor& self, ScalarType dtype);
 
 // abs: unary_op, except that complex inputs give their real dtype (a given out may be complex, or

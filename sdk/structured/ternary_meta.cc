@@ -24,23 +24,29 @@ void where_op(TensorIteratorBase& iter, const Tensor& condition, const Tensor& s
   const Tensor& out = iter.maybe_get_output(0);
   BP_CHECK(!out.defined() || out.dtype() == dtype, "Expected out type to be ", dtype, " but got ",
            out.defined() ? out.dtype() : dtype);
-  Tensor mask = condition;
   if (condition.dtype() == ScalarType::kUInt8) {
     warn(
         "where received a uint8 condition tensor. This behavior is deprecated and will be "
         "removed in a future version of PyTorch. Use a boolean condition instead.");
-    mask = converted_operand(condition, ScalarType::kBool);
+  } else {
+    BP_CHECK(condition.dtype() == ScalarType::kBool,
+             "where expected condition to be a boolean tensor.");
   }
-  BP_CHECK(mask.dtype() == ScalarType::kBool, "where expected condition to be a boolean tensor.");
   TensorIteratorConfig config;
-  config.set_check_mem_overlap(true)
-      .check_all_same_dtype(false)
-      .allow_cpu_scalars(true)
-      .add_output(out)
-      .add_owned_input(std::move(mask))
-      .add_owned_input(converted_operand(self, dtype))
-      .add_owned_input(converted_operand(other, dtype));
-  if (!out.defined()) config.declare_static_dtype(dtype);
+  config.set_check_mem_overlap(true).check_all_same_dtype(false).allow_cpu_scalars(true).add_output(
+      out);
+  if (condition.device().is_cpu() && self.device().is_cpu() && other.device().is_cpu()) {
+    // CPU kernels read one dtype per operand: convert (as PyTorch's condition.to(kBool),
+    // self.to(dtype)).
+    config.add_owned_input(converted_operand(condition, ScalarType::kBool))
+        .add_owned_input(converted_operand(self, dtype))
+        .add_owned_input(converted_operand(other, dtype));
+    if (!out.defined()) config.declare_static_dtype(dtype);
+  } else {
+    // Device kernels get the arguments as they are: the common dtype says what self and other
+    // are cast to while loading; the condition is read as bool (a uint8 one: non-zero).
+    config.add_input(condition).add_input(self).add_input(other).declare_common_dtype(dtype);
+  }
   iter.build(config);
 }
 

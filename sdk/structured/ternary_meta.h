@@ -22,10 +22,12 @@ namespace bp::meta {
 // build_ternary_op).
 void ternary_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& a, const Tensor& b);
 
-// where(condition, self, other): self and other converted to result_type(self, other), which is
+// where(condition, self, other): self and other promoted to result_type(self, other), which is
 // the output's dtype (a given out must have it: "Expected out type to be float32 but got
-// int64"); the condition stays bool. A uint8 condition is converted, with PyTorch's deprecation
-// warning; other dtypes are "where expected condition to be a boolean tensor.".
+// int64"); the condition stays bool. A uint8 condition is accepted with PyTorch's deprecation
+// warning; other dtypes are "where expected condition to be a boolean tensor.". On the CPU the
+// iterator's inputs are converted (condition to bool, self and other to the result type); on
+// other devices they are the arguments themselves, with the result type as the common dtype.
 void where_op(TensorIteratorBase& iter, const Tensor& condition, const Tensor& self,
               const Tensor& other);
 

@@ -1,7 +1,9 @@
 // Runs every pointwise op's jitted kernels, compiled as host C++ (emulator.h), on the plans the
-// plugin would see, and compares with the CPU backend: vectorised loads and their tail,
-// offsets of strided and broadcast operands, dynamic casts, CPU scalars passed by value, copies
-// between every pair of dtypes and fills.
+// plugin sees (the ones the host's Common key hands its kernels: the ops' meta functions'
+// TensorIterators), chosen as the plugin chooses them, and compares with the CPU backend:
+// vectorised loads and their tail, offsets of strided and broadcast operands, dynamic casts, CPU
+// scalars passed by value, a compute dtype a Scalar decided, copies between every pair of dtypes
+// and fills.
 #include <string>
 #include <vector>
 
@@ -11,7 +13,7 @@
 #include "reference_backend/cuda/emulation/emulated_kernels.h"
 #include "reference_backend/cuda/emulation/test_support.h"
 #include "reference_backend/cuda/host_values.h"
-#include "reference_backend/cuda/meta_kinds.h"
+#include "reference_backend/cuda/kernel_catalog.h"
 #include "reference_backend/cuda/pointwise_ops.h"
 #include "sdk/core/views.h"
 
@@ -28,7 +30,7 @@ struct OpCase {
   std::string name() const { return std::string(op->name) + " " + std::string(info(dtype).name); }
 };
 
-// Every (op, supported dtype) whose meta function the plugin knows.
+// Every (op, supported dtype).
 std::vector<OpCase> op_cases() {
   std::vector<OpCase> cases;
   for (const PointwiseOp& op : pointwise_ops()) {
@@ -41,16 +43,22 @@ std::vector<OpCase> op_cases() {
   return cases;
 }
 
-// The op's CPU result for these CPU inputs, in a CPU out of dtype `out` and kSizes.
-Tensor cpu_result(const OpCase& c, const std::vector<Tensor>& inputs) {
-  Tensor out = cpu_tensor(kSizes, scalar_type_of(c.out));
+// The boxed arguments of the op's out= call: these inputs, a sample of each Scalar argument
+// (sample_scalar(S)) and `out`.
+Stack out_call_args(const OpCase& c, const std::vector<Tensor>& inputs, const Tensor& out) {
   Stack args(static_cast<size_t>(c.op->num_arguments));
   for (int i = 0; i < c.op->num_inputs; ++i) args[c.op->inputs[i]] = Value(inputs[i]);
   for (int j = 0; j < c.op->num_args; ++j) {
     args[c.op->args[j]] = Value(sample_scalar(scalar_type_of(c.dtype)));
   }
   args[c.op->out] = Value(out);
-  call_op(c.op->name, std::move(args));
+  return args;
+}
+
+// The op's CPU result for these CPU inputs, in a CPU out of dtype `out` and kSizes.
+Tensor cpu_result(const OpCase& c, const std::vector<Tensor>& inputs) {
+  Tensor out = cpu_tensor(kSizes, scalar_type_of(c.out));
+  call_op(c.op->name, out_call_args(c, inputs, out));
   return out;
 }
 
@@ -63,19 +71,12 @@ std::vector<jit::Value> arg_values(const OpCase& c) {
   return values;
 }
 
-// Plans the op over these device operands, checks the kernel chosen, runs it.
-void run_op(const OpCase& c, const Tensor& out, const std::vector<Tensor>& inputs, Variant variant,
-            int vec, uint32_t scalar_mask) {
-  TensorIterator iter = build_plan(find_meta_kind(c.op->meta)->iter_flags, {out}, inputs);
-  const IterPlan plan = plan_of(iter);
-  const ElementwiseLaunch launch =
-      plan_elementwise(computation_of(*c.op), c.dtype, c.out, plan, arg_values(c));
-  ASSERT_EQ(launch.kernel.variant, variant) << launch.kernel.entry_name();
-  if (variant == Variant::kVectorized) {
-    ASSERT_EQ(launch.kernel.vec, vec);
-  }
-  ASSERT_EQ(launch.kernel.scalar_mask, scalar_mask);
-  run_emulated(launch.kernel.entry_name(), launch.blocks, jit::kThreads, launch.params());
+// The launch the plugin's kernel plans over a handed plan: S is the plan's common dtype, static
+// kernels store the output's dtype.
+ElementwiseLaunch plugin_launch(const OpCase& c, const HandedPlan& h) {
+  EXPECT_EQ(h.common, c.dtype) << "the meta function computes in another dtype";
+  return plan_elementwise(computation_of(*c.op), h.common, h.plan.operands[0].dtype, h.plan,
+                          arg_values(c));
 }
 
 std::vector<Tensor> random_inputs(const OpCase& c, std::vector<int64_t> sizes) {
@@ -88,6 +89,30 @@ std::vector<Tensor> random_inputs(const OpCase& c, std::vector<int64_t> sizes) {
 
 class ElementwiseEmulation : public ::testing::Test {
  protected:
+  // Calls the op's out= variant on these device operands through the host's Common key, plans
+  // its kernel over the handed plan as the plugin does, checks the kernel chosen, runs it.
+  void run_op(const OpCase& c, const Tensor& out, const std::vector<Tensor>& inputs,
+              Variant variant, int vec, uint32_t scalar_mask) {
+    const HandedPlan h = handed_plan(device_, c.op->name, out_call_args(c, inputs, out));
+    const ElementwiseLaunch launch = plugin_launch(c, h);
+    ASSERT_EQ(launch.kernel.variant, variant) << launch.kernel.entry_name();
+    if (variant == Variant::kVectorized) {
+      ASSERT_EQ(launch.kernel.vec, vec);
+    }
+    ASSERT_EQ(launch.kernel.scalar_mask, scalar_mask);
+    run_emulated(launch.kernel.entry_name(), launch.blocks, jit::kThreads, launch.params());
+  }
+
+  // Whether the op's meta function accepts these operands (ternary ops take no CPU scalars).
+  bool meta_accepts(const OpCase& c, const std::vector<Tensor>& inputs, const Tensor& out) {
+    try {
+      handed_plan(device_, c.op->name, out_call_args(c, inputs, out));
+      return true;
+    } catch (const bp::Error&) {
+      return false;
+    }
+  }
+
   EmulatedDevice device_;
 };
 
@@ -154,14 +179,14 @@ Dtype wider(Dtype dtype) {
 TEST_F(ElementwiseEmulation, EveryOpMatchesTheCpuBackendWithOperandsOfOtherDtypesCastOnLoad) {
   for (const OpCase& c : op_cases()) {
     SCOPED_TRACE(c.name());
-    // The plan is built over operands of dtype S; then input 0 and the output are swapped for
-    // copies in wider dtypes, as a plan over mixed dtypes gives the plugin.
+    // The plan is the meta function's over operands of dtype S; then input 0 and the output are
+    // swapped for copies in wider dtypes, as a plan over mixed dtypes gives the plugin.
     const std::vector<Tensor> inputs = random_inputs(c, kSizes);
     std::vector<Tensor> on_device;
     for (const Tensor& in : inputs) on_device.push_back(device_.copy_of(in));
     const Tensor out = device_.empty(kSizes, scalar_type_of(c.out));
-    TensorIterator iter = build_plan(find_meta_kind(c.op->meta)->iter_flags, {out}, on_device);
-    IterPlan plan = plan_of(iter);
+    HandedPlan handed = handed_plan(device_, c.op->name, out_call_args(c, on_device, out));
+    IterPlan& plan = handed.plan;
     const Dtype in_dtype = wider(c.dtype), out_dtype = wider(c.out);
     const Tensor wide_in = device_.copy_of(converted(inputs[0], scalar_type_of(in_dtype)));
     const Tensor wide_out = device_.empty(kSizes, scalar_type_of(out_dtype));
@@ -173,8 +198,7 @@ TEST_F(ElementwiseEmulation, EveryOpMatchesTheCpuBackendWithOperandsOfOtherDtype
                         static_cast<char*>(wide_in.data_ptr()),
                         in_dtype,
                         false};
-    const ElementwiseLaunch launch =
-        plan_elementwise(computation_of(*c.op), c.dtype, c.out, plan, arg_values(c));
+    const ElementwiseLaunch launch = plugin_launch(c, handed);
     ASSERT_EQ(launch.kernel.variant, Variant::kDynamic);
     run_emulated(launch.kernel.entry_name(), launch.blocks, jit::kThreads, launch.params());
     expect_same_values(wide_out, cpu_result(c, inputs), c.name());
@@ -194,12 +218,33 @@ TEST_F(ElementwiseEmulation, OpsWithSeveralInputsTakeCpuScalarsInEveryPosition) 
         on_device.push_back(i == s ? inputs[i] : device_.copy_of(inputs[i]));
       }
       const Tensor out = device_.empty(kSizes, scalar_type_of(c.out));
+      if (!meta_accepts(c, on_device, out)) continue;  // the kernel never sees such calls
       run_op(c, out, on_device, Variant::kVectorized, 4, 1u << s);
       expect_same_values(out, cpu_result(c, inputs), c.name());
       ++cases;
     }
   }
   EXPECT_GT(cases, 0);
+}
+
+TEST_F(ElementwiseEmulation,
+       PowOfIntegersWithAFloatExponentComputesInTheDtypeItsMetaFunctionChose) {
+  // pow(int32, 2.5) is float32: the handed plan says so with its common dtype, over the int32
+  // tensor itself (no converted copy on the device), and the dynamic kernel casts while loading.
+  const PointwiseOp& op = *find_pointwise_op("pow.Tensor_Scalar_out");
+  const Tensor x = random_tensor(kSizes, ScalarType::kInt32, 7);
+  const Tensor dx = device_.copy_of(x), out = device_.empty(kSizes, ScalarType::kFloat32);
+  const HandedPlan h = handed_plan(device_, op.name, {Value(dx), Value(Scalar(2.5)), Value(out)});
+  EXPECT_EQ(h.common, Dtype::kFloat32);
+  EXPECT_EQ(h.plan.operands[1].dtype, Dtype::kInt32);
+  const jit::Value exponent = scalar_as(abi_value(Scalar(2.5)), compute_dtype(h.common));
+  const ElementwiseLaunch launch = plan_elementwise(
+      computation_of(op), h.common, h.plan.operands[0].dtype, h.plan, {&exponent, 1});
+  ASSERT_EQ(launch.kernel.variant, Variant::kDynamic);
+  run_emulated(launch.kernel.entry_name(), launch.blocks, jit::kThreads, launch.params());
+  Tensor expected = cpu_tensor(kSizes, ScalarType::kFloat32);
+  call_op(op.name, {Value(x), Value(Scalar(2.5)), Value(expected)});
+  expect_same_values(out, expected, "pow(int32, 2.5)");
 }
 
 TEST_F(ElementwiseEmulation, MisalignedOperandsUseNarrowerVectors) {

@@ -4,16 +4,19 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <sstream>
 
 #include "backplane/iter.h"
 #include "gtest/gtest.h"
 #include "sdk/core/element_cast.h"
+#include "sdk/core/error.h"
 #include "sdk/core/storage.h"
 #include "sdk/core/tensor_impl.h"
 #include "sdk/dispatch/dispatcher.h"
 #include "sdk/iter/strided_convert.h"
 #include "sdk/iter/tensor_iterator_config.h"
+#include "sdk/ops/common_plan.h"
 
 namespace bp::cuda {
 namespace {
@@ -194,6 +197,36 @@ TensorIterator build_plan(uint32_t flags, const std::vector<Tensor>& outputs,
   for (const Tensor& out : outputs) config.add_output(out);
   for (const Tensor& in : inputs) config.add_input(in);
   return config.build();
+}
+
+namespace {
+
+// The stand-in out= kernel of handed_plan: reads the plan the Common key published, returns `out`.
+struct Capture {
+  std::optional<HandedPlan> handed;
+};
+
+void capture_plan(void* data, const OperatorHandle& op, DispatchKeySet, Stack* stack) {
+  const TensorIteratorBase* plan = take_common_plan(op);
+  BP_INTERNAL_ASSERT(plan != nullptr, "no plan was handed to ", op.name());
+  BP_INTERNAL_ASSERT(plan->common_dtype().has_value(), op.name(), "'s plan has no common dtype");
+  static_cast<Capture*>(data)->handed = HandedPlan{plan_of(*plan), dtype_of(*plan->common_dtype())};
+  const size_t nargs = op.schema().arguments.size();
+  Value out = std::move(stack->back());  // out= ops return their out, the last argument
+  stack->resize(stack->size() - nargs);
+  stack->push_back(std::move(out));
+}
+
+}  // namespace
+
+HandedPlan handed_plan(const EmulatedDevice& device, const std::string& op_name, Stack args) {
+  Capture capture;
+  const RegistrationHandle kernel = Dispatcher::singleton().register_impl(
+      "bp::" + op_name, device.key(), KernelFunction::make_from_boxed(&capture_plan, &capture),
+      "handed_plan capture");
+  Dispatcher::singleton().find_op_or_throw(op_name).call_boxed(&args);
+  BP_INTERNAL_ASSERT(capture.handed.has_value(), "the stand-in kernel of ", op_name, " never ran");
+  return *capture.handed;
 }
 
 IterPlan plan_of(const TensorIteratorBase& iter) {

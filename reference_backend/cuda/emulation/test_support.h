@@ -1,11 +1,14 @@
 // Helpers of the emulation tests: tensors on an emulated device (host memory, aligned like
-// cudaMalloc), iteration plans built as the C ABI's iter_build builds them, and comparison with
-// the CPU backend.
+// cudaMalloc), iteration plans as the host hands them to the plugin's kernels (the Common key's)
+// or builds them (the C ABI's iter_build), and comparison with the CPU backend.
 //
 //   EmulatedDevice device;
 //   Tensor a = random_tensor({5, 207}, ScalarType::kFloat32, /*seed=*/1);
 //   Tensor da = device.copy_of(a);
-//   TensorIterator iter = build_plan(flags, {dout}, {da, db});
+//   HandedPlan h = handed_plan(device, "add.out", {Value(da), Value(db), Value(Scalar(1)),
+//                                                  Value(dout)});
+//   h.common;                        // S, as the meta function decided
+//   TensorIterator iter = build_plan(flags, {dout}, {da, db});   // an iter_build plan
 //   IterPlan plan = plan_of(iter);
 //   expect_same_values(dout, cpu_out, "add.out float32");
 //
@@ -44,6 +47,7 @@ class EmulatedDevice {
   // A tensor on this device with the same sizes, strides and values as `cpu`.
   Tensor copy_of(const Tensor& cpu, int64_t offset = 0) const;
   Device device() const { return fake_.device(); }
+  DispatchKey key() const { return fake_.key(); }
 
  private:
   struct AlignedAllocator : Allocator {
@@ -61,6 +65,18 @@ class EmulatedDevice {
 Tensor random_tensor(std::vector<int64_t> sizes, ScalarType dtype, uint64_t seed);
 // `t` (any device) converted to `dtype` with the same sizes, on the CPU, contiguous.
 Tensor converted(const Tensor& t, ScalarType dtype);
+
+// What the host's Common key hands the plugin's out= kernel (api->kernel_call_iter): the
+// TensorIterator of the op's meta function, as the plugin reads it.
+struct HandedPlan {
+  IterPlan plan;
+  Dtype common;  // S, the dtype the op computes in
+};
+// Calls out= op `op_name` ("add.out") with boxed arguments whose tensors are on `device`: the
+// host's Common key runs the op's meta function and calls the device's kernel, here a stand-in
+// that takes the plan and computes nothing. The plan points into the tensors: keep them alive
+// while using it. Errors (bp::Error): the meta function's.
+HandedPlan handed_plan(const EmulatedDevice& device, const std::string& op_name, Stack args);
 
 // The TensorIterator api->iter_build builds for these bp_iter_flags.
 TensorIterator build_plan(uint32_t flags, const std::vector<Tensor>& outputs,

@@ -2,17 +2,22 @@
  * memory is host RAM behind its own allocator, with kernels for add.out and mul.out only. Common
  * gives it add, add_, mul and mul_; every other op falls back to the CPU through
  * api->cpu_fallback, and so do the dtypes its kernels do not handle (half, bfloat16, complex).
+ * Its kernels run over the iteration plan the Common key hands them (api->kernel_call_iter), or,
+ * when there is none (Common fell through), over one they build with api->iter_build.
  *
  * Built several times (c_api/BUILD.bazel):
  *   BP_TEST_PLUGIN_NAME        the plugin's and its backend's name, unquoted (default cplug);
- *   BP_TEST_PLUGIN_OLD_MINOR   built as against API 0.0: reports minor 0 and passes the 0.0
+ *   BP_TEST_PLUGIN_OLD_MINOR   built as against API 0.0: reports minor 0, passes the 0.0
  *                              prefixes of the structs that grew in 0.1, with garbage after them
- *                              (the host must not read past struct_size);
+ *                              (the host must not read past struct_size), and always builds its
+ *                              own plans (kernel_call_iter came in 0.2);
  *   BP_TEST_PLUGIN_FAIL_INIT   init returns an error after registering its backend and kernels.
  *
  * Exported for tests besides bp_plugin_init: bp_test_plugin_live_allocations (the allocator's
- * count of live blocks), bp_test_plugin_kernel_calls (add.out and mul.out calls) and
- * bp_test_plugin_released (whether on_released ran).
+ * count of live blocks), bp_test_plugin_kernel_calls (add.out and mul.out calls),
+ * bp_test_plugin_handed_plans and bp_test_plugin_built_plans (how many of those calls ran over
+ * the Common key's plan, and over one they built) and bp_test_plugin_released (whether
+ * on_released ran).
  *
  * Streams (not in the OLD_MINOR variant): stream hooks that log their calls, with streams named
  * by number (1, 2, ... in creation order; 0 is the default stream), e.g. "create d1 3",
@@ -46,6 +51,8 @@ static bp_backend* backend;
 static bp_registration* registrations[3];
 static int64_t live_allocations;
 static int64_t kernel_calls;
+static int64_t handed_plans;
+static int64_t built_plans;
 static int released;
 static int64_t kernel_stream = -1;
 
@@ -55,6 +62,14 @@ BP_PLUGIN_EXPORT int64_t bp_test_plugin_live_allocations(void) {
 
 BP_PLUGIN_EXPORT int64_t bp_test_plugin_kernel_calls(void) {
   return __atomic_load_n(&kernel_calls, __ATOMIC_SEQ_CST);
+}
+
+BP_PLUGIN_EXPORT int64_t bp_test_plugin_handed_plans(void) {
+  return __atomic_load_n(&handed_plans, __ATOMIC_SEQ_CST);
+}
+
+BP_PLUGIN_EXPORT int64_t bp_test_plugin_built_plans(void) {
+  return __atomic_load_n(&built_plans, __ATOMIC_SEQ_CST);
 }
 
 BP_PLUGIN_EXPORT int64_t bp_test_plugin_released(void) {
@@ -432,29 +447,27 @@ static void compute_element(const binary_call* c, char* out, const char* a, cons
   }
 }
 
-static bp_error* run_binary(binary_op op, const bp_op* bop, const bp_value* args, size_t nargs,
-                            bp_value* results, size_t nresults) {
-  binary_call c;
+/* The plan of a call: the Common key's (borrowed, *owned = NULL) or, when the call did not come
+ * through Common, one built over out, self and other (*owned = the plan, to destroy). */
+static bp_error* plan_of_call(const bp_value* args, bp_tensor* out, const bp_iter** plan,
+                              bp_iter** owned) {
   bp_iter_config config;
-  bp_iter* plan = NULL;
-  bp_iter_info info;
   bp_tensor* outputs[1];
   bp_tensor* inputs[2];
   bp_error* err;
-  int64_t index[MAX_DIMS] = {0};
-  int64_t n;
-  size_t d;
-  const size_t expected = op == OP_ADD ? 4 : 3;
-  __atomic_add_fetch(&kernel_calls, 1, __ATOMIC_SEQ_CST);
-  if (nargs != expected || nresults != 1) return fail(BP_ERROR_INTERNAL, "unexpected arity");
-  outputs[0] = args[nargs - 1].u.tensor;
+  *owned = NULL;
+#ifndef BP_TEST_PLUGIN_OLD_MINOR
+  err = api->kernel_call_iter(args, plan);
+  if (!err) {
+    __atomic_add_fetch(&handed_plans, 1, __ATOMIC_SEQ_CST);
+    return NULL;
+  }
+  if (api->error_code(err) != BP_ERROR_NOT_IMPLEMENTED) return err;
+  api->error_destroy(err);
+#endif
+  outputs[0] = out;
   inputs[0] = args[0].u.tensor;
   inputs[1] = args[1].u.tensor;
-#ifndef BP_TEST_PLUGIN_OLD_MINOR
-  err = record_kernel_stream(outputs[0]);
-  if (err) return err;
-#endif
-
   memset(&config, 0, sizeof config);
   config.struct_size = sizeof config;
   config.outputs = outputs;
@@ -462,7 +475,33 @@ static bp_error* run_binary(binary_op op, const bp_op* bop, const bp_value* args
   config.inputs = inputs;
   config.ninputs = 2;
   config.flags = BP_ITER_BINARY_OP;
-  err = api->iter_build(&config, &plan);
+  err = api->iter_build(&config, owned);
+  if (err) return err;
+  __atomic_add_fetch(&built_plans, 1, __ATOMIC_SEQ_CST);
+  *plan = *owned;
+  return NULL;
+}
+
+static bp_error* run_binary(binary_op op, const bp_op* bop, const bp_value* args, size_t nargs,
+                            bp_value* results, size_t nresults) {
+  binary_call c;
+  const bp_iter* plan = NULL;
+  bp_iter* owned = NULL; /* the plan, when this kernel built it */
+  bp_iter_info info;
+  bp_tensor* out;
+  bp_error* err;
+  int64_t index[MAX_DIMS] = {0};
+  int64_t n;
+  size_t d;
+  const size_t expected = op == OP_ADD ? 4 : 3;
+  __atomic_add_fetch(&kernel_calls, 1, __ATOMIC_SEQ_CST);
+  if (nargs != expected || nresults != 1) return fail(BP_ERROR_INTERNAL, "unexpected arity");
+  out = args[nargs - 1].u.tensor;
+#ifndef BP_TEST_PLUGIN_OLD_MINOR
+  err = record_kernel_stream(out);
+  if (err) return err;
+#endif
+  err = plan_of_call(args, out, &plan, &owned);
   if (err) return err;
 
   memset(&info, 0, sizeof info);
@@ -485,14 +524,14 @@ static bp_error* run_binary(binary_op op, const bp_op* bop, const bp_value* args
   if (!err) err = api->iter_operand(plan, 1, &c.a);
   if (!err) err = api->iter_operand(plan, 2, &c.b);
   if (err) {
-    api->iter_destroy(plan);
+    api->iter_destroy(owned);
     return err;
   }
   c.common = info.common_dtype;
   c.op = op;
   if (!is_handled(c.common) || !is_handled(c.out.dtype) || !is_handled(c.a.dtype) ||
       !is_handled(c.b.dtype) || info.ndim > MAX_DIMS) {
-    api->iter_destroy(plan);
+    api->iter_destroy(owned);
     return api->cpu_fallback(NULL, bop, args, nargs, results, nresults);
   }
   if (op == OP_ADD) {
@@ -511,7 +550,7 @@ static bp_error* run_binary(binary_op op, const bp_op* bop, const bp_value* args
         c.alpha_i = (uint64_t)(int64_t)alpha->u.d;
         break;
       default:
-        api->iter_destroy(plan);
+        api->iter_destroy(owned);
         return api->cpu_fallback(NULL, bop, args, nargs, results, nresults);
     }
   }
@@ -529,10 +568,10 @@ static bp_error* run_binary(binary_op op, const bp_op* bop, const bp_value* args
       index[d] = 0;
     }
   }
-  api->iter_destroy(plan);
-  api->tensor_retain(outputs[0]);
+  api->iter_destroy(owned);
+  api->tensor_retain(out);
   results[0].tag = BP_VALUE_TENSOR;
-  results[0].u.tensor = outputs[0];
+  results[0].u.tensor = out;
   return NULL;
 }
 

@@ -22,9 +22,9 @@
  * minor_version) never change in any version, so code can always read the version first.
  * `struct_size` is sizeof(bp_api) as the host compiled it: code built against newer headers
  * checks BP_API_HAS(api, field) before calling a function added after the minor version it
- * requires (fields marked "(0.1)" were added in 0.1). A plugin reports the API version it was
- * built against and the host refuses a different major version or a newer minor version than
- * its own.
+ * requires (fields marked "(0.1)" were added in 0.1, "(0.2)" in 0.2). A plugin reports the API
+ * version it was built against and the host refuses a different major version or a newer minor
+ * version than its own.
  *
  * Structs passed in (descs, configs) may come from code built against older or newer headers:
  * fields past the caller's struct_size read as zero; a larger struct is accepted when every byte
@@ -47,7 +47,7 @@ extern "C" {
 #endif
 
 #define BP_API_MAJOR 0
-#define BP_API_MINOR 1
+#define BP_API_MINOR 2
 
 /* Whether the table `api` has the function `field` (it was built with headers that have it). */
 #define BP_API_HAS(api, field) \
@@ -107,7 +107,7 @@ typedef struct bp_api {
   const char* (*error_message)(const bp_error* error);
   void (*error_destroy)(bp_error* error);
 
-  /* "0.1.0 (C ABI 0.1)": static, never freed. */
+  /* "0.1.0 (C ABI 0.2)": static, never freed. */
   const char* (*version_string)(void);
 
   /* ---- Tensors ---------------------------------------------------------------------------
@@ -350,6 +350,43 @@ typedef struct bp_api {
    * "bp_api.value_set_tensor_list: `out` is NULL", "bp_api.value_set_tensor_list: `tensors` is
    * NULL but size is 2"; BP_ERROR_OUT_OF_MEMORY. */
   bp_error* (*value_set_tensor_list)(bp_value* out, bp_tensor* const* tensors, size_t size);
+
+  /* ---- (0.2) The Common key's iteration plan ------------------------------------------------
+   * The iteration plan the host built for the kernel call that received `args`. When the Common
+   * key serves a call on a backend's tensors it runs the op's meta function, which for an
+   * element-wise op builds a TensorIterator (broadcasting, type promotion, output allocation on
+   * the backend's device, dimension coalescing), and then calls the backend's out= kernel: that
+   * kernel reads the same plan here instead of building a second one with iter_build.
+   *
+   *   static bp_error* npu_add_out(void* user_data, const bp_op* op, const bp_value* args,
+   *                                size_t nargs, bp_value* results, size_t nresults) {
+   *     const bp_iter* plan;                                // borrowed: do not destroy it
+   *     bp_error* err = api->kernel_call_iter(args, &plan);
+   *     if (err) return err;
+   *     bp_iter_info info = {sizeof info};
+   *     err = api->iter_info(plan, &info);                  // shape, common dtype, ...
+   *     ...                                                 // iter_operand, iter_split_32bit
+   *
+   * The plan's operands are the kernel's out= tensor (operand 0, the very tensor in `args`),
+   * then the op's tensor inputs in its meta function's order (add: self, other). Its common
+   * dtype is the dtype the op computes in, as the meta function decided it (float32 for
+   * exp(int_tensor) or pow(int_tensor, 2.5), the promoted dtype for add(int32, float64)); each
+   * operand keeps its own dtype and the kernel casts while loading and storing. A zero-dim CPU
+   * input is marked is_cpu_scalar. Use it with iter_info, iter_operand, iter_tensor and
+   * iter_split_32bit.
+   *
+   * `args`: the argument array the kernel received (the pointer identifies the call). Ownership:
+   * *out is borrowed from the host and valid until the kernel returns (iter_destroy leaves it
+   * alone). Thread safety: call it on the thread the host runs the kernel on; the plan is then
+   * read by one thread at a time, as any plan. Errors (nothing is written to *out):
+   * BP_ERROR_NOT_IMPLEMENTED "bp_api.kernel_call_iter: the host built no iteration plan for this
+   * call of copy_ ...": the call did not come through the Common key (the backend registered the
+   * functional or in-place variant itself, or made Common fall through with
+   * common_fallthrough_register), or the op's meta function builds no TensorIterator
+   * (reductions, copies, views, factories): build a plan with iter_build then;
+   * BP_ERROR_INVALID_ARGUMENT when `args` is not the argument array of a kernel call running on
+   * this thread (another thread, or after the kernel returned) or a pointer is NULL. */
+  bp_error* (*kernel_call_iter)(const bp_value* args, const bp_iter** out);
 } bp_api;
 
 #ifdef __cplusplus

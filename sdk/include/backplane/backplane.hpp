@@ -9,9 +9,10 @@
 //   backplane::Tensor c = add.call({backplane::arg(a), backplane::arg(b)}).tensor(0);
 //   std::vector<float> values = c.to_host<float>();               // {5, 7, 9}
 //
-//   // A plugin kernel (no Backplane library linked):
-//   backplane::Tensor my_neg_out(const bp_api* api, backplane::Tensor self,
-//                                backplane::Tensor out) {...; return out; }
+//   // A plugin kernel (no Backplane library linked), reading the plan the host's Common key
+//   // built for the call (shape, strides, dtypes):
+//   backplane::Tensor my_neg_out(const bp_api* api, const backplane::Plan& plan,
+//                                backplane::Tensor self, backplane::Tensor out) {...; return out; }
 //   backplane::Registration r =
 //       backplane::register_kernel<&my_neg_out>(api, backend, "neg.out");
 //
@@ -340,12 +341,19 @@ class Registration {
   bp_registration* registration_ = nullptr;
 };
 
-// An iteration plan (iter.h): destroyed with the object.
+// An iteration plan (iter.h): one built with api->iter_build (destroyed with the object), or the
+// plan the Common key built for a kernel call (borrowed from the host for the call):
+//
+//   const backplane::Plan own(api, {out.get()}, {a.get(), b.get()}, BP_ITER_BINARY_OP);
+//   const backplane::Plan handed = backplane::Plan::of_call(api, args);  // in a kernel
+//
+// Typed kernels get the handed plan as a first `const backplane::Plan&` parameter.
 class Plan {
  public:
+  // Errors (Error): as api->iter_build.
   Plan(const bp_api* api, std::vector<bp_tensor*> outputs, std::vector<bp_tensor*> inputs,
        uint32_t flags)
-      : api_(api) {
+      : api_(api), owned_(true) {
     bp_iter_config config{};
     config.struct_size = sizeof config;
     config.outputs = outputs.data();
@@ -355,9 +363,22 @@ class Plan {
     config.flags = flags;
     check(api, api->iter_build(&config, &iter_));
   }
+  // The plan the host built for the kernel call that received `args` (api->kernel_call_iter, C
+  // ABI 0.2): valid until the kernel returns. Errors (Error): as api->kernel_call_iter;
+  // BP_ERROR_NOT_IMPLEMENTED also for a host older than 0.2.
+  static Plan of_call(const bp_api* api, const bp_value* args) {
+    if (!BP_API_HAS(api, kernel_call_iter)) {
+      throw Error(BP_ERROR_NOT_IMPLEMENTED, "this host has no api->kernel_call_iter (C ABI 0.2)");
+    }
+    const bp_iter* iter = nullptr;
+    check(api, api->kernel_call_iter(args, &iter));
+    return Plan(api, const_cast<bp_iter*>(iter));
+  }
   Plan(const Plan&) = delete;
   Plan& operator=(const Plan&) = delete;
-  ~Plan() { api_->iter_destroy(iter_); }
+  ~Plan() {
+    if (owned_) api_->iter_destroy(iter_);
+  }
 
   bp_iter_info info() const {
     bp_iter_info info{};
@@ -376,11 +397,17 @@ class Plan {
     check(api_, api_->iter_tensor(iter_, i, &t));
     return Tensor(api_, t);
   }
+  // The handle (the host's for a handed plan: do not destroy it).
   bp_iter* get() const { return iter_; }
+  // Whether the plan is the object's own (built with iter_build) rather than handed.
+  bool owned() const { return owned_; }
 
  private:
+  Plan(const bp_api* api, bp_iter* borrowed) : api_(api), iter_(borrowed), owned_(false) {}
+
   const bp_api* api_;
   bp_iter* iter_ = nullptr;
+  bool owned_;
 };
 
 // ---- Streams ----------------------------------------------------------------------------------
@@ -595,23 +622,34 @@ inline void write_result(const bp_api* api, std::vector<Tensor>& result, bp_valu
 template <auto Fn>
 struct TypedKernel;
 
+// Whether a typed kernel's parameters (after the api) start with `const Plan&`.
+template <typename... A>
+struct TakesPlan : std::false_type {};
+template <typename... A>
+struct TakesPlan<const Plan&, A...> : std::true_type {};
+
 template <typename R, typename... A, R (*Fn)(const bp_api*, A...)>
 struct TypedKernel<Fn> {
   static_assert(std::is_void_v<R> || std::is_same_v<R, Tensor> ||
                     std::is_same_v<R, std::vector<Tensor>>,
                 "typed kernels return Tensor, std::vector<Tensor> or nothing");
+  static constexpr bool kTakesPlan = TakesPlan<A...>::value;
+  // The op's arguments the kernel takes (a leading Plan is not one).
+  static constexpr size_t kArity = sizeof...(A) - (kTakesPlan ? 1 : 0);
+  template <size_t I>
+  using Param = std::decay_t<std::tuple_element_t<I + (kTakesPlan ? 1 : 0), std::tuple<A...>>>;
 
   static bp_error* call(void* user_data, const bp_op* op, const bp_value* args, size_t nargs,
                         bp_value* results, size_t nresults) {
     const bp_api* api = static_cast<const bp_api*>(user_data);
     try {
-      if (nargs != sizeof...(A)) {
+      if (nargs != kArity) {
         return api->error_create(BP_ERROR_INTERNAL,
-                                 ("typed kernel takes " + std::to_string(sizeof...(A)) +
+                                 ("typed kernel takes " + std::to_string(kArity) +
                                   " arguments but the op has " + std::to_string(nargs))
                                      .c_str());
       }
-      invoke(api, args, results, nresults, std::index_sequence_for<A...>{});
+      invoke(api, args, results, nresults, std::make_index_sequence<kArity>{});
       return nullptr;
     } catch (const RunOnCpu&) {
       return api->cpu_fallback(nullptr, op, args, nargs, results, nresults);  // results unset
@@ -628,11 +666,21 @@ struct TypedKernel<Fn> {
   static void invoke(const bp_api* api, const bp_value* args, bp_value* results, size_t nresults,
                      std::index_sequence<I...>) {
     if constexpr (std::is_void_v<R>) {
-      Fn(api, read<std::decay_t<A>>(api, args[I])...);
+      run(api, args, std::index_sequence<I...>{});
     } else {
-      R result = Fn(api, read<std::decay_t<A>>(api, args[I])...);
+      R result = run(api, args, std::index_sequence<I...>{});
       if (nresults < 1) throw Error(BP_ERROR_INTERNAL, "the op has no result for the tensor");
       write_result(api, result, &results[0]);
+    }
+  }
+
+  template <size_t... I>
+  static R run(const bp_api* api, const bp_value* args, std::index_sequence<I...>) {
+    if constexpr (kTakesPlan) {
+      const Plan plan = Plan::of_call(api, args);
+      return Fn(api, plan, read<Param<I>>(api, args[I])...);
+    } else {
+      return Fn(api, read<Param<I>>(api, args[I])...);
     }
   }
 };
@@ -641,8 +689,11 @@ struct TypedKernel<Fn> {
 
 // Registers `Fn`, a function `Tensor fn(const bp_api*, Args...)` (or returning
 // std::vector<Tensor> for a `Tensor[]` result, through api->value_set_tensor_list, or void) whose
-// parameters follow the op's schema, as the backend's kernel for `op_name`. `Fn` may throw Error
-// (the call fails with its code and message) or RunOnCpu (the call runs on the CPU).
+// parameters follow the op's schema, as the backend's kernel for `op_name`. A first parameter
+// `const Plan&` receives the Common key's plan for the call (Plan::of_call; its error fails the
+// call): `Tensor add_out(const bp_api*, const Plan&, Tensor self, Tensor other, Scalar alpha,
+// Tensor out)`. `Fn` may throw Error (the call fails with its code and message) or RunOnCpu (the
+// call runs on the CPU).
 template <auto Fn>
 Registration register_kernel(const bp_api* api, bp_backend* backend, const char* op_name) {
   bp_registration* r = nullptr;
