@@ -274,6 +274,23 @@ void check_reduction(OpDecl& op) {
   }
 }
 
+// An ops struct is one aggregate: every declaration naming it passes the same number of
+// arguments (backends name its kernels after the struct alone).
+void check_reductions_agree(const Model& model) {
+  std::map<std::string, const OpDecl*> first;
+  for (const OpDecl& op : model.ops()) {
+    if (!op.reduction) continue;
+    const auto [it, inserted] = first.emplace(op.reduction->ops, &op);
+    const ReductionSpec& earlier = *it->second->reduction;
+    if (!inserted && earlier.args.size() != op.reduction->args.size()) {
+      fail(op.loc, "reduce: " + op.reduction->ops + " takes " +
+                       std::to_string(earlier.args.size()) + " arguments at " +
+                       it->second->loc.str() + ", " + std::to_string(op.reduction->args.size()) +
+                       " here");
+    }
+  }
+}
+
 // What one YAML entry says, read into an OpDecl; check_decl applies the rules.
 OpDecl read_entry(const YAML::Node& node, const std::string& path, const std::string& family) {
   OpDecl op;
@@ -723,6 +740,7 @@ std::vector<OpDecl> parse_declarations(const std::string& text, const std::strin
 }
 
 void validate(const Model& model) {
+  check_reductions_agree(model);
   for (const OpDecl& op : model.ops()) {
     if (!op.structured_delegate) continue;
     const OpDecl* target = model.find(*op.structured_delegate);

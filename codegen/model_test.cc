@@ -428,6 +428,11 @@ TEST(Reduce, RejectsBadReductionsWithFileAndLine) {
                      "  meta: unary_op(self)\n  math: Neg\n  reduce: SumOps\n  reduce_in: self\n"),
             "sdk/ops/binary.yaml:1: 'reduce' is for structured reductions (structured: True, no "
             "structured_inherits)");
+  EXPECT_EQ(
+      error_of(var + "  reduce: VarianceOps(correction=1)\n  reduce_in: self\n" + kMaxDimHead +
+               "  reduce: VarianceOps\n  reduce_in: self\n" + "  reduce_outputs: value, index\n"),
+      "sdk/ops/binary.yaml:8: reduce: VarianceOps takes 1 arguments at "
+      "sdk/ops/binary.yaml:1, 0 here");
 }
 
 TEST(Model, DtypeSetsCombineNamesAndGroups) {
