@@ -31,23 +31,28 @@ enum ReduceMode { kSinglePass = 0, kPartial = 1, kFinalize = 2 };
 // What an output receives (the numbers of the generated reduction table, reduction_ops.h).
 enum ReduceResult { kNoOutput = -1, kValue = 0, kIndex = 1 };
 
-// The ops struct's argument i: a double in args.values, in the struct's arg_t.
+// One argument of an ops struct: a double in args.values, converted to the struct's arg_t.
 template <typename Ops>
 BP_INLINE typename Ops::arg_t reduce_arg(const Value& value) {
   return element_cast<typename Ops::arg_t>(value_as<double>(value));
 }
 
 // The ops struct constructed from its kNumArgs arguments (aggregate initialisation, in the
-// order the declaration names them).
+// order the declaration names them; the generated table holds up to 4).
 template <typename Ops, int kNumArgs>
-BP_INLINE Ops make_ops(const Value* values) {
-  static_assert(kNumArgs >= 0 && kNumArgs <= 2, "reductions take at most 2 arguments");
+BP_INLINE Ops make_ops(const Value* v) {
+  static_assert(kNumArgs >= 0 && kNumArgs <= 4, "reductions take at most 4 arguments");
   if constexpr (kNumArgs == 0) {
     return Ops{};
   } else if constexpr (kNumArgs == 1) {
-    return Ops{reduce_arg<Ops>(values[0])};
+    return Ops{reduce_arg<Ops>(v[0])};
+  } else if constexpr (kNumArgs == 2) {
+    return Ops{reduce_arg<Ops>(v[0]), reduce_arg<Ops>(v[1])};
+  } else if constexpr (kNumArgs == 3) {
+    return Ops{reduce_arg<Ops>(v[0]), reduce_arg<Ops>(v[1]), reduce_arg<Ops>(v[2])};
   } else {
-    return Ops{reduce_arg<Ops>(values[0]), reduce_arg<Ops>(values[1])};
+    return Ops{reduce_arg<Ops>(v[0]), reduce_arg<Ops>(v[1]), reduce_arg<Ops>(v[2]),
+               reduce_arg<Ops>(v[3])};
   }
 }
 
