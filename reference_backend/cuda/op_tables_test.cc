@@ -105,6 +105,8 @@ TEST(OpTables, ReductionKernelsReduceInTheDtypesTheMetaFunctionsGive) {
   EXPECT_EQ(natural("var.correction_out", Dtype::kComplex64),
             P(Dtype::kComplex64, Dtype::kFloat32));
   EXPECT_EQ(natural("argmax.out", Dtype::kFloat16), P(Dtype::kFloat16, Dtype::kInt64));
+  // norm with dtype=: a complex input stays complex (its result's dtype is real).
+  EXPECT_EQ(natural("norm.dtype_out", Dtype::kComplex64), P(Dtype::kComplex64, Dtype::kFloat32));
   EXPECT_EQ(natural("all.out", Dtype::kUInt8), P(Dtype::kUInt8, Dtype::kUInt8));
   EXPECT_EQ(natural("any.out", Dtype::kFloat32), P(Dtype::kFloat32, Dtype::kBool));
   EXPECT_FALSE(natural_reduction(*find_reduction_op("amax.out"), Dtype::kComplex64));
