@@ -29,8 +29,9 @@ using CpuShards = std::map<std::string, int>;
 // shards: the family's ops in declaration order, dealt round robin (an op's variants stay
 // together).
 Files emit_cpu(const Model& model, const CpuShards& shards = {});
-// The CUDA plugin's data tables: pointwise_ops.inc (ops with `math:`) and op_arguments.inc
-// (every op's argument names), rows of the structs in reference_backend/cuda.
+// The CUDA plugin's data tables: pointwise_ops.inc (ops with `math:`), reduction_ops.inc (ops with
+// `reduce:`) and op_arguments.inc (every op's argument names), rows of the structs in
+// reference_backend/cuda.
 Files emit_cuda(const Model& model);
 
 // Pieces shared by the emitters (emit_common.cc).

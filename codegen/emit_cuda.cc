@@ -3,6 +3,8 @@
 //
 //   pointwise_ops.inc   one row per structured op with `math:` (see reference_backend/cuda/
 //                       pointwise_ops.h for the row's fields)
+//   reduction_ops.inc   one row per structured op with `reduce:` (see reference_backend/cuda/
+//                       reduction_ops.h for the row's fields)
 //   op_arguments.inc    one row per op: its name and argument names in schema order, so that
 //                       hand-written plugin kernels (reductions, copies) find their arguments
 //                       by name
@@ -68,6 +70,54 @@ std::string pointwise_row(const OpDecl& op) {
   return o.str();
 }
 
+// ---- reduction_ops.inc ----------------------------------------------------------------------
+
+// The maximum counts a reduction row holds (reference_backend/cuda/reduction_ops.h).
+constexpr size_t kMaxReduceArgs = 4;
+constexpr size_t kMaxReduceOutputs = 2;
+
+// The position of `name`, or -1 when the op has no such argument.
+int optional_position(const OpDecl& op, const std::string& name) {
+  const std::vector<Argument>& args = op.schema.arguments;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+std::string reduction_row(const OpDecl& op) {
+  const ReductionSpec& r = *op.reduction;
+  const std::vector<const Argument*> outs = op.out_arguments();
+  if (r.args.size() > kMaxReduceArgs || outs.size() > kMaxReduceOutputs) {
+    throw CodegenError(op.loc.str() + ": the CUDA plugin's reduction table holds at most " +
+                       std::to_string(kMaxReduceArgs) + " reduce arguments and " +
+                       std::to_string(kMaxReduceOutputs) + " outputs");
+  }
+  std::vector<int> args, outputs, results;
+  std::string if_none = "{";
+  for (size_t i = 0; i < kMaxReduceArgs; ++i) {
+    if (i < r.args.size()) args.push_back(argument_position(op, r.args[i].name));
+    const bool given = i < r.args.size() && r.args[i].if_none;
+    if_none += std::string(i ? ", " : "") + (given ? quoted(*r.args[i].if_none) : "nullptr");
+  }
+  if_none += "}";
+  for (size_t i = 0; i < outs.size(); ++i) {
+    outputs.push_back(argument_position(op, outs[i]->name));
+    results.push_back(static_cast<int>(r.outputs[i]));
+  }
+  // The reduced dims and keepdim are PyTorch's argument names; a reduction without them reduces
+  // every dim.
+  std::ostringstream o;
+  o << "{" << quoted(op.name()) << ", " << quoted(op.schema.name) << ", " << quoted(r.ops) << ", "
+    << op.dtypes << "u, " << argument_position(op, "self") << ", " << optional_position(op, "dim")
+    << ", " << optional_position(op, "keepdim") << ", " << argument_position(op, r.in) << ", "
+    << args.size() << ", " << int_array(args, kMaxReduceArgs) << ", " << if_none << ", "
+    << outputs.size() << ", " << int_array(outputs, kMaxReduceOutputs) << ", "
+    << int_array(results, kMaxReduceOutputs) << ", " << op.schema.arguments.size() << ", "
+    << quoted(op.loc.str()) << "},\n";
+  return o.str();
+}
+
 std::string argument_row(const OpDecl& op) {
   std::string names;
   for (const Argument& a : op.schema.arguments) names += (names.empty() ? "" : ",") + a.name;
@@ -77,18 +127,24 @@ std::string argument_row(const OpDecl& op) {
 }  // namespace
 
 Files emit_cuda(const Model& model) {
-  std::ostringstream pointwise, arguments;
+  std::ostringstream pointwise, reductions, arguments;
   const std::string banner = emit_detail::banner();
   pointwise << banner
             << "// Rows of reference_backend/cuda/pointwise_ops.cc: every structured op with "
                "`math:`.\n";
+  reductions << banner
+             << "// Rows of reference_backend/cuda/reduction_ops.cc: every structured op with "
+                "`reduce:`.\n";
   arguments << banner
             << "// Rows of reference_backend/cuda/op_arguments.cc: every op's argument names.\n";
   for (const OpDecl& op : model.ops()) {
     if (op.structured && op.math) pointwise << pointwise_row(op);
+    if (op.structured && op.reduction) reductions << reduction_row(op);
     arguments << argument_row(op);
   }
-  return {{"pointwise_ops.inc", pointwise.str()}, {"op_arguments.inc", arguments.str()}};
+  return {{"pointwise_ops.inc", pointwise.str()},
+          {"reduction_ops.inc", reductions.str()},
+          {"op_arguments.inc", arguments.str()}};
 }
 
 }  // namespace bp::codegen

@@ -118,6 +118,50 @@ TEST(Emit, CudaTablesListMathOpsWithArgumentPositionsAndEveryOpsArguments) {
               HasSubstr("{\"sum.IntList_out\", \"self,dim,keepdim,dtype,out\"},"));
 }
 
+// Two reductions declared with `reduce:`: one with an argument, one with values and indices.
+Model reduction_model() {
+  Model model(parse_declarations(R"(
+- func: var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)
+  structured: True
+  meta: var_op(self, dim, correction, keepdim)
+  dispatch:
+    CPU: var_out
+  reduce: VarianceOps(correction=1)
+  reduce_in: self
+  dtypes: floating, complex
+- func: max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices)
+  structured: True
+  meta: max_dim_op(self, dim, keepdim)
+  dispatch:
+    CPU: max_dim_out
+  reduce: ArgMaxOps
+  reduce_in: self
+  reduce_outputs: value, index
+- func: sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)
+  structured: True
+  meta: sum_op(self, dim, keepdim, dtype)
+  dispatch:
+    CPU: sum_out
+)",
+                                 "sdk/ops/reductions.yaml"),
+              {"reductions"});
+  validate(model);
+  return model;
+}
+
+TEST(Emit, CudaReductionTableListsReduceOpsWithArgumentPositions) {
+  const std::string table = emit_cuda(reduction_model()).at("reduction_ops.inc");
+  // var: self 0, dim 1, keepdim 3, reduced in self's dtype; correction (2) is 1 when None; out 4.
+  EXPECT_THAT(table, HasSubstr("{\"var.correction_out\", \"var\", \"VarianceOps\", 4032u, 0, 1, "
+                               "3, 0, 1, {2, -1, -1, -1}, {\"1\", nullptr, nullptr, nullptr}, 1, "
+                               "{4, -1}, {0, -1}, 5, \"sdk/ops/reductions.yaml:2\"},"));
+  // max.dim: the value into `max` (3), the index into `max_values` (4).
+  EXPECT_THAT(table, HasSubstr("{\"max.dim_max\", \"max\", \"ArgMaxOps\", 4095u, 0, 1, 2, 0, 0, "
+                               "{-1, -1, -1, -1}, {nullptr, nullptr, nullptr, nullptr}, 2, {3, 4}, "
+                               "{0, 1}, 5, \"sdk/ops/reductions.yaml:10\"},"));
+  EXPECT_THAT(table, Not(HasSubstr("sum.IntList_out")));  // no `reduce:`
+}
+
 TEST(Emit, OpTableListsEveryOp) {
   Files files = emit_sdk(binary_model());
   EXPECT_THAT(files.at("op_table.cc"),

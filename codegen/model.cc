@@ -107,6 +107,9 @@ const std::vector<std::string>& known_keys() {
       "structured_group",
       "inplace",
       "inplace_name",
+      "reduce",
+      "reduce_in",
+      "reduce_outputs",
   };
   return keys;
 }
@@ -148,6 +151,144 @@ std::pair<bool, bool> parse_variants(const SourceLocation& loc, const std::strin
     }
   }
   return {function, method};
+}
+
+// ---- Reductions: `reduce`, `reduce_in`, `reduce_outputs` ----------------------------------------
+
+// "VarianceOps(correction=1)": the ops struct and its arguments, each optionally `name=number`.
+ReductionSpec parse_reduce_call(const SourceLocation& loc, const std::string& text) {
+  ReductionSpec spec;
+  const size_t open = text.find('(');
+  spec.ops = trim(text.substr(0, open));
+  if (!is_identifier(spec.ops)) fail(loc, "reduce: '" + spec.ops + "' is not a C++ identifier");
+  if (open == std::string::npos) return spec;
+  const size_t close = text.rfind(')');
+  if (close == std::string::npos || close < open || !trim(text.substr(close + 1)).empty()) {
+    fail(loc, "reduce: expected 'Ops(arg, arg=number, ...)' but got '" + text + "'");
+  }
+  for (const std::string& item : split_list(text.substr(open + 1, close - open - 1))) {
+    ReduceArg arg;
+    const size_t eq = item.find('=');
+    arg.name = trim(item.substr(0, eq));
+    if (!is_identifier(arg.name)) fail(loc, "reduce: '" + arg.name + "' is not an argument name");
+    if (eq != std::string::npos) {
+      const std::string value = trim(item.substr(eq + 1));
+      size_t used = 0;
+      try {
+        (void)std::stod(value, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (value.empty() || used != value.size()) {
+        fail(loc,
+             "reduce: '" + value + "' (the value of " + arg.name + " when None) is not a number");
+      }
+      arg.if_none = value;
+    }
+    spec.args.push_back(std::move(arg));
+  }
+  return spec;
+}
+
+// The reduction keys of one entry, read into op.reduction (check_reduction applies the rules).
+void read_reduction(const YAML::Node& node, const std::string& path, OpDecl& op) {
+  const auto at = [&](const char* key) { return location_of(path, node[key]); };
+  if (!node["reduce"]) {
+    for (const char* key : {"reduce_in", "reduce_outputs"}) {
+      if (node[key]) fail(at(key), std::string("'") + key + "' needs 'reduce: Ops(...)'");
+    }
+    return;
+  }
+  ReductionSpec spec = parse_reduce_call(at("reduce"), node["reduce"].as<std::string>());
+  if (!node["reduce_in"]) {
+    fail(at("reduce"),
+         "reduce: say whose dtype the elements are reduced in ('reduce_in: self' or an output)");
+  }
+  spec.in = trim(node["reduce_in"].as<std::string>());
+  if (node["reduce_outputs"]) {
+    for (const std::string& word : words_of(node["reduce_outputs"])) {
+      if (word == "value") {
+        spec.outputs.push_back(ReduceResult::kValue);
+      } else if (word == "index") {
+        spec.outputs.push_back(ReduceResult::kIndex);
+      } else {
+        fail(at("reduce_outputs"), "reduce_outputs: unknown result '" + word +
+                                       "' (expected value or index, one per output)");
+      }
+    }
+  }
+  op.reduction = std::move(spec);
+}
+
+bool is_number_argument(const Argument& a) {
+  if (a.type.is_list) return false;
+  const TypeKind k = a.type.kind;
+  return k == TypeKind::kScalar || k == TypeKind::kFloat || k == TypeKind::kInt ||
+         k == TypeKind::kBool;
+}
+
+// The rules of `reduce`: a structured out= op over `Tensor self` whose meta function derives from
+// MetaBase; arguments that are numbers (an optional one says what None means); `reduce_in` names
+// self or an output; one result per output (all values by default).
+void check_reduction(OpDecl& op) {
+  ReductionSpec& spec = *op.reduction;
+  if (!op.structured || op.structured_inherits) {
+    fail(op.loc,
+         "'reduce' is for structured reductions (structured: True, no "
+         "structured_inherits)");
+  }
+  const Argument* self = nullptr;
+  for (const Argument& a : op.schema.arguments) {
+    if (a.name == "self") self = &a;
+  }
+  if (self == nullptr || !is_tensor(*self) || self->type.optional) {
+    fail(op.loc, "reduce: a reduction needs a 'Tensor self' argument to reduce");
+  }
+  for (const ReduceArg& arg : spec.args) {
+    const Argument* a = nullptr;
+    for (const Argument& candidate : op.schema.arguments) {
+      if (candidate.name == arg.name) a = &candidate;
+    }
+    if (a == nullptr) fail(op.loc, "reduce: '" + arg.name + "' is not an argument of " + op.name());
+    if (!is_number_argument(*a)) {
+      fail(op.loc, "reduce: '" + arg.name + "' is not a number (Scalar, float, int or bool)");
+    }
+    if (a->type.optional && !arg.if_none) {
+      fail(op.loc, "reduce: '" + arg.name + "' may be None; say what None means (" + arg.name +
+                       "=<number>)");
+    }
+    if (!a->type.optional && arg.if_none) {
+      fail(op.loc, "reduce: '" + arg.name + "' is never None; remove its '=" + *arg.if_none + "'");
+    }
+  }
+  const std::vector<const Argument*> outs = op.out_arguments();
+  bool in_is_tensor = spec.in == "self";
+  for (const Argument* out : outs) in_is_tensor = in_is_tensor || out->name == spec.in;
+  if (!in_is_tensor) {
+    fail(op.loc, "reduce_in: '" + spec.in + "' is neither self nor an output of " + op.name());
+  }
+  if (spec.outputs.empty()) spec.outputs.assign(outs.size(), ReduceResult::kValue);
+  if (spec.outputs.size() != outs.size()) {
+    fail(op.loc, "reduce_outputs: " + std::to_string(spec.outputs.size()) + " results for " +
+                     std::to_string(outs.size()) + " outputs of " + op.name());
+  }
+}
+
+// An ops struct is one aggregate: every declaration naming it passes the same number of
+// arguments (backends name its kernels after the struct alone).
+void check_reductions_agree(const Model& model) {
+  std::map<std::string, const OpDecl*> first;
+  for (const OpDecl& op : model.ops()) {
+    if (!op.reduction) continue;
+    const auto [it, inserted] = first.emplace(op.reduction->ops, &op);
+    const ReductionSpec& earlier = *it->second->reduction;
+    if (!inserted && earlier.args.size() != op.reduction->args.size()) {
+      fail(op.loc, "reduce: " + op.reduction->ops + " takes " +
+                       std::to_string(earlier.args.size()) + " arguments at " +
+                       it->second->loc.str() + ", " + std::to_string(op.reduction->args.size()) +
+                       " here");
+    }
+  }
 }
 
 // What one YAML entry says, read into an OpDecl; check_decl applies the rules.
@@ -222,6 +363,7 @@ OpDecl read_entry(const YAML::Node& node, const std::string& path, const std::st
   }
   if (node["meta"]) op.meta = parse_call(at("meta"), "meta", node["meta"].as<std::string>());
   if (node["math"]) op.math = parse_call(at("math"), "math", node["math"].as<std::string>());
+  read_reduction(node, path, op);
   if (node["dtypes"]) {
     try {
       op.dtypes = parse_dtype_set(node["dtypes"].as<std::string>());
@@ -241,7 +383,7 @@ OpDecl read_entry(const YAML::Node& node, const std::string& path, const std::st
 }
 
 // The rules about one declaration.
-void check_decl(const OpDecl& op) {
+void check_decl(OpDecl& op) {
   for (const Argument& a : op.schema.arguments) {
     if (a.type.kind == TypeKind::kLayout || a.type.kind == TypeKind::kGenerator) {
       fail(op.loc, "argument '" + a.name + "': " + to_string(a.type) +
@@ -288,6 +430,7 @@ void check_decl(const OpDecl& op) {
            "dispatch/structured/math");
     }
   }
+  if (op.reduction) check_reduction(op);
   if (!op.structured && !op.structured_delegate && op.dispatch.empty()) {
     fail(op.loc, op.name() +
                      " has no kernel: declare 'structured', 'structured_delegate' or "
@@ -419,6 +562,7 @@ std::vector<OpDecl> expand_structured_group(const YAML::Node& node, const std::s
   functional.structured_delegate = out_name;
   functional.meta.reset();
   functional.math.reset();
+  functional.reduction.reset();
   functional.dispatch.clear();
   functional.dtypes = parse_dtype_set("all");  // what a declaration without `dtypes` gets
 
@@ -448,7 +592,7 @@ std::vector<OpDecl> expand_structured_group(const YAML::Node& node, const std::s
     ops.push_back(std::move(inplace));
   }
   ops.push_back(std::move(out));
-  for (const OpDecl& op : ops) check_decl(op);
+  for (OpDecl& op : ops) check_decl(op);
   return ops;
 }
 
@@ -596,6 +740,7 @@ std::vector<OpDecl> parse_declarations(const std::string& text, const std::strin
 }
 
 void validate(const Model& model) {
+  check_reductions_agree(model);
   for (const OpDecl& op : model.ops()) {
     if (!op.structured_delegate) continue;
     const OpDecl* target = model.find(*op.structured_delegate);

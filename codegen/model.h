@@ -48,6 +48,23 @@ struct CallSpec {
   std::vector<std::string> args;
 };
 
+// `reduce: Ops(arg, arg=default)` with `reduce_in` and `reduce_outputs` on a structured reduction's
+// out= op: the reduction as data, for backends that run every reduction through one kernel
+// template (the CUDA plugin). See docs/op_declarations.md.
+enum class ReduceResult { kValue = 0, kIndex = 1 };  // numbers written into generated tables
+
+struct ReduceArg {
+  std::string name;                    // an op argument ("correction")
+  std::optional<std::string> if_none;  // what None means, as a number ("1"): optional arguments
+};
+
+struct ReductionSpec {
+  std::string ops;                    // "VarianceOps": bp::math::VarianceOps<T>
+  std::vector<ReduceArg> args;        // the op arguments the ops struct takes, in order
+  std::string in;                     // "self" or an output: whose dtype elements are reduced in
+  std::vector<ReduceResult> outputs;  // what each out= argument receives, in order
+};
+
 // How an op relates to its structured group (PyTorch's SchemaKind).
 enum class OpKind { kFunctional, kInplace, kOut };
 
@@ -66,9 +83,10 @@ struct OpDecl {
   std::optional<std::string> structured_inherits;  // "TensorIteratorBase"
   std::map<DispatchTarget, std::string> dispatch;  // key -> kernel function name
   std::vector<std::string> tags;
-  std::optional<CallSpec> meta;  // structured ops: the meta function and its arguments
-  std::optional<CallSpec> math;  // pointwise structured ops: the scalar math functor
-  uint32_t dtypes = 0;           // bit i: ScalarType code i is supported
+  std::optional<CallSpec> meta;            // structured ops: the meta function and its arguments
+  std::optional<CallSpec> math;            // pointwise structured ops: the scalar math functor
+  std::optional<ReductionSpec> reduction;  // structured reductions: `reduce:`
+  uint32_t dtypes = 0;                     // bit i: ScalarType code i is supported
   bool device_check = true;
 
   // "add.out", "add_.Tensor", "empty.memory_format".

@@ -74,7 +74,7 @@ TEST(Model, RejectsBadDeclarationsWithFileAndLine) {
       error_of("- func: add(Tensor self) -> Tensor\n  dispatch:\n    CPU: add\n  colour: red\n"),
       "sdk/ops/binary.yaml:4: unknown key 'colour' (known keys: func, variants, structured, "
       "structured_delegate, structured_inherits, dispatch, tags, meta, math, dtypes, "
-      "device_check, structured_group, inplace, inplace_name)");
+      "device_check, structured_group, inplace, inplace_name, reduce, reduce_in, reduce_outputs)");
   EXPECT_THAT(error_of("\n- func: add(Tensor self -> Tensor\n  dispatch:\n    CPU: add\n"),
               HasSubstr("sdk/ops/binary.yaml:2: schema parse error: schema 'add(Tensor self -> "
                         "Tensor' at column"));
@@ -359,6 +359,80 @@ TEST(StructuredGroup, RejectsBadEntriesWithFileAndLine) {
                      "Tensor(a!)\n  dispatch:\n    CPU: hypot_\n"),
             "sdk/ops/binary.yaml:6: duplicate op hypot_ (first declared at "
             "sdk/ops/binary.yaml:1)");
+}
+
+// ---- `reduce:` ----------------------------------------------------------------------------------
+
+constexpr const char* kVarHead =
+    "- func: var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool "
+    "keepdim=False, Tensor(a!) out) -> Tensor(a!)\n"
+    "  structured: True\n"
+    "  meta: var_op(self, dim, correction, keepdim)\n"
+    "  dispatch:\n"
+    "    CPU: var_out\n";
+
+constexpr const char* kMaxDimHead =
+    "- func: max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) "
+    "max_values) -> (Tensor(a!) values, Tensor(b!) indices)\n"
+    "  structured: True\n"
+    "  meta: max_dim_op(self, dim, keepdim)\n"
+    "  dispatch:\n"
+    "    CPU: max_dim_out\n";
+
+TEST(Reduce, ParsesTheOpsStructItsArgumentsAndWhatEachOutputReceives) {
+  Model model =
+      model_of(std::string(kVarHead) +
+               "  reduce: VarianceOps(correction = 1)\n  reduce_in: self\n" + kMaxDimHead +
+               "  reduce: ArgMaxOps\n  reduce_in: self\n" + "  reduce_outputs: value, index\n");
+  const ReductionSpec& var = *model.op("var.correction_out").reduction;
+  EXPECT_EQ(var.ops, "VarianceOps");
+  ASSERT_EQ(var.args.size(), 1u);
+  EXPECT_EQ(var.args[0].name, "correction");
+  EXPECT_EQ(var.args[0].if_none, "1");
+  EXPECT_EQ(var.in, "self");
+  EXPECT_THAT(var.outputs, ElementsAre(ReduceResult::kValue));  // the default: values
+  const ReductionSpec& max = *model.op("max.dim_max").reduction;
+  EXPECT_TRUE(max.args.empty());
+  EXPECT_THAT(max.outputs, ElementsAre(ReduceResult::kValue, ReduceResult::kIndex));
+}
+
+TEST(Reduce, RejectsBadReductionsWithFileAndLine) {
+  const std::string var = kVarHead;
+  EXPECT_EQ(error_of(var + "  reduce: VarianceOps(correction=1)\n"),
+            "sdk/ops/binary.yaml:6: reduce: say whose dtype the elements are reduced in "
+            "('reduce_in: self' or an output)");
+  EXPECT_EQ(error_of(var + "  reduce: VarianceOps(correction)\n  reduce_in: self\n"),
+            "sdk/ops/binary.yaml:1: reduce: 'correction' may be None; say what None means "
+            "(correction=<number>)");
+  EXPECT_EQ(error_of(var + "  reduce: VarianceOps(correction=one)\n  reduce_in: self\n"),
+            "sdk/ops/binary.yaml:6: reduce: 'one' (the value of correction when None) is not a "
+            "number");
+  EXPECT_EQ(error_of(var + "  reduce: VarianceOps(dim)\n  reduce_in: self\n"),
+            "sdk/ops/binary.yaml:1: reduce: 'dim' is not a number (Scalar, float, int or bool)");
+  EXPECT_EQ(error_of(var + "  reduce: VarianceOps(ddof=1)\n  reduce_in: self\n"),
+            "sdk/ops/binary.yaml:1: reduce: 'ddof' is not an argument of var.correction_out");
+  EXPECT_EQ(error_of(var + "  reduce: VarianceOps(correction=1)\n  reduce_in: dim\n"),
+            "sdk/ops/binary.yaml:1: reduce_in: 'dim' is neither self nor an output of "
+            "var.correction_out");
+  EXPECT_EQ(error_of(var + "  reduce_in: self\n"),
+            "sdk/ops/binary.yaml:6: 'reduce_in' needs 'reduce: Ops(...)'");
+  EXPECT_EQ(error_of(std::string(kMaxDimHead) +
+                     "  reduce: ArgMaxOps\n  reduce_in: self\n  reduce_outputs: index\n"),
+            "sdk/ops/binary.yaml:1: reduce_outputs: 1 results for 2 outputs of max.dim_max");
+  EXPECT_EQ(error_of(std::string(kMaxDimHead) +
+                     "  reduce: ArgMaxOps\n  reduce_in: self\n  reduce_outputs: value, position\n"),
+            "sdk/ops/binary.yaml:8: reduce_outputs: unknown result 'position' (expected value or "
+            "index, one per output)");
+  EXPECT_EQ(error_of("- func: neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n"
+                     "  structured: True\n  structured_inherits: TensorIteratorBase\n"
+                     "  meta: unary_op(self)\n  math: Neg\n  reduce: SumOps\n  reduce_in: self\n"),
+            "sdk/ops/binary.yaml:1: 'reduce' is for structured reductions (structured: True, no "
+            "structured_inherits)");
+  EXPECT_EQ(
+      error_of(var + "  reduce: VarianceOps(correction=1)\n  reduce_in: self\n" + kMaxDimHead +
+               "  reduce: VarianceOps\n  reduce_in: self\n" + "  reduce_outputs: value, index\n"),
+      "sdk/ops/binary.yaml:8: reduce: VarianceOps takes 1 arguments at "
+      "sdk/ops/binary.yaml:1, 0 here");
 }
 
 TEST(Model, DtypeSetsCombineNamesAndGroups) {

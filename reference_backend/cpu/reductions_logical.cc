@@ -9,22 +9,23 @@ namespace {
 
 template <typename Ops>
 void logical_reduction(std::string_view name, const Tensor& self, int64_t dim, bool keepdim,
-                       const Tensor& out, bool identity) {
+                       const Tensor& out) {
   TensorIterator iter =
       reduction_iterator(name, out, self, IntArrayRef(&dim, 1), keepdim, self.dtype());
-  reduce_elementwise(iter, Ops{}, identity);
+  const Ops ops{};
+  reduce_elementwise(iter, ops, ops.identity());
 }
 
 }  // namespace
 
 void all_out(structured_all_out&, const Tensor& self, int64_t dim, bool keepdim,
              const Tensor& out) {
-  logical_reduction<math::AllOps>("all", self, dim, keepdim, out, true);
+  logical_reduction<math::AllOps<bool>>("all", self, dim, keepdim, out);
 }
 
 void any_out(structured_any_out&, const Tensor& self, int64_t dim, bool keepdim,
              const Tensor& out) {
-  logical_reduction<math::AnyOps>("any", self, dim, keepdim, out, false);
+  logical_reduction<math::AnyOps<bool>>("any", self, dim, keepdim, out);
 }
 
 }  // namespace bp::cpu

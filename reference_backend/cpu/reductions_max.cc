@@ -30,7 +30,8 @@ void max_with_index(std::string_view name, const Tensor& self, int64_t dim, bool
                      self.dtype(), ScalarType::kInt64);
   visit_dtype<structured_max_dim_max::kDtypes>(self.dtype(), [&](auto tag) {
     using V = opmath_t<typename decltype(tag)::type>;
-    binary_kernel_reduce(iter, MaxWithIndexOps<V>{}, math::ValueIndex<V>{lowest<V>(), 0});
+    const MaxWithIndexOps<V> ops{};
+    binary_kernel_reduce(iter, ops, ops.identity());
   });
 }
 

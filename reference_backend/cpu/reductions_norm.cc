@@ -13,19 +13,8 @@ namespace {
 // Runs the p-norm's ops for data type T (real or complex) accumulated in the real type A.
 template <typename T, typename A>
 void p_norm(const TensorIteratorBase& iter, double p) {
-  if (p == 0) {
-    binary_kernel_reduce(iter, math::NormZeroOps<T, A>{}, A(0));
-  } else if (p == 1) {
-    binary_kernel_reduce(iter, math::NormOneOps<T, A>{}, A(0));
-  } else if (p == 2) {
-    binary_kernel_reduce(iter, math::NormTwoOps<T, A>{}, A(0));
-  } else if (p == INFINITY) {
-    binary_kernel_reduce(iter, math::NormInfOps<T, A>{}, A(0));
-  } else if (p == -INFINITY) {
-    binary_kernel_reduce(iter, math::NormNegInfOps<T, A>{}, A(INFINITY));
-  } else {
-    binary_kernel_reduce(iter, math::NormPOps<T, A>{static_cast<A>(p)}, A(0));
-  }
+  const math::NormOps<T, A> ops{static_cast<A>(p)};
+  binary_kernel_reduce(iter, ops, ops.identity());
 }
 
 bool reduces_only_size_one_dims(const Tensor& self, IntArrayRef dims) {

@@ -1,5 +1,4 @@
 // CPU kernels of the sums: sum, mean, prod and logsumexp.
-#include <limits>
 #include <type_traits>
 
 #include "reference_backend/cpu/cascade_sum.h"
@@ -71,9 +70,8 @@ void logsumexp_out(structured_logsumexp_out&, const Tensor& self, IntArrayRef di
   // In double: PyTorch adds its exponentials with cascade summation, and a float running sum
   // would lose about n * 6e-8 of the result's precision over n elements.
   auto run = [&](auto zero) {
-    using T = decltype(zero);
-    binary_kernel_reduce(iter, math::LogSumExpOps<T>{},
-                         math::LogSumExpData<T>{-std::numeric_limits<double>::infinity(), zero});
+    const math::LogSumExpOps<decltype(zero)> ops{};
+    binary_kernel_reduce(iter, ops, ops.identity());
   };
   if (is_complex(out.dtype())) {
     run(complex<double>(0));

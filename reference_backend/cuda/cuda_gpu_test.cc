@@ -14,6 +14,7 @@
 #include "reference_backend/cuda/launch.h"
 #include "reference_backend/cuda/pointwise_ops.h"
 #include "reference_backend/cuda/reduce_kernel.h"
+#include "reference_backend/cuda/reduction_ops.h"
 
 namespace bp::cuda {
 namespace {
@@ -117,8 +118,8 @@ TEST_F(CudaGpu, SplitSumOfManyElementsMatchesTheHost) {
   plan.shape = {static_cast<int64_t>(n)};
   plan.operands = {{{0}, dout.data(), Dtype::kFloat32, false},
                    contiguous(din.data(), Dtype::kFloat32)};
-  const ReduceLaunch launch =
-      plan_reduce({ReduceOp::kSum, Dtype::kFloat32, Dtype::kFloat32}, plan, {});
+  const ReduceLaunch launch = plan_reduce(
+      {find_reduction_op("sum.IntList_out"), Dtype::kFloat32, Dtype::kFloat32}, plan, {});
   ASSERT_GT(launch.chunks, 1u);
   run_reduce(*device_, launch);
   EXPECT_EQ(download(dout, 1)[0], static_cast<float>(expected));

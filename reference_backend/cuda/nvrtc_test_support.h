@@ -15,6 +15,7 @@
 #include "reference_backend/cuda/kernel_catalog.h"
 #include "reference_backend/cuda/kernel_source.h"
 #include "reference_backend/cuda/reduce_kernel.h"
+#include "reference_backend/cuda/reduction_catalog.h"
 
 namespace bp::cuda::testing {
 

@@ -1,45 +1,13 @@
 #include "reference_backend/cuda/reduce_kernel.h"
 
 #include <algorithm>
-#include <array>
+#include <cstring>
 
 #include "reference_backend/cuda/elementwise_plan.h"
 #include "reference_backend/cuda/error.h"
 
 namespace bp::cuda {
 namespace {
-
-constexpr std::array<const char*, kNumReduceOps> kNames = {
-    "sum",      "mean",         "prod",   "amax", "amin",      "max_dim",   "min_dim",
-    "argmax",   "argmin",       "var",    "std",  "norm_zero", "norm_one",  "norm_two",
-    "norm_inf", "norm_neg_inf", "norm_p", "all",  "any",       "logsumexp",
-};
-
-// PyTorch's acc_type<T, /*is_cuda=*/false>.
-Dtype cpu_accumulator(Dtype d) {
-  switch (d) {
-    case Dtype::kFloat16:
-    case Dtype::kBFloat16:
-      return Dtype::kFloat32;
-    case Dtype::kFloat32:
-      return Dtype::kFloat64;
-    case Dtype::kComplex64:
-      return Dtype::kComplex128;
-    case Dtype::kFloat64:
-    case Dtype::kComplex128:
-      return d;
-    default:
-      return Dtype::kInt64;
-  }
-}
-
-Dtype real_of(Dtype d) {
-  if (d == Dtype::kComplex64) return Dtype::kFloat32;
-  if (d == Dtype::kComplex128) return Dtype::kFloat64;
-  return d;
-}
-
-bool is_norm(ReduceOp op) { return op >= ReduceOp::kNormZero && op <= ReduceOp::kNormP; }
 
 std::string type(Dtype d) { return std::string(info(d).device_type); }
 
@@ -49,128 +17,41 @@ uint32_t next_pow2(uint64_t n) {
   return p;
 }
 
+// The kernel template's number for what output `o` receives (jit::ReduceResult).
+int result_code(const ReductionOp& op, int o) { return o < op.num_outputs ? op.results[o] : -1; }
+
 }  // namespace
 
-const char* reduce_op_name(ReduceOp op) { return kNames[static_cast<size_t>(op)]; }
-
-Dtype ReduceKernel::accumulator() const {
-  switch (op) {
-    case ReduceOp::kSum:
-    case ReduceOp::kMean:
-    case ReduceOp::kProd:
-    case ReduceOp::kLogSumExp:
-      return cpu_accumulator(dtype);
-    case ReduceOp::kVar:
-    case ReduceOp::kStd:
-      return cpu_accumulator(real_of(dtype));
-    case ReduceOp::kAll:
-    case ReduceOp::kAny:
-      return Dtype::kBool;
-    default:
-      return is_norm(op) ? cpu_accumulator(real_of(dtype)) : compute_dtype(dtype);
+std::string family_of(const ReductionOp& op) {
+  std::string results;
+  for (int o = 0; o < op.num_outputs; ++o) {
+    results += op.result(o) == ReduceResult::kIndex ? "i" : "v";
   }
+  return std::string(op.ops) + "_" + results;
 }
 
-int ReduceKernel::num_outputs() const {
-  return op == ReduceOp::kMaxDim || op == ReduceOp::kMinDim ? 2 : 1;
-}
+std::string ReduceKernel::family() const { return family_of(*op); }
 
 std::string ReduceKernel::entry_name() const {
-  return std::string(reduce_op_name(op)) + "__" + std::string(info(dtype).name) + "__" +
-         std::string(info(out).name);
+  return family() + "__" + std::string(info(dtype).name) + "__" + std::string(info(out).name);
 }
 
 std::string ReduceKernel::source() const {
-  const std::string a = type(accumulator()), v = type(compute_dtype(dtype)), o = type(out);
-  std::string ops;
-  switch (op) {
-    case ReduceOp::kSum:
-      ops = "Sum<" + a + ", " + o + ">";
-      break;
-    case ReduceOp::kMean:
-      ops = "Mean<" + a + ", " + o + ", " + type(compute_dtype(out)) + ">";
-      break;
-    case ReduceOp::kProd:
-      ops = "Prod<" + a + ", " + o + ">";
-      break;
-    case ReduceOp::kAmax:
-    case ReduceOp::kAmin:
-      ops = "Extreme<" + a + ", " + o + ", " + (op == ReduceOp::kAmax ? "true" : "false") + ">";
-      break;
-    case ReduceOp::kMaxDim:
-    case ReduceOp::kMinDim:
-    case ReduceOp::kArgmax:
-    case ReduceOp::kArgmin: {
-      const bool max = op == ReduceOp::kMaxDim || op == ReduceOp::kArgmax;
-      const bool values = op == ReduceOp::kMaxDim || op == ReduceOp::kMinDim;
-      ops = "ExtremeIndex<" + v + ", " + o + ", " + (max ? "true" : "false") + ", " +
-            (values ? "true" : "false") + ">";
-      break;
-    }
-    case ReduceOp::kVar:
-    case ReduceOp::kStd:
-      ops = "Variance<" + v + ", " + a + ", " + o + ", " +
-            (op == ReduceOp::kStd ? "true" : "false") + ">";
-      break;
-    case ReduceOp::kAll:
-    case ReduceOp::kAny:
-      ops = "Logical<" + o + ", " + (op == ReduceOp::kAll ? "true" : "false") + ">";
-      break;
-    case ReduceOp::kLogSumExp:
-      ops = "LogSumExp<" + a + ", " + o + ">";
-      break;
-    default:  // norms
-      ops = "Norm<" + v + ", " + a + ", " + o + ", " +
-            std::to_string(static_cast<int>(op) - static_cast<int>(ReduceOp::kNormZero)) + ">";
-      break;
-  }
+  const std::string s = type(dtype);
   return "extern \"C\" __global__ void __launch_bounds__(bp::jit::kReduceThreads) " + entry_name() +
-         "(const bp::jit::ReduceArgs args) {\n  bp::jit::reduce<bp::jit::" + ops + ", " +
-         type(dtype) + ", " + type(dtype) + ", " + std::to_string(num_outputs()) + ">(args);\n}\n";
+         "(const bp::jit::ReduceArgs args) {\n  bp::jit::reduce<bp::math::" + op->ops + "<" + s +
+         ">, " + s + ", " + s + ", " + type(out) + ", " + std::to_string(op->num_args) + ", " +
+         std::to_string(result_code(*op, 0)) + ", " + std::to_string(result_code(*op, 1)) +
+         ">(args);\n}\n";
 }
 
-bool is_supported(const ReduceKernel& k) {
-  const DtypeInfo& in = info(k.dtype);
-  const bool real_number = !in.is_complex && k.dtype != Dtype::kBool;
-  switch (k.op) {
-    case ReduceOp::kSum:
-    case ReduceOp::kProd:
-      // Integers accumulate in int64 whatever the output (bool inputs are converted to the
-      // output's dtype, int64 by default, first).
-      return k.out == k.dtype && k.dtype != Dtype::kBool;
-    case ReduceOp::kMean:
-    case ReduceOp::kLogSumExp:
-      return k.out == k.dtype && (in.is_floating || (in.is_complex && k.op == ReduceOp::kMean));
-    case ReduceOp::kAmax:
-    case ReduceOp::kAmin:
-    case ReduceOp::kMaxDim:
-    case ReduceOp::kMinDim:
-      return k.out == k.dtype && !in.is_complex;
-    case ReduceOp::kArgmax:
-    case ReduceOp::kArgmin:
-      return k.out == Dtype::kInt64 && real_number;
-    case ReduceOp::kVar:
-    case ReduceOp::kStd:
-      return (in.is_floating || in.is_complex) && k.out == real_of(k.dtype);
-    case ReduceOp::kAll:
-    case ReduceOp::kAny:
-      return k.out == Dtype::kBool || (k.dtype == Dtype::kUInt8 && k.out == Dtype::kUInt8);
-    default:  // norms: floating and complex inputs, real outputs
-      return (in.is_floating || in.is_complex) && k.out == real_of(k.dtype);
+std::vector<jit::Value> reduce_values(std::span<const double> args) {
+  std::vector<jit::Value> values(args.size());
+  for (size_t i = 0; i < args.size(); ++i) {
+    static_assert(sizeof(double) <= sizeof(jit::Value::bytes));
+    std::memcpy(values[i].bytes, &args[i], sizeof(double));
   }
-}
-
-std::vector<ReduceKernel> all_reduce_kernels() {
-  std::vector<ReduceKernel> kernels;
-  for (int o = 0; o < kNumReduceOps; ++o) {
-    for (int d = 0; d < kNumDtypes; ++d) {
-      for (int out = 0; out < kNumDtypes; ++out) {
-        const ReduceKernel k{static_cast<ReduceOp>(o), dtype_of_code(d), dtype_of_code(out)};
-        if (is_supported(k)) kernels.push_back(k);
-      }
-    }
-  }
-  return kernels;
+  return values;
 }
 
 ReduceLaunch plan_reduce(const ReduceKernel& kernel, const IterPlan& plan,

@@ -1,14 +1,17 @@
-// Reduction kernels: which reduction (jit/reduce.cuh) runs for an op and dtype, its source, and
-// the launch planned over a reduction plan (outputs with stride 0 along the reduced dimensions).
+// Reduction kernels: the jitted kernel of a declared reduction (reduction_ops.h) for a reduced
+// dtype and an output dtype, its source (jit/reduce.cuh instantiated with the reduction's
+// bp::math ops struct), and the launch planned over a reduction plan (outputs with stride 0
+// along the reduced dimensions).
 //
-//   ReduceKernel k{ReduceOp::kSum, Dtype::kFloat32, Dtype::kFloat32};
-//   k.accumulator();         // Dtype::kFloat64: float32 sums accumulate in double, as on the CPU
+//   ReduceKernel k{find_reduction_op("sum.IntList_out"), Dtype::kFloat32, Dtype::kFloat32};
+//   k.entry_name();          // "SumOps_v__float32__float32"
 //   ReduceLaunch launch = plan_reduce(k, plan, {});
 //   // launch.chunks > 1: two launches (kPartial, then kFinalize) with a workspace of
 //   // launch.partial_bytes.
 //
 // The input is always of dtype `dtype` (callers convert it first, as PyTorch's make_reduction
-// does with self.to(dtype)).
+// does with self.to(dtype)). The ops struct's arguments are passed as values holding doubles
+// (reduce_values).
 //
 // Errors: BeyondKernelLimits beyond the kernel's limits (too many dimensions, 64-bit indexing:
 // callers fall back to the CPU).
@@ -26,54 +29,30 @@
 #include "reference_backend/cuda/iter_plan.h"
 #include "reference_backend/cuda/jit/kernel_args.h"
 #include "reference_backend/cuda/kernel_source.h"
+#include "reference_backend/cuda/reduction_ops.h"
 
 namespace bp::cuda {
 
-enum class ReduceOp {
-  kSum,
-  kMean,  // values[0]: the count, in compute_dtype(out)
-  kProd,
-  kAmax,
-  kAmin,
-  kMaxDim,  // outputs: values, indices (int64)
-  kMinDim,
-  kArgmax,  // output: indices (int64)
-  kArgmin,
-  kVar,  // values[0]: the correction, in the accumulator's real dtype
-  kStd,
-  kNormZero,  // norms: values[0] = p, in the accumulator's real dtype
-  kNormOne,
-  kNormTwo,
-  kNormInf,
-  kNormNegInf,
-  kNormP,
-  kAll,
-  kAny,
-  kLogSumExp,
-};
-const char* reduce_op_name(ReduceOp op);
-inline constexpr int kNumReduceOps = static_cast<int>(ReduceOp::kLogSumExp) + 1;
-
 struct ReduceKernel {
-  ReduceOp op;
-  Dtype dtype;  // the input's dtype, which the reduction runs in
-  Dtype out;    // the (first) output's dtype
+  const ReductionOp* op;  // the declared reduction
+  Dtype dtype;            // the dtype the input is reduced in (the input is converted to it)
+  Dtype out;              // the value outputs' dtype (int64 when every output is an index)
 
-  // The dtype values accumulate in: the CPU's accumulation type (PyTorch's acc_type for the CPU:
-  // int64 for integers, float32 for float16 / bfloat16, float64 for float32, complex128 for
-  // complex64) for sums, products, means, variances, norms and logsumexp; the compute type
-  // for extrema; bool for all / any. Variances and norms accumulate in its real dtype.
-  Dtype accumulator() const;
-  int num_outputs() const;
+  int num_outputs() const { return op->num_outputs; }
+  // The ops struct and what the outputs receive ("ArgMaxOps_vi": values and indices): the kernels
+  // of one family differ in dtypes only.
+  std::string family() const;
+  // One name per kernel: its family and dtypes ("ArgMaxOps_vi__float32__float32"); declarations
+  // sharing an ops struct share its kernels.
   std::string entry_name() const;
   std::string source() const;  // the entry point
 };
 
-// Whether the kernel exists: the dtypes an op reduces and the outputs it writes (the ops'
-// dtype rules as PyTorch has them).
-bool is_supported(const ReduceKernel& kernel);
-// Every reduction kernel the plugin can produce.
-std::vector<ReduceKernel> all_reduce_kernels();
+// The family of `op`'s kernels: its ops struct and what its outputs receive ("ArgMaxOps_vi").
+std::string family_of(const ReductionOp& op);
+
+// The values of the ops struct's arguments, in order, as plan_reduce takes them.
+std::vector<jit::Value> reduce_values(std::span<const double> args);
 
 struct ReduceLaunch {
   ReduceKernel kernel;
@@ -84,7 +63,8 @@ struct ReduceLaunch {
   size_t partial_bytes = 0;  // workspace for args.partials when chunks > 1
 };
 
-// Plans `kernel` over `plan` (outputs first, then the input), with the op's values.
+// Plans `kernel` over `plan` (outputs first, then the input), with the ops struct's arguments
+// (reduce_values).
 ReduceLaunch plan_reduce(const ReduceKernel& kernel, const IterPlan& plan,
                          std::span<const jit::Value> values);
 

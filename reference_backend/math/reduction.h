@@ -1,17 +1,32 @@
 // Scalar math of reductions: what each reduction folds, merges and reports, written once for the
 // CPU backend (reference_backend/cpu/reductions_*.cc runs it through sdk/iter/reduce.h) and the
-// CUDA jit. See primitives.h for what this code may use.
+// CUDA jit (reference_backend/cuda/jit/reduce.cuh runs every reduction declared with `reduce:` in
+// sdk/ops/reductions.yaml through one kernel template). See primitives.h for what this code may
+// use.
 //
-// Associative reductions that fold elements the way they merge partial results (sum, prod, max)
-// are binary functors `T operator()(T a, T b)`; the CPU also runs Sum and Prod on Vectorized<T>.
-// The others are ATen-style ops structs over an accumulator A:
-//   A reduce(A acc, T x, int64_t index) const;  // folds element x in (index: its position along
-//                                                // the reduced dim)
-//   A combine(A a, A b) const;                   // merges partial results; `a` holds the earlier
-//                                                // elements
-//   R project(A acc) const;                      // the result
-// The data type T is the type the backend computes in: on CPU float for float16 / bfloat16 data,
-// double (or complex<double>) for var and logsumexp, and the out's real type for norms.
+// Each reduction is an ops struct `XOps<T>`, T being the dtype the elements are reduced in (the
+// input's, or the result's: `reduce_in` of the declaration), constructed from the op arguments
+// its declaration names (`reduce: VarianceOps(correction=1)`: VarianceOps<T>{correction}):
+//
+//   using value_t = ...;                          // what each element is converted to first
+//   using acc_t = ...;                            // the accumulator
+//   using arg_t = ...;                            // (with arguments) the type they are given in
+//   acc_t identity() const;                       // the initial accumulator: the result over
+//                                                 // no elements, and neutral for combine
+//   acc_t reduce(acc_t acc, value_t x, int64_t index) const;  // folds element x in (index: its
+//                                                 // position along the reduced elements)
+//   acc_t combine(acc_t a, acc_t b) const;        // merges partial results in any order and
+//                                                 // grouping (the device's lanes interleave)
+//   R project(acc_t acc) const;                   // the result: a value, or a ValueIndex for
+//                                                 // reductions that also report a position
+//
+// The accumulators are PyTorch's for the CPU (acc_type_t: int64 for integers, float for float16
+// / bfloat16, double for float32), so a backend running these structs gets the CPU's rounding.
+// The CPU backend picks some types itself (var and logsumexp always in double, norms in the
+// result's compute type) by instantiating the structs with those types.
+//
+// Associative reductions that fold elements the way they merge partial results also have plain
+// binary functors `T operator()(T a, T b)` (Sum, Prod, Max), which the CPU runs on Vectorized<T>.
 //
 // Thread safety: pure functions of their arguments.
 #ifndef BACKPLANE_REFERENCE_BACKEND_MATH_REDUCTION_H_
@@ -20,8 +35,73 @@
 #include <cstdint>
 
 #include "reference_backend/math/primitives.h"
+#include "sdk/core/portable/element_cast.h"
 
 namespace bp::math {
+
+// ---- Types ----------------------------------------------------------------------------------
+
+// The type arithmetic on T runs in: float for float16 / bfloat16 (which hold their values
+// exactly in float), T otherwise (PyTorch's opmath_type).
+template <typename T>
+struct compute_type_of {
+  using type = T;
+};
+template <>
+struct compute_type_of<Half> {
+  using type = float;
+};
+template <>
+struct compute_type_of<BFloat16> {
+  using type = float;
+};
+template <typename T>
+using compute_type_t = typename compute_type_of<T>::type;
+
+// The type sums of T accumulate in on the CPU (PyTorch's acc_type<T, /*is_cuda=*/false>): int64
+// for integers and bool, float for float16 / bfloat16, double for float32 and float64, and
+// complex<double> for both complex types.
+template <typename T>
+struct acc_type_of {
+  using type = int64_t;
+};
+template <>
+struct acc_type_of<Half> {
+  using type = float;
+};
+template <>
+struct acc_type_of<BFloat16> {
+  using type = float;
+};
+template <>
+struct acc_type_of<float> {
+  using type = double;
+};
+template <>
+struct acc_type_of<double> {
+  using type = double;
+};
+template <typename T>
+struct acc_type_of<complex<T>> {
+  using type = complex<double>;
+};
+template <typename T>
+using acc_type_t = typename acc_type_of<T>::type;
+
+// The smallest value of T: -inf for float and double, false for bool; the identity of max.
+template <typename T>
+constexpr T lowest_value() {
+  if constexpr (is_floating_v<T>) {
+    return -infinity<T>();
+  } else if constexpr (is_bool_v<T>) {
+    return false;
+  } else if constexpr (is_signed_v<T>) {
+    // The sign bit alone, shifted unsigned (a signed shift into the sign bit draws warnings).
+    return static_cast<T>(static_cast<uint64_t>(1) << (sizeof(T) * 8 - 1));
+  } else {
+    return T(0);
+  }
+}
 
 namespace reduction_detail {
 
@@ -110,6 +190,62 @@ struct DivideBy {
   A operator()(A sum) const { return sum / count; }
 };
 
+// sum: in the CPU's accumulator (int64 for integers).
+template <typename T>
+struct SumOps {
+  using value_t = acc_type_t<T>;
+  using acc_t = value_t;
+  acc_t identity() const { return acc_t(0); }
+  acc_t reduce(acc_t acc, value_t x, int64_t) const { return Sum{}(acc, x); }
+  acc_t combine(acc_t a, acc_t b) const { return Sum{}(a, b); }
+  acc_t project(acc_t acc) const { return acc; }
+};
+
+template <typename A>
+struct MeanData {
+  A sum;
+  int64_t count;
+};
+
+// mean: the sum, rounded to T (as PyTorch's CPU computes sum(...).div_(n)), divided by the number
+// of elements in T's compute type (0 / 0 is NaN). The accumulator counts the elements, so no
+// backend has to pass the count in.
+template <typename T>
+struct MeanOps {
+  using value_t = acc_type_t<T>;
+  using acc_t = MeanData<value_t>;
+  using M = compute_type_t<T>;
+  acc_t identity() const { return {value_t(0), 0}; }
+  acc_t reduce(acc_t acc, value_t x, int64_t) const { return {acc.sum + x, acc.count + 1}; }
+  acc_t combine(acc_t a, acc_t b) const { return {a.sum + b.sum, a.count + b.count}; }
+  M project(acc_t acc) const {
+    return DivideBy<M>{static_cast<real_t<M>>(acc.count)}(
+        element_cast<M>(element_cast<T>(acc.sum)));
+  }
+};
+
+// prod: in the CPU's accumulator (int64 for integers, wrapping).
+template <typename T>
+struct ProdOps {
+  using value_t = acc_type_t<T>;
+  using acc_t = value_t;
+  acc_t identity() const { return acc_t(1); }
+  acc_t reduce(acc_t acc, value_t x, int64_t) const { return Prod{}(acc, x); }
+  acc_t combine(acc_t a, acc_t b) const { return Prod{}(a, b); }
+  acc_t project(acc_t acc) const { return acc; }
+};
+
+// amax: in T's compute type; NaN wins.
+template <typename T>
+struct MaxOps {
+  using value_t = compute_type_t<T>;
+  using acc_t = value_t;
+  acc_t identity() const { return lowest_value<acc_t>(); }
+  acc_t reduce(acc_t acc, value_t x, int64_t) const { return Max{}(acc, x); }
+  acc_t combine(acc_t a, acc_t b) const { return Max{}(a, b); }
+  acc_t project(acc_t acc) const { return acc; }
+};
+
 // ---- max.dim and argmax -------------------------------------------------------------------------
 
 template <typename V>
@@ -118,20 +254,33 @@ struct ValueIndex {
   int64_t index;
 };
 
-// The largest value and the index of its first occurrence; NaN beats every number and the first
-// NaN wins. Initial accumulator: {lowest value, 0}.
+template <typename R>
+inline constexpr bool is_value_index_v = false;
 template <typename V>
+inline constexpr bool is_value_index_v<ValueIndex<V>> = true;
+
+// The largest value (in T's compute type) and the index of its first occurrence; NaN beats every
+// number and the first NaN wins. Ties are decided by index, not by the order of combine's
+// arguments, so partial results may be combined in any order.
+template <typename T>
 struct ArgMaxOps {
-  // Whether `candidate` replaces `best`: strictly larger, or NaN where `best` is not.
-  static bool beats(V candidate, V best) {
-    return best == best && (candidate != candidate || candidate > best);
+  using value_t = compute_type_t<T>;
+  using acc_t = ValueIndex<value_t>;
+  // Loses to every element: the lowest value at the largest index.
+  acc_t identity() const {
+    return {lowest_value<value_t>(), static_cast<int64_t>(0x7FFFFFFFFFFFFFFFll)};
   }
-  ValueIndex<V> reduce(ValueIndex<V> acc, V x, int64_t index) const {
-    return beats(x, acc.value) ? ValueIndex<V>{x, index} : acc;
+  acc_t reduce(acc_t acc, value_t x, int64_t index) const { return combine(acc, acc_t{x, index}); }
+  acc_t combine(acc_t a, acc_t b) const {
+    const bool a_nan = a.value != a.value, b_nan = b.value != b.value;
+    if (a_nan || b_nan) {
+      if (a_nan && b_nan) return b.index < a.index ? b : a;
+      return a_nan ? a : b;
+    }
+    if (a.value == b.value) return b.index < a.index ? b : a;
+    return a.value > b.value ? a : b;
   }
-  ValueIndex<V> combine(ValueIndex<V> a, ValueIndex<V> b) const {
-    return beats(b.value, a.value) ? b : a;
-  }
+  acc_t project(acc_t acc) const { return acc; }
 };
 
 // ---- var ------------------------------------------------------------------------------------
@@ -147,33 +296,37 @@ struct WelfordData {
 };
 
 // var with Bessel's correction generalised: m2 / max(count - correction, 0); NaN for no
-// elements. Initial accumulator: {0, 0, 0}.
+// elements. In the CPU's accumulator of T (double for float32, complex<double> for complex64).
 template <typename T>
 struct VarianceOps {
-  using R = real_t<T>;
+  using value_t = acc_type_t<T>;
+  using R = real_t<value_t>;
+  using acc_t = WelfordData<value_t>;
+  using arg_t = R;
   R correction;
 
-  WelfordData<T> reduce(WelfordData<T> acc, T x, int64_t) const {
+  acc_t identity() const { return {value_t(0), R(0), R(0)}; }
+  acc_t reduce(acc_t acc, value_t x, int64_t) const {
     acc.count = acc.count + R(1);
-    const T delta = x - acc.mean;
+    const value_t delta = x - acc.mean;
     acc.mean = acc.mean + delta / acc.count;
-    const T after = x - acc.mean;
+    const value_t after = x - acc.mean;
     // Re(delta * conj(after)): the product for reals, summed per part for complex values.
     acc.m2 = acc.m2 + (reduction_detail::real_part(delta) * reduction_detail::real_part(after));
-    if constexpr (is_complex_v<T>) acc.m2 = acc.m2 + delta.imag() * after.imag();
+    if constexpr (is_complex_v<value_t>) acc.m2 = acc.m2 + delta.imag() * after.imag();
     return acc;
   }
   // Chan et al.'s parallel update.
-  WelfordData<T> combine(WelfordData<T> a, WelfordData<T> b) const {
+  acc_t combine(acc_t a, acc_t b) const {
     if (a.count == R(0)) return b;
     if (b.count == R(0)) return a;
     const R count = a.count + b.count;
     const R b_share = b.count / count;
-    const T delta = b.mean - a.mean;
+    const value_t delta = b.mean - a.mean;
     return {a.mean + delta * b_share,
             a.m2 + b.m2 + reduction_detail::squared_magnitude(delta) * a.count * b_share, count};
   }
-  R project(WelfordData<T> acc) const {
+  R project(acc_t acc) const {
     if (acc.count == R(0)) return quiet_nan<R>();
     const R divisor = acc.count > correction ? acc.count - correction : R(0);
     return acc.m2 / divisor;
@@ -181,69 +334,62 @@ struct VarianceOps {
 };
 
 // ---- norm -----------------------------------------------------------------------------------
-// Vector p-norms of T values (real or complex) accumulated in the real type A. Initial
-// accumulator 0, except NormNegInfOps (inf).
 
-// p = 0: the number of non-zero elements (NaN counts).
-template <typename T, typename A>
-struct NormZeroOps {
-  A reduce(A acc, T x, int64_t) const { return acc + (x == T(0) ? A(0) : A(1)); }
-  A combine(A a, A b) const { return a + b; }
-  A project(A acc) const { return acc; }
-};
-
-// p = 1: the sum of |x|.
-template <typename T, typename A>
-struct NormOneOps {
-  A reduce(A acc, T x, int64_t) const { return acc + A(reduction_detail::magnitude(x)); }
-  A combine(A a, A b) const { return a + b; }
-  A project(A acc) const { return acc; }
-};
-
-// p = 2: the square root of the sum of |x|^2.
-template <typename T, typename A>
-struct NormTwoOps {
-  A reduce(A acc, T x, int64_t) const { return acc + A(reduction_detail::squared_magnitude(x)); }
-  A combine(A a, A b) const { return a + b; }
-  A project(A acc) const { return sqrt(acc); }
-};
-
-// p = inf: the largest |x| (NaN propagates). Also |x| itself for one element.
-template <typename T, typename A>
-struct NormInfOps {
-  A reduce(A acc, T x, int64_t) const { return Max{}(acc, A(reduction_detail::magnitude(x))); }
-  A combine(A a, A b) const { return Max{}(a, b); }
-  A project(A acc) const { return acc; }
-};
-
-// p = -inf: the smallest |x| (NaN propagates).
-template <typename T, typename A>
-struct NormNegInfOps {
-  static A min(A a, A b) { return (a != a || a < b) ? a : b; }
-  A reduce(A acc, T x, int64_t) const { return min(acc, A(reduction_detail::magnitude(x))); }
-  A combine(A a, A b) const { return min(a, b); }
-  A project(A acc) const { return acc; }
-};
-
-// Any other p: (sum of |x|^p)^(1/p).
-template <typename T, typename A>
-struct NormPOps {
+// The vector p-norm of T values (real or complex) accumulated in the real type A (by default the
+// CPU's accumulator of T's real type): p = 0 counts the non-zero elements (NaN counts), 1 sums
+// |x|, 2 is the square root of the sum of |x|^2, inf / -inf the largest / smallest |x| (NaN
+// propagates), any other p (sum of |x|^p)^(1/p). The choice is made on p at run time, so one
+// kernel serves every p.
+template <typename T, typename A = acc_type_t<real_t<T>>>
+struct NormOps {
+  using value_t = compute_type_t<T>;
+  using acc_t = A;
+  using arg_t = A;
+  // value_t widened to A: |x|^2 is squared there.
+  using Wide = portable::conditional_t<is_complex_v<value_t>, complex<A>, A>;
   A p;
-  A reduce(A acc, T x, int64_t) const { return acc + pow(A(reduction_detail::magnitude(x)), p); }
-  A combine(A a, A b) const { return a + b; }
-  A project(A acc) const { return pow(acc, A(1) / p); }
+
+  static A min(A a, A b) { return (a != a || a < b) ? a : b; }
+  A identity() const { return p == -infinity<A>() ? infinity<A>() : A(0); }
+  A reduce(A acc, value_t x, int64_t) const {
+    if (p == A(0)) return acc + (x == value_t(0) ? A(0) : A(1));
+    if (p == A(2)) return acc + reduction_detail::squared_magnitude(element_cast<Wide>(x));
+    const A m = A(reduction_detail::magnitude(x));
+    if (p == A(1)) return acc + m;
+    if (p == infinity<A>()) return Max{}(acc, m);
+    if (p == -infinity<A>()) return min(acc, m);
+    return acc + pow(m, p);
+  }
+  A combine(A a, A b) const {
+    if (p == infinity<A>()) return Max{}(a, b);
+    if (p == -infinity<A>()) return min(a, b);
+    return a + b;
+  }
+  A project(A acc) const {
+    if (p == A(2)) return sqrt(acc);
+    if (p == A(0) || p == A(1) || p == infinity<A>() || p == -infinity<A>()) return acc;
+    return pow(acc, A(1) / p);
+  }
 };
 
 // ---- all / any ------------------------------------------------------------------------------
-// Over values already converted to bool (non-zero: true; NaN is non-zero).
+// Over the elements converted to bool (non-zero: true; NaN is non-zero), whatever T is.
 
+template <typename T>
 struct AllOps {
+  using value_t = bool;
+  using acc_t = bool;
+  bool identity() const { return true; }
   bool reduce(bool acc, bool x, int64_t) const { return acc && x; }
   bool combine(bool a, bool b) const { return a && b; }
   bool project(bool acc) const { return acc; }
 };
 
+template <typename T>
 struct AnyOps {
+  using value_t = bool;
+  using acc_t = bool;
+  bool identity() const { return false; }
   bool reduce(bool acc, bool x, int64_t) const { return acc || x; }
   bool combine(bool a, bool b) const { return a || b; }
   bool project(bool acc) const { return acc; }
@@ -258,22 +404,25 @@ struct LogSumExpData {
   T sum;
 };
 
-// log(sum(exp(x))) without overflow, in one pass: the sum is kept relative to the running maximum
-// of the real parts and rescaled when it grows. As PyTorch's (max-shifted) logsumexp: NaN if any
-// element is NaN, else inf if any is inf, -inf for no elements or only -inf. Initial accumulator:
-// {-inf, 0}.
+// log(sum(exp(x))) without overflow, in one pass, in the CPU's accumulator of T: the sum is kept
+// relative to the running maximum of the real parts and rescaled when it grows. As PyTorch's
+// (max-shifted) logsumexp: NaN if any element is NaN, else inf if any is inf, -inf for no
+// elements or only -inf.
 template <typename T>
 struct LogSumExpOps {
-  using R = real_t<T>;
-  using Data = LogSumExpData<T>;
+  using value_t = acc_type_t<T>;
+  using R = real_t<value_t>;
+  using acc_t = LogSumExpData<value_t>;
+  using Data = acc_t;
 
-  Data reduce(Data acc, T x, int64_t) const {
+  Data identity() const { return {-infinity<R>(), value_t(0)}; }
+  Data reduce(Data acc, value_t x, int64_t) const {
     const R r = reduction_detail::real_part(x);
     if (acc.max != acc.max) return acc;
-    if (r != r || r == infinity<R>()) return {r, T(1)};
+    if (r != r || r == infinity<R>()) return {r, value_t(1)};
     if (acc.max == infinity<R>() || r == -infinity<R>()) return acc;
-    if (r <= acc.max) return {acc.max, acc.sum + exp(x - T(acc.max))};
-    return {r, acc.sum * exp(acc.max - r) + exp(x - T(r))};
+    if (r <= acc.max) return {acc.max, acc.sum + exp(x - value_t(acc.max))};
+    return {r, acc.sum * exp(acc.max - r) + exp(x - value_t(r))};
   }
   Data combine(Data a, Data b) const {
     if (a.max != a.max) return a;
@@ -283,7 +432,7 @@ struct LogSumExpOps {
     const R max = a.max > b.max ? a.max : b.max;
     return {max, a.sum * exp(a.max - max) + b.sum * exp(b.max - max)};
   }
-  T project(Data acc) const { return log(acc.sum) + T(acc.max); }
+  value_t project(Data acc) const { return log(acc.sum) + value_t(acc.max); }
 };
 
 }  // namespace bp::math

@@ -5,7 +5,8 @@
 //   emulation_gen --shard=3 --shards=8 --output=emulated_3.cc
 //
 // Shard s gets every kernel whose index in emulated_elementwise_kernels() is s modulo shards, and
-// likewise of all_reduce_kernels() (registered as cooperative: they use barriers and shuffles).
+// likewise of reduction_kernels() (reduction_catalog.h) (registered as cooperative: they use
+// barriers and shuffles).
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -13,6 +14,7 @@
 #include "reference_backend/cuda/emulation/emulated_kernels.h"
 #include "reference_backend/cuda/kernel_source.h"
 #include "reference_backend/cuda/reduce_kernel.h"
+#include "reference_backend/cuda/reduction_catalog.h"
 
 namespace {
 
@@ -49,7 +51,7 @@ int main(int argc, char** argv) {
     registrations += "    bp::emulation::register_emulated_kernel(\"" + entry + "\", {&run_" +
                      entry + ", false});\n";
   }
-  const auto reductions = bp::cuda::all_reduce_kernels();
+  const auto reductions = bp::cuda::reduction_kernels();
   for (size_t i = static_cast<size_t>(shard); i < reductions.size();
        i += static_cast<size_t>(shards)) {
     const auto& k = reductions[i];
