@@ -34,6 +34,15 @@ std::string cpu_step(const OpDecl& group) {
     for (const std::string& a : group.math->args) line += ", " + a;
     return line + ");";
   }
+  if (group.scan || group.normalize) {
+    // The family kernels of reference_backend/cpu/along_dim.h.
+    const bool scan = group.scan.has_value();
+    return std::string(scan ? "scan" : "normalize") +
+           "<math::" + (scan ? group.scan : group.normalize)->function + ", " +
+           std::to_string(group.dtypes) + "u>(" + quoted(group.schema.name) +
+           ", self, dim, call.output(0)" +
+           (group.out_arguments().size() == 2 ? ", call.output(1)" : "") + ");";
+  }
   std::vector<std::string> all = {"call"};
   all.insert(all.end(), args.begin(), args.end());
   for (const std::string& o : call_outputs(group.out_arguments().size())) all.push_back(o);

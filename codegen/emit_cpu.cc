@@ -75,6 +75,7 @@ std::string family_registrations(const Model& model, const std::string& family,
   }
   std::ostringstream o;
   o << banner() << "// CPU kernels of the '" << family << "' ops.\n"
+    << "#include \"reference_backend/cpu/along_dim.h\"\n"
     << "#include \"reference_backend/cpu/cpu_kernels.h\"\n"
     << "#include \"reference_backend/cpu/pointwise.h\"\n"
     << "#include \"reference_backend/math/math.h\"\n"

@@ -3,6 +3,8 @@
 //
 //   pointwise_ops.inc   one row per structured op with `math:` (see reference_backend/cuda/
 //                       pointwise_ops.h for the row's fields)
+//   along_dim_ops.inc   one row per structured op with `scan:` or `normalize:` (see
+//                       reference_backend/cuda/along_dim_ops.h)
 //   reduction_ops.inc   one row per structured op with `reduce:` (see reference_backend/cuda/
 //                       reduction_ops.h for the row's fields)
 //   op_arguments.inc    one row per op: its name and argument names in schema order, so that
@@ -118,6 +120,19 @@ std::string reduction_row(const OpDecl& op) {
   return o.str();
 }
 
+std::string along_dim_row(const OpDecl& op) {
+  const bool scan = op.scan.has_value();
+  std::ostringstream o;
+  o << "{" << quoted(op.name()) << ", " << quoted(op.schema.name) << ", "
+    << (scan ? "AlongDimFamily::kScan" : "AlongDimFamily::kNormalize") << ", "
+    << quoted((scan ? op.scan : op.normalize)->function) << ", " << op.dtypes << "u, "
+    << argument_position(op, "self") << ", " << argument_position(op, "dim") << ", "
+    << argument_position(op, op.out_arguments()[0]->name) << ", "
+    << (op.out_arguments().size() == 2 ? argument_position(op, op.out_arguments()[1]->name) : -1)
+    << ", " << op.schema.arguments.size() << ", " << quoted(op.loc.str()) << "},\n";
+  return o.str();
+}
+
 std::string argument_row(const OpDecl& op) {
   std::string names;
   for (const Argument& a : op.schema.arguments) names += (names.empty() ? "" : ",") + a.name;
@@ -127,7 +142,7 @@ std::string argument_row(const OpDecl& op) {
 }  // namespace
 
 Files emit_cuda(const Model& model) {
-  std::ostringstream pointwise, reductions, arguments;
+  std::ostringstream pointwise, reductions, along_dim, arguments;
   const std::string banner = emit_detail::banner();
   pointwise << banner
             << "// Rows of reference_backend/cuda/pointwise_ops.cc: every structured op with "
@@ -135,15 +150,20 @@ Files emit_cuda(const Model& model) {
   reductions << banner
              << "// Rows of reference_backend/cuda/reduction_ops.cc: every structured op with "
                 "`reduce:`.\n";
+  along_dim << banner
+            << "// Rows of reference_backend/cuda/along_dim_ops.cc: every structured op with "
+               "`scan:` or `normalize:`.\n";
   arguments << banner
             << "// Rows of reference_backend/cuda/op_arguments.cc: every op's argument names.\n";
   for (const OpDecl& op : model.ops()) {
     if (op.structured && op.math) pointwise << pointwise_row(op);
     if (op.structured && op.reduction) reductions << reduction_row(op);
+    if (op.structured && (op.scan || op.normalize)) along_dim << along_dim_row(op);
     arguments << argument_row(op);
   }
   return {{"pointwise_ops.inc", pointwise.str()},
           {"reduction_ops.inc", reductions.str()},
+          {"along_dim_ops.inc", along_dim.str()},
           {"op_arguments.inc", arguments.str()}};
 }
 

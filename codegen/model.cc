@@ -80,13 +80,8 @@ CallSpec parse_call(const SourceLocation& loc, const std::string& key, const std
 
 const std::set<std::string>& known_tags() {
   static const std::set<std::string> tags = {
-      "pointwise",
-      "reduction",
-      "view",
-      "inplace_view",
-      "factory",
-      "core",
-      "nondeterministic_seeded",
+      "pointwise",    "reduction", "scan", "normalization",           "view",
+      "inplace_view", "factory",   "core", "nondeterministic_seeded",
   };
   return tags;
 }
@@ -102,6 +97,8 @@ const std::vector<std::string>& known_keys() {
       "tags",
       "meta",
       "math",
+      "scan",
+      "normalize",
       "dtypes",
       "device_check",
       "structured_group",
@@ -363,6 +360,10 @@ OpDecl read_entry(const YAML::Node& node, const std::string& path, const std::st
   }
   if (node["meta"]) op.meta = parse_call(at("meta"), "meta", node["meta"].as<std::string>());
   if (node["math"]) op.math = parse_call(at("math"), "math", node["math"].as<std::string>());
+  if (node["scan"]) op.scan = parse_call(at("scan"), "scan", node["scan"].as<std::string>());
+  if (node["normalize"]) {
+    op.normalize = parse_call(at("normalize"), "normalize", node["normalize"].as<std::string>());
+  }
   read_reduction(node, path, op);
   if (node["dtypes"]) {
     try {
@@ -380,6 +381,31 @@ OpDecl read_entry(const YAML::Node& node, const std::string& path, const std::st
     op.device_check = v == "ExactSame";
   }
   return op;
+}
+
+// `scan:` and `normalize:` (families along one dim): a structured op that is not a
+// TensorIterator op, with arguments `Tensor self` and `int dim` that the family kernel takes.
+void check_along_dim(const OpDecl& op, const std::string& key,
+                     const std::optional<CallSpec>& call) {
+  if (!call) return;
+  if (!op.structured) fail(op.loc, "'" + key + "' is only for structured ops");
+  if (op.structured_inherits) {
+    fail(op.loc, "'" + key +
+                     "' ops run along a dim, not over a TensorIterator: remove "
+                     "structured_inherits");
+  }
+  const Argument* self = find_argument(op, "self");
+  const Argument* dim = find_argument(op, "dim");
+  if (self == nullptr || !is_tensor(*self) || self->type.optional || dim == nullptr ||
+      dim->type.kind != TypeKind::kInt || dim->type.is_list || dim->type.optional) {
+    fail(op.loc, "'" + key + "' needs arguments 'Tensor self' and 'int dim'");
+  }
+  const size_t outputs = op.out_arguments().size();
+  if (outputs != 1 && !(key == "scan" && outputs == 2)) {
+    fail(op.loc, "'" + key + "' ops have one output" +
+                     (key == "scan" ? std::string(" (scans: or values and indices)") : ""));
+  }
+  if (!call->args.empty()) fail(op.loc, "'" + key + "' names a functor without arguments");
 }
 
 // The rules about one declaration.
@@ -400,8 +426,16 @@ void check_decl(OpDecl& op) {
   if (op.structured) {
     if (op.kind() != OpKind::kOut) fail(op.loc, "a structured op must be an out= variant");
     if (!op.meta) fail(op.loc, "a structured op needs 'meta: function(args...)'");
-    if (!op.math && !op.dispatch.count(DispatchTarget::kCPU)) {
-      fail(op.loc, "a structured op needs a CPU kernel: 'math: Functor(...)' or 'dispatch: CPU'");
+    const int cpu_kernels = (op.math ? 1 : 0) + (op.scan ? 1 : 0) + (op.normalize ? 1 : 0) +
+                            static_cast<int>(op.dispatch.count(DispatchTarget::kCPU));
+    if (cpu_kernels == 0) {
+      fail(op.loc,
+           "a structured op needs a CPU kernel: 'math: Functor(...)', 'scan: Fold', "
+           "'normalize: Functor' or 'dispatch: CPU'");
+    }
+    if (cpu_kernels > 1) {
+      fail(op.loc,
+           "'math', 'scan', 'normalize' and 'dispatch: CPU' each give the CPU kernel; keep one");
     }
     for (const auto& [target, kernel] : op.dispatch) {
       if (target != DispatchTarget::kCPU) {
@@ -417,17 +451,16 @@ void check_decl(OpDecl& op) {
   if (op.math) {
     if (!op.structured_inherits)
       fail(op.loc, "'math' needs structured_inherits: TensorIteratorBase");
-    if (op.dispatch.count(DispatchTarget::kCPU)) {
-      fail(op.loc, "'math' and 'dispatch: CPU' both give the CPU kernel; keep one");
-    }
     check_call_args(op, "math", *op.math);
   }
+  check_along_dim(op, "scan", op.scan);
+  check_along_dim(op, "normalize", op.normalize);
   if (op.structured_delegate) {
     if (op.kind() == OpKind::kOut) fail(op.loc, "an out= op cannot have a structured_delegate");
-    if (!op.dispatch.empty() || op.structured || op.math) {
+    if (!op.dispatch.empty() || op.structured || op.math || op.scan || op.normalize) {
       fail(op.loc,
            "an op with a structured_delegate takes its kernels from the delegate; remove "
-           "dispatch/structured/math");
+           "dispatch/structured/math/scan/normalize");
     }
   }
   if (op.reduction) check_reduction(op);
@@ -468,8 +501,9 @@ std::vector<OpDecl> expand_structured_group(const YAML::Node& node, const std::s
   for (const char* key : {"structured", "structured_delegate", "structured_inherits"}) {
     if (node[key]) {
       fail(at(key), std::string("'") + key +
-                        "' is implied by 'structured_group' (the out= op is structured and "
-                        "inherits TensorIteratorBase; the others delegate to it)");
+                        "' is implied by 'structured_group' (the out= op is structured, and "
+                        "inherits TensorIteratorBase unless it has 'scan' or 'normalize'; the "
+                        "others delegate to it)");
     }
   }
   const FunctionSchema& f = spec.schema;
@@ -562,6 +596,8 @@ std::vector<OpDecl> expand_structured_group(const YAML::Node& node, const std::s
   functional.structured_delegate = out_name;
   functional.meta.reset();
   functional.math.reset();
+  functional.scan.reset();
+  functional.normalize.reset();
   functional.reduction.reset();
   functional.dispatch.clear();
   functional.dtypes = parse_dtype_set("all");  // what a declaration without `dtypes` gets
@@ -577,7 +613,8 @@ std::vector<OpDecl> expand_structured_group(const YAML::Node& node, const std::s
   out.function_variant = true;
   out.method_variant = false;
   out.structured = true;
-  out.structured_inherits = "TensorIteratorBase";
+  // Ops along a dim do not run over a TensorIterator.
+  if (!spec.scan && !spec.normalize) out.structured_inherits = "TensorIteratorBase";
   out.tags = without_core(spec.tags);
 
   std::vector<OpDecl> ops = {functional};

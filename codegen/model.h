@@ -86,7 +86,12 @@ struct OpDecl {
   std::optional<CallSpec> meta;            // structured ops: the meta function and its arguments
   std::optional<CallSpec> math;            // pointwise structured ops: the scalar math functor
   std::optional<ReductionSpec> reduction;  // structured reductions: `reduce:`
-  uint32_t dtypes = 0;                     // bit i: ScalarType code i is supported
+  // Structured ops along one dim (arguments `self` and `dim`; one output, or a scan's values and
+  // indices): the scan's reduction ops struct (reference_backend/math/reduction.h, scan.h) or the
+  // normalisation's functor (normalization.h).
+  std::optional<CallSpec> scan;
+  std::optional<CallSpec> normalize;
+  uint32_t dtypes = 0;  // bit i: ScalarType code i is supported
   bool device_check = true;
 
   // "add.out", "add_.Tensor", "empty.memory_format".

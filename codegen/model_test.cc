@@ -73,8 +73,9 @@ TEST(Model, RejectsBadDeclarationsWithFileAndLine) {
   EXPECT_EQ(
       error_of("- func: add(Tensor self) -> Tensor\n  dispatch:\n    CPU: add\n  colour: red\n"),
       "sdk/ops/binary.yaml:4: unknown key 'colour' (known keys: func, variants, structured, "
-      "structured_delegate, structured_inherits, dispatch, tags, meta, math, dtypes, "
-      "device_check, structured_group, inplace, inplace_name, reduce, reduce_in, reduce_outputs)");
+      "structured_delegate, structured_inherits, dispatch, tags, meta, math, scan, normalize, "
+      "dtypes, device_check, structured_group, inplace, inplace_name, reduce, reduce_in, "
+      "reduce_outputs)");
   EXPECT_THAT(error_of("\n- func: add(Tensor self -> Tensor\n  dispatch:\n    CPU: add\n"),
               HasSubstr("sdk/ops/binary.yaml:2: schema parse error: schema 'add(Tensor self -> "
                         "Tensor' at column"));
@@ -282,7 +283,8 @@ TEST(StructuredGroup, RejectsBadEntriesWithFileAndLine) {
   const std::string kernels = "  meta: binary_op(self, other)\n  math: Hypot\n";
   EXPECT_EQ(error_of(group + kernels + "  structured: True\n"),
             "sdk/ops/binary.yaml:6: 'structured' is implied by 'structured_group' (the out= op "
-            "is structured and inherits TensorIteratorBase; the others delegate to it)");
+            "is structured, and inherits TensorIteratorBase unless it has 'scan' or 'normalize'; "
+            "the others delegate to it)");
   EXPECT_THAT(error_of(group + kernels + "  structured_delegate: hypot.out\n"),
               HasSubstr("sdk/ops/binary.yaml:6: 'structured_delegate' is implied by"));
   EXPECT_THAT(error_of(group + kernels + "  structured_inherits: TensorIteratorBase\n"),
@@ -350,8 +352,11 @@ TEST(StructuredGroup, RejectsBadEntriesWithFileAndLine) {
   EXPECT_EQ(error_of(group + "  math: Hypot\n"),
             "sdk/ops/binary.yaml:1: a structured op needs 'meta: function(args...)'");
   EXPECT_EQ(error_of(group + "  meta: binary_op(self, other)\n"),
-            "sdk/ops/binary.yaml:1: a structured op needs a CPU kernel: 'math: Functor(...)' or "
-            "'dispatch: CPU'");
+            "sdk/ops/binary.yaml:1: a structured op needs a CPU kernel: 'math: Functor(...)', "
+            "'scan: Fold', 'normalize: Functor' or 'dispatch: CPU'");
+  EXPECT_EQ(error_of(group + kernels + "  scan: Sum\n"),
+            "sdk/ops/binary.yaml:1: 'math', 'scan', 'normalize' and 'dispatch: CPU' each give the "
+            "CPU kernel; keep one");
   EXPECT_EQ(error_of(group + kernels + "  dispatch:\n    Meta: hypot\n"),
             "sdk/ops/binary.yaml:1: a structured op dispatches to CPU only, not Meta");
   EXPECT_EQ(error_of(group + kernels +
@@ -439,6 +444,54 @@ TEST(Model, DtypeSetsCombineNamesAndGroups) {
   EXPECT_EQ(parse_dtype_set("all"), 0xFFFu);
   EXPECT_EQ(parse_dtype_set("bool, floating"), 0x3C1u);
   EXPECT_THROW(parse_dtype_set(""), std::invalid_argument);
+}
+
+TEST(AlongDim, ScanAndNormalizeGroupsAreStructuredOpsOverMetaBase) {
+  Model model = model_of(R"(
+- func: cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor
+  structured_group: True
+  variants: function, method
+  inplace: method
+  meta: cumulative_op(self, dim, dtype)
+  scan: Sum
+  tags: scan
+- func: softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
+  structured_group: True
+  inplace: False
+  meta: softmax_op(self, dim, dtype)
+  normalize: Softmax
+  dtypes: floating
+)");
+  const OpDecl& cumsum = model.op("cumsum.out");
+  ASSERT_TRUE(cumsum.scan.has_value());
+  EXPECT_EQ(cumsum.scan->function, "Sum");
+  EXPECT_TRUE(cumsum.structured);
+  EXPECT_FALSE(cumsum.structured_inherits.has_value());
+  EXPECT_FALSE(model.op("cumsum").scan.has_value());
+  EXPECT_EQ(model.op("cumsum_").structured_delegate, "cumsum.out");
+  const OpDecl& softmax = model.op("softmax.int_out");
+  ASSERT_TRUE(softmax.normalize.has_value());
+  EXPECT_EQ(softmax.normalize->function, "Softmax");
+  EXPECT_EQ(model.find("softmax_.int"), nullptr);
+}
+
+TEST(AlongDim, RejectsOpsTheFamilyKernelsCannotRun) {
+  EXPECT_EQ(error_of("- func: cumsum(Tensor self, int dim) -> Tensor\n  scan: Sum\n"
+                     "  dispatch:\n    CPU: cumsum\n"),
+            "sdk/ops/binary.yaml:1: 'scan' is only for structured ops");
+  EXPECT_EQ(error_of("- func: cumsum(Tensor self, int[1] dim) -> Tensor\n"
+                     "  structured_group: True\n  inplace: False\n"
+                     "  meta: cumulative_op(self, dim)\n  scan: Sum\n"),
+            "sdk/ops/binary.yaml:1: 'scan' needs arguments 'Tensor self' and 'int dim'");
+  EXPECT_EQ(error_of("- func: softmax(Tensor self, int dim) -> Tensor\n"
+                     "  structured_group: True\n  inplace: False\n"
+                     "  meta: softmax_op(self, dim)\n  normalize: Softmax(dim)\n"),
+            "sdk/ops/binary.yaml:1: 'normalize' names a functor without arguments");
+  EXPECT_EQ(error_of("- func: cumsum.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!)\n"
+                     "  structured: True\n  structured_inherits: TensorIteratorBase\n"
+                     "  meta: cumulative_op(self, dim)\n  scan: Sum\n"),
+            "sdk/ops/binary.yaml:1: 'scan' ops run along a dim, not over a TensorIterator: "
+            "remove structured_inherits");
 }
 
 }  // namespace

@@ -78,6 +78,10 @@ struct OpEntry {
   // expected float32"); unset: "can't be cast to the desired output type" when the result does
   // not cast safely to self's dtype.
   std::function<std::string(ScalarType result, ScalarType self)> inplace_dtype_error;
+  // The in-place variant computes in self's dtype where the functional one would pick another
+  // (cumsum_ of an int32 tensor scans in int32; cumsum gives int64): without a `dtype=` in the
+  // sample, its expected result is the reference's for the sample with `dtype=` self's dtype.
+  bool inplace_in_self_dtype = false;
   // Dtypes of self the in-place variant rejects before any other check, with this message
   // (abs_ of a complex tensor: "In-place abs is not supported for complex tensors.").
   DtypeSet inplace_rejected;

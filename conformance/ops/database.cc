@@ -12,6 +12,7 @@ const OpDatabase& op_database() {
     add_binary_entries(*d);
     add_ternary_entries(*d);
     add_reduction_entries(*d);
+    add_scan_entries(*d);
     return d;
   }();
   return *db;

@@ -140,6 +140,17 @@ class Planner {
       cases.push_back(std::move(c));
       return;
     }
+    const SampleArg* dtype_arg = sample.find("dtype");
+    const bool dtype_given = dtype_arg != nullptr &&
+                             std::holds_alternative<Value>(dtype_arg->value) &&
+                             !std::get<Value>(dtype_arg->value).is_none();
+    if (entry_.inplace_in_self_dtype && !dtype_given && !error && expected.outputs.size() == 1 &&
+        expected.outputs[0].value.dtype != self.dtype()) {
+      Sample in_self_dtype = sample;
+      in_self_dtype.set("dtype", Value(self.dtype()));
+      plan_inplace(v, sample, index, error, entry_.reference(RefArgs(in_self_dtype)));
+      return;
+    }
     if (!error && expected.outputs.size() != 1) return;
     // The output checks of an in-place call come before errors PyTorch raises later (after
     // building the output), but not before the ones it raises first.

@@ -8,6 +8,7 @@
 //   kMathFunctors   reference_backend/math/*.h (not primitives.h): bp::math::Add, ...
 //   kElementwise    jit/elementwise.cuh: vectorised, strided and dynamic-cast loops
 //   kReduce         jit/reduce.cuh: the reduction kernel template
+//   kAlongDim       jit/along_dim.cuh: the scan and normalisation kernel templates
 //
 // Thread safety: immutable.
 #ifndef BACKPLANE_REFERENCE_BACKEND_CUDA_JIT_SOURCES_H_
@@ -24,6 +25,7 @@ extern const char kKernelArgs[];
 extern const char kMathFunctors[];
 extern const char kElementwise[];
 extern const char kReduce[];
+extern const char kAlongDim[];
 
 // The common head of every program: prelude, kernel arguments, math functors and templates.
 const std::string& program_head();

@@ -2,7 +2,8 @@
 //   - every pointwise op with `math:` (pointwise_ops.h), jitted (pointwise_kernels.cc);
 //   - fill_.Scalar (pointwise_kernels.cc) and copy_ between any dtypes, layouts and devices
 //     (copy_kernel.cc);
-//   - the reductions (reduction_kernels.cc), for the ops that are declared.
+//   - the reductions (reduction_kernels.cc), for the ops that are declared;
+//   - every scan and normalisation (along_dim_ops.h), jitted (along_dim_kernels.cc).
 // Each kernel runs the op on the CPU through the host's fallback when a plan exceeds the
 // kernels' limits. Functional and in-place variants come from the host's Common key.
 //
@@ -26,6 +27,7 @@ struct KernelRegistration {
 std::vector<KernelRegistration> pointwise_registrations();
 std::vector<KernelRegistration> copy_registrations();
 std::vector<KernelRegistration> reduction_registrations();
+std::vector<KernelRegistration> along_dim_registrations();
 
 // Runs a kernel body; BeyondKernelLimits sends the call to the host's CPU fallback.
 template <typename Body>

@@ -34,4 +34,14 @@ void run_reduce(CudaDevice& device, const ReduceLaunch& launch) {
   }
 }
 
+void run_along_dim(CudaDevice& device, const AlongDimLaunch& launch) {
+  if (launch.grid_x == 0) return;
+  void* f = device.kernels().get(launch.kernel.entry_name(), [&] {
+    ProgramSource program;
+    program.add_text(launch.kernel.source(), launch.kernel.entry_name());
+    return program;
+  });
+  device.launch(f, {launch.grid_x}, {static_cast<unsigned>(jit::kLineThreads)}, &launch.args);
+}
+
 }  // namespace bp::cuda

@@ -7,7 +7,9 @@
 //     dtype), of every dtype once, of every variant of one op per input count in float16 (whose
 //     conversions differ per architecture), of copies to and from float32 and of fills;
 //   - every reduction kernel passes the front end for both architectures, and each reduction
-//     compiles to machine code once.
+//     compiles to machine code once;
+//   - every scan and normalisation kernel passes the front end for sm_80 and compiles to
+//     machine code for sm_90.
 // Each test prints its kernel count and compile time.
 #include <algorithm>
 #include <set>
@@ -135,6 +137,13 @@ TEST(ReductionCompiles, EveryReductionCompilesToMachineCodeOnceForSm90) {
   }
   EXPECT_EQ(seen.size(), reduction_families().size());
   expect_reductions_compile(kernels, 90, Depth::kMachineCode, "reductions");
+}
+
+TEST(AlongDimCompiles, EveryScanAndNormalisationKernelCompilesToMachineCode) {
+  const std::vector<AlongDimKernel> kernels = all_along_dim_kernels();
+  ASSERT_FALSE(kernels.empty());
+  expect_along_dim_compile(kernels, 80, Depth::kFrontEnd, "scans and normalisations");
+  expect_along_dim_compile(kernels, 90, Depth::kMachineCode, "scans and normalisations");
 }
 
 }  // namespace

@@ -61,6 +61,16 @@ void expect_reductions_compile(const std::vector<ReduceKernel>& kernels, int arc
       arch, depth, what);
 }
 
+void expect_along_dim_compile(const std::vector<AlongDimKernel>& kernels, int arch, Depth depth,
+                              const std::string& what) {
+  compile_in_programs(
+      kernels.size(), kReductionProgramSize,
+      [&](ProgramSource& program, size_t i) {
+        program.add_text(kernels[i].source(), kernels[i].entry_name());
+      },
+      arch, depth, what);
+}
+
 std::vector<std::string> pointwise_op_names() {
   std::vector<std::string> names;
   for (const PointwiseOp& op : pointwise_ops()) names.push_back(op.name);

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "reference_backend/cuda/along_dim_kernel.h"
 #include "reference_backend/cuda/kernel_catalog.h"
 #include "reference_backend/cuda/kernel_source.h"
 #include "reference_backend/cuda/reduce_kernel.h"
@@ -29,6 +30,8 @@ void expect_compiles(const std::vector<ElementwiseKernel>& kernels, int arch, De
                      const std::string& what);
 void expect_reductions_compile(const std::vector<ReduceKernel>& kernels, int arch, Depth depth,
                                const std::string& what);
+void expect_along_dim_compile(const std::vector<AlongDimKernel>& kernels, int arch, Depth depth,
+                              const std::string& what);
 
 // The names of every pointwise op ("add.out"), for parameterised tests.
 std::vector<std::string> pointwise_op_names();

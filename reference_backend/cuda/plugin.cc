@@ -111,7 +111,7 @@ void initialize(bp_plugin_desc* desc) {
   check(api()->backend_device_type(st->backend, &st->device_type));
 
   std::vector<KernelRegistration> kernels = pointwise_registrations();
-  for (auto& list : {copy_registrations(), reduction_registrations()}) {
+  for (auto& list : {copy_registrations(), reduction_registrations(), along_dim_registrations()}) {
     kernels.insert(kernels.end(), list.begin(), list.end());
   }
   for (const KernelRegistration& k : kernels) {

@@ -12,6 +12,7 @@ OP_FAMILIES = [
     "binary",
     "reductions",
     "ternary",
+    "scans",
 ]
 
 def sdk_generated_sources():

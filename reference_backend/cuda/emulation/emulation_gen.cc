@@ -5,12 +5,13 @@
 //   emulation_gen --shard=3 --shards=8 --output=emulated_3.cc
 //
 // Shard s gets every kernel whose index in emulated_elementwise_kernels() is s modulo shards, and
-// likewise of reduction_kernels() (reduction_catalog.h) (registered as cooperative: they use
-// barriers and shuffles).
+// likewise of reduction_kernels() (reduction_catalog.h) and all_along_dim_kernels() (registered
+// as cooperative: they use barriers and shuffles).
 #include <fstream>
 #include <iostream>
 #include <string>
 
+#include "reference_backend/cuda/along_dim_kernel.h"
 #include "reference_backend/cuda/emulation/emulated_kernels.h"
 #include "reference_backend/cuda/kernel_source.h"
 #include "reference_backend/cuda/reduce_kernel.h"
@@ -59,6 +60,17 @@ int main(int argc, char** argv) {
     program.add_text(k.source(), entry);
     thunks += "void run_" + entry + "(const void* p) {\n  " + ns + "::" + entry +
               "(*static_cast<const " + ns + "::bp::jit::ReduceArgs*>(p));\n}\n";
+    registrations += "    bp::emulation::register_emulated_kernel(\"" + entry + "\", {&run_" +
+                     entry + ", true});\n";
+  }
+  const auto along_dim = bp::cuda::all_along_dim_kernels();
+  for (size_t i = static_cast<size_t>(shard); i < along_dim.size();
+       i += static_cast<size_t>(shards)) {
+    const auto& k = along_dim[i];
+    const std::string entry = k.entry_name();
+    program.add_text(k.source(), entry);
+    thunks += "void run_" + entry + "(const void* p) {\n  " + ns + "::" + entry +
+              "(*static_cast<const " + ns + "::bp::jit::LineArgs*>(p));\n}\n";
     registrations += "    bp::emulation::register_emulated_kernel(\"" + entry + "\", {&run_" +
                      entry + ", true});\n";
   }

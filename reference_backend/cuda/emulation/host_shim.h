@@ -42,8 +42,9 @@ uint32_t shuffle_word(uint32_t word, int source_lane, bool valid);
 
 inline void __syncthreads() { bp::emulation::sync_threads(); }
 
-// __shfl_down_sync / __shfl_xor_sync for 4- and 8-byte values, word by word. Lanes are linear
-// thread indices modulo 32 within the block; `width` splits the warp into segments.
+// __shfl_down_sync / __shfl_up_sync / __shfl_sync / __shfl_xor_sync for 4- and 8-byte values, word
+// by word. Lanes are linear thread indices modulo 32 within the block; `width` splits the warp into
+// segments.
 template <typename T>
 T bp_emulated_shuffle(T value, int source_lane_in_segment, int width, bool use_own) {
   static_assert(sizeof(T) % 4 == 0, "shuffles move 4-byte words");
@@ -62,6 +63,16 @@ T __shfl_down_sync(unsigned, T value, unsigned delta, int width = 32) {
   const int lane = static_cast<int>(threadIdx.x + threadIdx.y * blockDim.x) % 32 % width;
   const bool inside = lane + static_cast<int>(delta) < width;
   return bp_emulated_shuffle(value, lane + static_cast<int>(delta), width, !inside);
+}
+template <typename T>
+T __shfl_up_sync(unsigned, T value, unsigned delta, int width = 32) {
+  const int lane = static_cast<int>(threadIdx.x + threadIdx.y * blockDim.x) % 32 % width;
+  const bool inside = lane >= static_cast<int>(delta);
+  return bp_emulated_shuffle(value, lane - static_cast<int>(delta), width, !inside);
+}
+template <typename T>
+T __shfl_sync(unsigned, T value, int source_lane, int width = 32) {
+  return bp_emulated_shuffle(value, source_lane % width, width, false);
 }
 template <typename T>
 T __shfl_xor_sync(unsigned, T value, int mask, int width = 32) {

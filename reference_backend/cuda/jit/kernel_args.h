@@ -6,6 +6,7 @@
 //   StridedArgs     unrolled and dynamic-cast kernels: byte strides per dimension and operand,
 //                   and each operand's dtype
 //   ReduceArgs      reduction kernels (reduce.cuh)
+//   LineArgs        kernels along one dim: scans and normalisations (along_dim.cuh)
 //
 // Operand order is the iteration plan's: outputs first, then inputs. Dimension 0 is the fastest.
 // Every index and byte offset fits 32 bits (the host splits larger plans first). Layouts are
@@ -89,6 +90,21 @@ struct ReduceArgs {
   Value values[kMaxValues];  // the reduction's parameters (the count for mean, p for norm...)
   Offsets kept;              // operands: outputs..., input
   Offsets reduced;           // operand 0: the input
+};
+
+// Ops along one dim (along_dim.cuh): `num_lines` lines of `line_size` elements, one warp per
+// line, kLineThreads / 32 lines per block. Line l starts at the byte offsets `lines` gives for
+// l (operands: the values output, the indices output, the input); element i of a line is
+// i * steps[k] bytes further. `indices` is null but for scans of values and indices (cummax).
+constexpr int kLineThreads = 128;
+struct LineArgs {
+  uint32_t num_lines;
+  uint32_t line_size;
+  char* output;
+  char* indices;
+  const char* input;
+  uint32_t steps[3];  // output, indices, input
+  Offsets lines;
 };
 
 }  // namespace jit

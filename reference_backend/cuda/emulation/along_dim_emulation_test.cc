@@ -1,0 +1,86 @@
+// Runs every scan and normalisation kernel (each declared op in each of its dtypes), compiled as
+// host C++ with the threads of a block run concurrently (emulator.h), and compares its output
+// with the CPU backend's kernel for the same op: lines along the fastest, a middle and the
+// slowest dim, lines longer than a warp (several chunks, carried), transposed and expanded
+// inputs, a 0-dim tensor, and more lines than one block holds; indices too for scans that
+// report them (cummax).
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "reference_backend/cuda/along_dim_kernel.h"
+#include "reference_backend/cuda/emulation/test_support.h"
+#include "sdk/core/views.h"
+
+namespace bp::cuda {
+namespace {
+
+class AlongDimEmulation : public ::testing::Test {
+ protected:
+  // Runs kernel k along `dim` of `input` (CPU, of the kernel's dtype) on the emulated device and
+  // compares with the op's CPU kernel.
+  void check(const AlongDimKernel& k, const Tensor& input, int64_t dim, const std::string& what) {
+    SCOPED_TRACE(what + ": " + k.entry_name());
+    const Tensor in = device_.copy_of(input);
+    const std::vector<int64_t> sizes(input.sizes().begin(), input.sizes().end());
+    const Tensor out = device_.empty(sizes, scalar_type_of(k.dtype));
+    const bool indexed = k.op->indices >= 0;
+    const Tensor indices = device_.empty(sizes, ScalarType::kInt64);
+    LineGeometry geometry{sizes,
+                          {out.strides().begin(), out.strides().end()},
+                          {in.strides().begin(), in.strides().end()},
+                          out.data_ptr(),
+                          in.data_ptr(),
+                          {},
+                          nullptr};
+    if (indexed) {
+      geometry.indices_strides = {indices.strides().begin(), indices.strides().end()};
+      geometry.indices = indices.data_ptr();
+    }
+    const AlongDimLaunch launch = plan_along_dim(k, geometry, dim);
+    ASSERT_GT(launch.grid_x, 0u);
+    ASSERT_TRUE(run_emulated(k.entry_name(), launch.grid_x, jit::kLineThreads, &launch.args));
+    ++launches_;
+
+    // The CPU kernel of the same out= op, its other arguments left at None.
+    Stack args(static_cast<size_t>(k.op->num_arguments));
+    const Tensor expected = converted(input, input.dtype());  // overwritten
+    args[static_cast<size_t>(k.op->self)] = Value(input);
+    args[static_cast<size_t>(k.op->dim)] = Value(dim);
+    args[static_cast<size_t>(k.op->out)] = Value(expected);
+    const Tensor expected_indices = random_tensor(sizes, ScalarType::kInt64, 0);  // overwritten
+    if (indexed) args[static_cast<size_t>(k.op->indices)] = Value(expected_indices);
+    call_op(k.op->name, std::move(args));
+    expect_same_values(out, expected, what);
+    if (indexed) expect_same_values(indices, expected_indices, what + ", indices");
+  }
+
+  EmulatedDevice device_;
+  int launches_ = 0;
+};
+
+TEST_F(AlongDimEmulation, EveryKernelMatchesTheCpuAlongEachDim) {
+  ASSERT_FALSE(all_along_dim_kernels().empty());
+  uint64_t seed = 1;
+  for (const AlongDimKernel& k : all_along_dim_kernels()) {
+    const Tensor t = random_tensor({6, 37, 5}, scalar_type_of(k.dtype), ++seed);
+    for (int64_t dim : {0, 1, 2}) check(k, t, dim, "dim " + std::to_string(dim) + " of [6, 37, 5]");
+  }
+  EXPECT_GT(launches_, 30);
+}
+
+TEST_F(AlongDimEmulation, LongLinesStridedInputsAndZeroDimTensors) {
+  uint64_t seed = 100;
+  for (const AlongDimKernel& k : all_along_dim_kernels()) {
+    if (k.dtype != Dtype::kFloat32 && k.dtype != Dtype::kInt64) continue;
+    const ScalarType t = scalar_type_of(k.dtype);
+    check(k, random_tensor({3, 200}, t, ++seed), 1, "7 chunks per line");
+    check(k, native::transpose(random_tensor({40, 9}, t, ++seed), 0, 1), 1, "transposed");
+    check(k, native::expand(random_tensor({1, 33}, t, ++seed), {7, 33}), 1, "expanded");
+    check(k, random_tensor({}, t, ++seed), 0, "0-dim");
+    check(k, random_tensor({1000, 3}, t, ++seed), 1, "250 blocks of lines");
+  }
+}
+
+}  // namespace
+}  // namespace bp::cuda

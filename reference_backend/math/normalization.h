@@ -1,0 +1,20 @@
+// Scalar math of normalisations along a dim (softmax, log_softmax), written once for the CPU
+// backend (reference_backend/cpu/along_dim.h) and the CUDA jit (jit/along_dim.cuh).
+//
+// A normalisation is a reduction feeding a pointwise pass. For each line along the dim, in the
+// compute type T (float for float16 / bfloat16):
+//   max = the largest element (math::Max: NaN if any element is NaN);
+//   sum = the sum of term(x, max) over the line;
+//   out = apply(x, max, sum) for each element.
+// As PyTorch's kernels, nothing guards infinities: a line holding +inf, or only -inf, gives NaN
+// (inf - inf).
+//
+// Thread safety: pure functions of their arguments.
+#ifndef BACKPLANE_REFERENCE_BACKEND_MATH_NORMALIZATION_H_
+#define BACKPLANE_REFERENCE_BACKEND_MATH_NORMALIZATION_H_
+
+#include "reference_backend/math/primitives.h"
+
+namespace bp::math {}  // namespace bp::math
+
+#endif  // BACKPLANE_REFERENCE_BACKEND_MATH_NORMALIZATION_H_
