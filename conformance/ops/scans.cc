@@ -21,6 +21,20 @@ std::vector<std::vector<Wide>> running_sums(const std::vector<Wide>& xs, ScalarT
   return {out};
 }
 
+// softmax: exp(x - max) / sum(exp(x - max)), with max NaN when any element is (PyTorch's kernels
+// do not guard infinities: +inf, or only -inf, gives NaN).
+std::vector<std::vector<Wide>> softmax_line(const std::vector<Wide>& xs, ScalarType) {
+  double max = -INFINITY;
+  for (const Wide& x : xs) {
+    if (std::isnan(x.z.real()) || x.z.real() > max) max = std::isnan(max) ? max : x.z.real();
+  }
+  double sum = 0;
+  for (const Wide& x : xs) sum += std::exp(x.z.real() - max);
+  std::vector<Wide> out;
+  for (const Wide& x : xs) out.push_back(from_real(std::exp(x.z.real() - max) / sum));
+  return {out};
+}
+
 }  // namespace
 
 void add_scan_entries(OpDatabase& db) {
@@ -36,6 +50,13 @@ void add_scan_entries(OpDatabase& db) {
                     .dtype_kwargs = {ScalarType::kFloat64, ScalarType::kInt64},
                     .out_dtype = OutDtypeRule::kFromOut,
                     .inplace_in_self_dtype = true}));
+  db.add(along_dim({.name = "softmax.int",
+                    .family = "normalization",
+                    .dtypes = kFloating,
+                    .result_dtype = [](const RefArgs& a,
+                                       ScalarType self) { return a.dtype("dtype").value_or(self); },
+                    .line = softmax_line,
+                    .dtype_kwargs = {ScalarType::kFloat64}}));
 }
 
 }  // namespace bp::conformance

@@ -15,6 +15,20 @@
 
 #include "reference_backend/math/primitives.h"
 
-namespace bp::math {}  // namespace bp::math
+namespace bp::math {
+
+// softmax: exp(x - max) / sum(exp(x - max)).
+struct Softmax {
+  template <typename T>
+  T term(T x, T max) const {
+    return exp(x - max);
+  }
+  template <typename T>
+  T apply(T x, T max, T sum) const {
+    return exp(x - max) / sum;
+  }
+};
+
+}  // namespace bp::math
 
 #endif  // BACKPLANE_REFERENCE_BACKEND_MATH_NORMALIZATION_H_
