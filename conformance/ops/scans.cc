@@ -21,6 +21,29 @@ std::vector<std::vector<Wide>> running_sums(const std::vector<Wide>& xs, ScalarT
   return {out};
 }
 
+// cummax / cummin (kMax false): the running extreme and the index it comes from. As PyTorch's
+// cummax_cummin_helper, an element is taken when it is NaN, or when the running value is not
+// NaN and the element is >= (<=) it: ties and NaNs go to the later element.
+template <bool kMax>
+std::vector<std::vector<Wide>> running_extreme(const std::vector<Wide>& xs, ScalarType t) {
+  const bool integral = kind_of(t) == Kind::kInt;
+  std::vector<Wide> values, indices;
+  size_t best = 0;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    bool take = i == 0;
+    if (integral) {
+      take = take || (kMax ? xs[i].i >= xs[best].i : xs[i].i <= xs[best].i);
+    } else {
+      const double x = xs[i].z.real(), b = xs[best].z.real();
+      take = take || std::isnan(x) || (!std::isnan(b) && (kMax ? x >= b : x <= b));
+    }
+    if (take) best = i;
+    values.push_back(xs[best]);
+    indices.push_back(from_int(Int(static_cast<int64_t>(best))));
+  }
+  return {values, indices};
+}
+
 // softmax: exp(x - max) / sum(exp(x - max)), with max NaN when any element is (PyTorch's kernels
 // do not guard infinities: +inf, or only -inf, gives NaN).
 std::vector<std::vector<Wide>> softmax_line(const std::vector<Wide>& xs, ScalarType) {
@@ -50,6 +73,15 @@ void add_scan_entries(OpDatabase& db) {
                     .dtype_kwargs = {ScalarType::kFloat64, ScalarType::kInt64},
                     .out_dtype = OutDtypeRule::kFromOut,
                     .inplace_in_self_dtype = true}));
+  for (const auto& [name, line] : {std::pair{"cummax", &running_extreme<true>},
+                                   std::pair{"cummin", &running_extreme<false>}}) {
+    db.add(along_dim({.name = name,
+                      .family = "scan",
+                      .dtypes = kAllButComplex,
+                      .result_dtype = [](const RefArgs&, ScalarType self) { return self; },
+                      .line = line,
+                      .indices = true}));
+  }
   db.add(along_dim({.name = "softmax.int",
                     .family = "normalization",
                     .dtypes = kFloating,

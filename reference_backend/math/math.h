@@ -7,6 +7,7 @@
 #include "reference_backend/math/binary.h"         // IWYU pragma: export
 #include "reference_backend/math/normalization.h"  // IWYU pragma: export
 #include "reference_backend/math/reduction.h"      // IWYU pragma: export
+#include "reference_backend/math/scan.h"           // IWYU pragma: export
 #include "reference_backend/math/special.h"        // IWYU pragma: export
 #include "reference_backend/math/ternary.h"        // IWYU pragma: export
 #include "reference_backend/math/unary.h"          // IWYU pragma: export

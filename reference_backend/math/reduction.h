@@ -103,6 +103,20 @@ constexpr T lowest_value() {
   }
 }
 
+// The largest value of T: inf for float and double, true for bool; the identity of min.
+template <typename T>
+constexpr T highest_value() {
+  if constexpr (is_floating_v<T>) {
+    return infinity<T>();
+  } else if constexpr (is_bool_v<T>) {
+    return true;
+  } else if constexpr (is_signed_v<T>) {
+    return static_cast<T>(~lowest_value<T>());
+  } else {
+    return static_cast<T>(~T(0));
+  }
+}
+
 namespace reduction_detail {
 
 template <typename T>

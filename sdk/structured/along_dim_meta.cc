@@ -33,6 +33,11 @@ void cumulative_op(MetaBase& meta, const Tensor& self, int64_t dim,
   set_output(meta, 0, self, dim, result);
 }
 
+void cumulative_extreme_op(MetaBase& meta, const Tensor& self, int64_t dim) {
+  set_output(meta, 0, self, dim, self.dtype());
+  set_output(meta, 1, self, dim, ScalarType::kInt64);
+}
+
 void softmax_op(MetaBase& meta, const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
   set_output(meta, 0, self, dim, dtype.value_or(self.dtype()));
 }

@@ -30,6 +30,9 @@ namespace bp::meta {
 void cumulative_op(MetaBase& meta, const Tensor& self, int64_t dim,
                    std::optional<ScalarType> dtype);
 
+// cummax / cummin: values of the input's dtype and int64 indices.
+void cumulative_extreme_op(MetaBase& meta, const Tensor& self, int64_t dim);
+
 // softmax / log_softmax: `dtype` if given (the input is converted to it first), else the
 // input's dtype. An out= tensor must have exactly that dtype.
 void softmax_op(MetaBase& meta, const Tensor& self, int64_t dim, std::optional<ScalarType> dtype);
