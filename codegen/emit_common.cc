@@ -25,6 +25,39 @@ std::vector<std::string> call_outputs(size_t n) {
   return outs;
 }
 
+const Argument* find_argument(const OpDecl& op, const std::string& name) {
+  for (const Argument& a : op.schema.arguments) {
+    if (a.name == name) return &a;
+  }
+  return nullptr;
+}
+
+// cpu::reduce (reference_backend/cpu/reductions.h) for a declaration's `reduce:` (the model has
+// checked that it fits: see check_generic_cpu_reduction).
+std::string generic_reduction_step(const OpDecl& group) {
+  const ReductionSpec& r = *group.reduction;
+  const Argument* dim = find_argument(group, "dim");
+  std::string dims = "IntArrayRef()";
+  if (dim != nullptr) {
+    dims = !dim->type.is_list   ? "IntArrayRef(&dim, 1)"
+           : dim->type.optional ? "dim.value_or(IntArrayRef())"
+                                : "dim";
+  }
+  const std::vector<const Argument*> outs = group.out_arguments();
+  std::string in_dtype = "self.dtype()";
+  for (size_t i = 0; i < outs.size(); ++i) {
+    if (outs[i]->name == r.in) in_dtype = "call.output(" + std::to_string(i) + ").dtype()";
+  }
+  std::string line = "reduce<math::" + r.ops + ", " + std::to_string(group.dtypes) + "u>(" +
+                     quoted(group.schema.name) + ", self, " + dims + ", " +
+                     (find_argument(group, "keepdim") ? "keepdim" : "false") + ", " + in_dtype +
+                     ", {" + join(call_outputs(outs.size())) + "}";
+  for (const ReduceArg& a : r.args) {
+    line += ", reduce_arg(" + a.name + ", " + a.if_none.value_or("0") + ")";
+  }
+  return line + ");";
+}
+
 // The CPU step of a structured group: its math through cpu::pointwise, or its named kernel.
 std::string cpu_step(const OpDecl& group) {
   const std::vector<std::string> args = names_of(group.non_out_arguments());
@@ -42,6 +75,9 @@ std::string cpu_step(const OpDecl& group) {
            std::to_string(group.dtypes) + "u>(" + quoted(group.schema.name) +
            ", self, dim, call.output(0)" +
            (group.out_arguments().size() == 2 ? ", call.output(1)" : "") + ");";
+  }
+  if (group.reduction && group.dispatch.count(DispatchTarget::kCPU) == 0) {
+    return generic_reduction_step(group);
   }
   std::vector<std::string> all = {"call"};
   all.insert(all.end(), args.begin(), args.end());

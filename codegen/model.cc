@@ -224,6 +224,29 @@ bool is_number_argument(const Argument& a) {
          k == TypeKind::kBool;
 }
 
+// What the generic CPU reduction (cpu::reduce, reference_backend/cpu/reductions.h) runs: dims
+// from a `dim` argument of type int, int[1] or int[1]? (or none: every dim), and a value output,
+// or a value and an index. Other reductions name their CPU kernel (dispatch: CPU).
+void check_generic_cpu_reduction(const OpDecl& op) {
+  const Argument* dim = find_argument(op, "dim");
+  if (dim != nullptr &&
+      (dim->type.kind != TypeKind::kInt || (!dim->type.is_list && dim->type.optional))) {
+    fail(op.loc,
+         "reduce: the generic CPU kernel takes 'int dim', 'int[1] dim' or 'int[1]? dim'; "
+         "name a CPU kernel (dispatch: CPU) for " +
+             to_string(dim->type));
+  }
+  const std::vector<ReduceResult>& r = op.reduction->outputs;
+  const bool value = r.size() == 1 && r[0] == ReduceResult::kValue;
+  const bool value_index =
+      r.size() == 2 && r[0] == ReduceResult::kValue && r[1] == ReduceResult::kIndex;
+  if (!value && !value_index) {
+    fail(op.loc,
+         "reduce: the generic CPU kernel writes a value, or a value and an index; name a "
+         "CPU kernel (dispatch: CPU) for other outputs");
+  }
+}
+
 // The rules of `reduce`: a structured out= op over `Tensor self` whose meta function derives from
 // MetaBase; arguments that are numbers (an optional one says what None means); `reduce_in` names
 // self or an output; one result per output (all values by default).
@@ -233,6 +256,9 @@ void check_reduction(OpDecl& op) {
     fail(op.loc,
          "'reduce' is for structured reductions (structured: True, no "
          "structured_inherits)");
+  }
+  if (op.scan || op.normalize) {
+    fail(op.loc, "'reduce' and 'scan' / 'normalize' each give the CPU kernel; keep one");
   }
   const Argument* self = nullptr;
   for (const Argument& a : op.schema.arguments) {
@@ -269,6 +295,7 @@ void check_reduction(OpDecl& op) {
     fail(op.loc, "reduce_outputs: " + std::to_string(spec.outputs.size()) + " results for " +
                      std::to_string(outs.size()) + " outputs of " + op.name());
   }
+  if (op.dispatch.count(DispatchTarget::kCPU) == 0) check_generic_cpu_reduction(op);
 }
 
 // An ops struct is one aggregate: every declaration naming it passes the same number of
@@ -426,12 +453,14 @@ void check_decl(OpDecl& op) {
   if (op.structured) {
     if (op.kind() != OpKind::kOut) fail(op.loc, "a structured op must be an out= variant");
     if (!op.meta) fail(op.loc, "a structured op needs 'meta: function(args...)'");
-    const int cpu_kernels = (op.math ? 1 : 0) + (op.scan ? 1 : 0) + (op.normalize ? 1 : 0) +
-                            static_cast<int>(op.dispatch.count(DispatchTarget::kCPU));
-    if (cpu_kernels == 0) {
+    // `reduce` gives the generic CPU kernel unless a hand-written one is named.
+    const bool has_cpu = op.dispatch.count(DispatchTarget::kCPU) != 0;
+    const int cpu_kernels =
+        (op.math ? 1 : 0) + (op.scan ? 1 : 0) + (op.normalize ? 1 : 0) + (has_cpu ? 1 : 0);
+    if (cpu_kernels == 0 && !op.reduction) {
       fail(op.loc,
-           "a structured op needs a CPU kernel: 'math: Functor(...)', 'scan: Fold', "
-           "'normalize: Functor' or 'dispatch: CPU'");
+           "a structured op needs a CPU kernel: 'math: Functor(...)', 'scan: Ops', "
+           "'normalize: Functor', 'reduce: Ops' or 'dispatch: CPU'");
     }
     if (cpu_kernels > 1) {
       fail(op.loc,

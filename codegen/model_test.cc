@@ -353,7 +353,7 @@ TEST(StructuredGroup, RejectsBadEntriesWithFileAndLine) {
             "sdk/ops/binary.yaml:1: a structured op needs 'meta: function(args...)'");
   EXPECT_EQ(error_of(group + "  meta: binary_op(self, other)\n"),
             "sdk/ops/binary.yaml:1: a structured op needs a CPU kernel: 'math: Functor(...)', "
-            "'scan: Fold', 'normalize: Functor' or 'dispatch: CPU'");
+            "'scan: Ops', 'normalize: Functor', 'reduce: Ops' or 'dispatch: CPU'");
   EXPECT_EQ(error_of(group + kernels + "  scan: Sum\n"),
             "sdk/ops/binary.yaml:1: 'math', 'scan', 'normalize' and 'dispatch: CPU' each give the "
             "CPU kernel; keep one");
@@ -444,6 +444,30 @@ TEST(Model, DtypeSetsCombineNamesAndGroups) {
   EXPECT_EQ(parse_dtype_set("all"), 0xFFFu);
   EXPECT_EQ(parse_dtype_set("bool, floating"), 0x3C1u);
   EXPECT_THROW(parse_dtype_set(""), std::invalid_argument);
+}
+
+TEST(Reduce, WithoutADispatchTheCpuRunsTheGenericKernelWhereItFits) {
+  // max.dim without `dispatch: CPU`: cpu::reduce writes its value and index.
+  const std::string generic =
+      "- func: max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, "
+      "Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices)\n"
+      "  structured: True\n  meta: max_dim_op(self, dim, keepdim)\n"
+      "  reduce: ArgMaxOps\n  reduce_in: self\n";
+  EXPECT_EQ(error_of(generic + "  reduce_outputs: value, index\n"), "(no error)");
+  EXPECT_EQ(error_of(generic + "  reduce_outputs: index, value\n"),
+            "sdk/ops/binary.yaml:1: reduce: the generic CPU kernel writes a value, or a value and "
+            "an index; name a CPU kernel (dispatch: CPU) for other outputs");
+  EXPECT_EQ(error_of("- func: argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, "
+                     "Tensor(a!) out) -> Tensor(a!)\n  structured: True\n"
+                     "  meta: argmax_op(self, dim, keepdim)\n  reduce: ArgMaxOps\n"
+                     "  reduce_in: self\n"),
+            "sdk/ops/binary.yaml:1: reduce: the generic CPU kernel takes 'int dim', 'int[1] dim' "
+            "or 'int[1]? dim'; name a CPU kernel (dispatch: CPU) for int?");
+  EXPECT_EQ(error_of("- func: cumsum.out(Tensor self, int dim, *, Tensor(a!) out) -> "
+                     "Tensor(a!)\n  structured: True\n  meta: cumulative_op(self, dim)\n"
+                     "  scan: SumOps\n  reduce: SumOps\n  reduce_in: self\n"),
+            "sdk/ops/binary.yaml:1: 'reduce' and 'scan' / 'normalize' each give the CPU kernel; "
+            "keep one");
 }
 
 TEST(AlongDim, ScanAndNormalizeGroupsAreStructuredOpsOverMetaBase) {

@@ -14,12 +14,18 @@
 #define BACKPLANE_REFERENCE_BACKEND_CPU_REDUCTIONS_H_
 
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
+#include <optional>
 #include <string_view>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "reference_backend/cpu/pointwise.h"
+#include "reference_backend/math/reduction.h"
 #include "sdk/core/error.h"
+#include "sdk/core/scalar.h"
 #include "sdk/core/scalar_type.h"
 #include "sdk/core/tensor.h"
 #include "sdk/iter/reduce.h"
@@ -132,6 +138,69 @@ void fold(const TensorIteratorBase& iter, A identity, const Project& project = P
   } else {
     reduce_elementwise(iter, reductions_detail::FoldOps<A, Fold, Project>{project}, identity);
   }
+}
+
+// A reduction's Scalar / number argument as a double (`if_none` for None), for cpu::reduce.
+inline double reduce_arg(const Scalar& v, double) { return v.to<double>(); }
+template <typename T>
+requires std::is_arithmetic_v<T>
+double reduce_arg(T v, double) { return static_cast<double>(v); }
+template <typename T>
+double reduce_arg(const std::optional<T>& v, double if_none) {
+  return v ? reduce_arg(*v, if_none) : if_none;
+}
+
+namespace reductions_detail {
+
+// Ops whose project gives a math::ValueIndex, projecting the pair the two outputs receive.
+template <typename Ops>
+struct ValueAndIndex : Ops {
+  auto project(typename Ops::acc_t acc) const {
+    const auto r = Ops::project(acc);
+    return std::pair(r.value, r.index);
+  }
+};
+
+}  // namespace reductions_detail
+
+// The CPU kernel of reductions declared with `reduce: Ops(args)` and no `dispatch: CPU`
+// (generated, e.g. for all.out: reduce<math::AllOps, 0xFFFu>("all", self, IntArrayRef(&dim, 1),
+// keepdim, self.dtype(), {call.output(0)})): reduces `self`, read as `in_dtype` (the declared
+// `reduce_in`), over `dims` into the outputs the meta function sized, with Ops<in_dtype's type>
+// built from `args` (its arg_t each), one element at a time (binary_kernel_reduce). One output
+// receives project()'s value; two receive a ValueIndex's value and index.
+//
+// Errors: an input dtype outside kDtypes (kNotImplemented): "\"all\" not implemented for
+// 'complex64'".
+template <template <typename> class Ops, uint32_t kDtypes, typename... Args>
+void reduce(std::string_view name, const Tensor& self, IntArrayRef dims, bool keepdim,
+            ScalarType in_dtype, std::initializer_list<Tensor> outputs, Args... args) {
+  check_dtype_supported(self.dtype(), kDtypes, name);
+  check_dtype_supported(in_dtype, kDtypes, name);
+  const std::vector<Tensor> outs(outputs);
+  visit_dtype<kDtypes>(in_dtype, [&](auto tag) {
+    using O = Ops<typename decltype(tag)::type>;
+    const O ops = [&] {
+      if constexpr (sizeof...(Args) > 0) {
+        return O{static_cast<typename O::arg_t>(args)...};
+      } else {
+        return O{};
+      }
+    }();
+    using R = decltype(ops.project(ops.identity()));
+    BP_INTERNAL_ASSERT(outs.size() == (math::is_value_index_v<R> ? 2u : 1u), name,
+                       ": the reduction's outputs do not match its ops struct");
+    if constexpr (!math::is_value_index_v<R>) {
+      TensorIterator iter = reduction_iterator(name, outs[0], self, dims, keepdim, in_dtype);
+      reduce_elementwise(iter, ops, ops.identity());
+    } else {
+      Tensor values = outs[0], indices = outs[1];  // make_reduction takes references
+      TensorIterator iter =
+          make_reduction(name, values, indices, self, dims, keepdim, in_dtype, indices.dtype());
+      const reductions_detail::ValueAndIndex<O> pair_ops{ops};
+      binary_kernel_reduce(iter, pair_ops, ops.identity());
+    }
+  });
 }
 
 }  // namespace bp::cpu

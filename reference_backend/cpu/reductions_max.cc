@@ -1,4 +1,5 @@
-// CPU kernels of the maxima: amax, max.dim (values and indices) and argmax.
+// CPU kernels of the maxima: amax (a vectorised fold) and argmax (an index into the flattened
+// input without a dim). max.dim runs the generic cpu::reduce.
 #include <string_view>
 #include <utility>
 
@@ -12,8 +13,7 @@
 namespace bp::cpu {
 namespace {
 
-// max.dim's results: the maximum and its index (argmax runs it too, into a scratch tensor of
-// values, rather than compiling a second reduction per dtype).
+// argmax's reduction: the maximum and its index, into a scratch tensor of values and the result.
 template <typename V>
 struct MaxWithIndexOps : math::ArgMaxOps<V> {
   std::pair<V, int64_t> project(math::ValueIndex<V> acc) const { return {acc.value, acc.index}; }
@@ -45,12 +45,6 @@ void amax_out(structured_amax_out&, const Tensor& self, IntArrayRef dim, bool ke
     using A = opmath_t<typename decltype(tag)::type>;
     fold<A, math::Max, VectorMax>(iter, lowest<A>());
   });
-}
-
-void max_dim_out(structured_max_dim_max&, const Tensor& self, int64_t dim, bool keepdim,
-                 const Tensor& max, const Tensor& max_values) {
-  check_declared_dtype<structured_max_dim_max>("max", self.dtype());
-  max_with_index("max", self, dim, keepdim, max, max_values);
 }
 
 void argmax_out(structured_argmax_out&, const Tensor& self, std::optional<int64_t> dim,
