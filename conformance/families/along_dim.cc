@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "conformance/families/reduction.h"
 #include "conformance/framework/declared_variants.h"
 #include "conformance/framework/layouts.h"
 #include "conformance/framework/reduce.h"
@@ -51,22 +52,6 @@ Expected reference(const AlongDimSpec& spec, const RefArgs& a) {
 
 std::vector<Sample> samples(const AlongDimSpec& spec, ScalarType dtype, uint64_t seed) {
   ValueSource src(seed);
-  struct Shape {
-    Sizes sizes;
-    Layout layout;
-  };
-  const Shape shapes[] = {{{}, Layout::kContiguous},
-                          {{7}, Layout::kContiguous},
-                          {{3, 4}, Layout::kContiguous},
-                          {{65}, Layout::kContiguous},
-                          {{0}, Layout::kContiguous},
-                          {{3, 4}, Layout::kTransposed},
-                          {{2, 3, 4}, Layout::kContiguous},
-                          {{4, 0}, Layout::kContiguous},
-                          {{2, 3, 4, 5}, Layout::kChannelsLast},
-                          {{4, 9}, Layout::kSliced},
-                          {{6, 5}, Layout::kExpanded},
-                          {{17}, Layout::kOffset}};
   std::vector<Sample> out;
   auto add = [&](const Tensor& t, int64_t dim, std::string note) {
     Sample s;
@@ -75,7 +60,7 @@ std::vector<Sample> samples(const AlongDimSpec& spec, ScalarType dtype, uint64_t
     s.note = std::move(note);
     out.push_back(std::move(s));
   };
-  for (const Shape& shape : shapes) {
+  for (const ShapeAndLayout& shape : dim_op_shapes()) {
     const Tensor t = make_tensor(src, dtype, shape.sizes, shape.layout, spec.domain);
     const std::string note(layout_name(shape.layout));
     add(t, -1, note);

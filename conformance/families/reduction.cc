@@ -149,25 +149,26 @@ std::vector<Sample> samples(const ReductionSpec& spec, ScalarType dtype, uint64_
 
 }  // namespace
 
+const std::vector<ShapeAndLayout>& dim_op_shapes() {
+  static const auto* kShapes =
+      new std::vector<ShapeAndLayout>{{{}, Layout::kContiguous},
+                                      {{7}, Layout::kContiguous},
+                                      {{3, 4}, Layout::kContiguous},
+                                      {{65}, Layout::kContiguous},
+                                      {{0}, Layout::kContiguous},
+                                      {{3, 4}, Layout::kTransposed},
+                                      {{2, 3, 4}, Layout::kContiguous},
+                                      {{4, 0}, Layout::kContiguous},
+                                      {{2, 3, 4, 5}, Layout::kChannelsLast},
+                                      {{4, 9}, Layout::kSliced},
+                                      {{6, 5}, Layout::kExpanded},
+                                      {{17}, Layout::kOffset}};
+  return *kShapes;
+}
+
 std::vector<Sample> reduction_samples(ScalarType dtype, uint64_t seed, DimArg dim,
                                       const Domain& domain, const Kwargs& kwargs) {
   ValueSource src(seed);
-  struct Shape {
-    Sizes sizes;
-    Layout layout;
-  };
-  const Shape shapes[] = {{{}, Layout::kContiguous},
-                          {{7}, Layout::kContiguous},
-                          {{3, 4}, Layout::kContiguous},
-                          {{65}, Layout::kContiguous},
-                          {{0}, Layout::kContiguous},
-                          {{3, 4}, Layout::kTransposed},
-                          {{2, 3, 4}, Layout::kContiguous},
-                          {{4, 0}, Layout::kContiguous},
-                          {{2, 3, 4, 5}, Layout::kChannelsLast},
-                          {{4, 9}, Layout::kSliced},
-                          {{6, 5}, Layout::kExpanded},
-                          {{17}, Layout::kOffset}};
   std::vector<Sample> out;
   auto add = [&](const Tensor& t, const Value& d, bool keepdim, std::string note) {
     Sample s;
@@ -178,7 +179,7 @@ std::vector<Sample> reduction_samples(ScalarType dtype, uint64_t seed, DimArg di
     s.note = std::move(note);
     out.push_back(std::move(s));
   };
-  for (const Shape& shape : shapes) {
+  for (const ShapeAndLayout& shape : dim_op_shapes()) {
     const Tensor t = make_tensor(src, dtype, shape.sizes, shape.layout, domain);
     const std::vector<Value> dims = dim_choices(dim, static_cast<int64_t>(shape.sizes.size()));
     for (size_t i = 0; i < dims.size(); ++i) {

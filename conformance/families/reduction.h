@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "conformance/families/pointwise_samples.h"
+#include "conformance/framework/layouts.h"
 #include "conformance/framework/op_entry.h"
 #include "conformance/framework/reduce.h"
 
@@ -67,6 +68,14 @@ struct ReductionSpec {
 };
 
 OpEntry reduction(ReductionSpec spec);
+
+// The shapes samples of ops over dims run on (reductions, scans): 0-dim to 4-d, every layout,
+// zero-size ones.
+struct ShapeAndLayout {
+  Sizes sizes;
+  Layout layout;
+};
+const std::vector<ShapeAndLayout>& dim_op_shapes();
 
 // Samples: shapes from 0-dim to 4-d in every layout, zero-size ones, each with several dims and
 // keepdim, a dim out of range and a repeated dim (errors).

@@ -1,6 +1,20 @@
 #include "reference_backend/cuda/launch.h"
 
 namespace bp::cuda {
+namespace {
+
+// A kernel that is an entry point of its own (reductions, scans, normalisations), compiled on
+// first use.
+template <typename Kernel>
+void* entry_point(CudaDevice& device, const Kernel& kernel) {
+  return device.kernels().get(kernel.entry_name(), [&] {
+    ProgramSource program;
+    program.add_text(kernel.source(), kernel.entry_name());
+    return program;
+  });
+}
+
+}  // namespace
 
 void run_elementwise(CudaDevice& device, const ElementwiseLaunch& launch) {
   if (launch.blocks == 0) return;
@@ -14,11 +28,7 @@ void run_elementwise(CudaDevice& device, const ElementwiseLaunch& launch) {
 
 void run_reduce(CudaDevice& device, const ReduceLaunch& launch) {
   if (launch.grid_x == 0) return;
-  void* f = device.kernels().get(launch.kernel.entry_name(), [&] {
-    ProgramSource program;
-    program.add_text(launch.kernel.source(), launch.kernel.entry_name());
-    return program;
-  });
+  void* f = entry_point(device, launch.kernel);
   jit::ReduceArgs args = launch.args;
   void* workspace = nullptr;
   if (launch.chunks > 1) {
@@ -36,11 +46,7 @@ void run_reduce(CudaDevice& device, const ReduceLaunch& launch) {
 
 void run_along_dim(CudaDevice& device, const AlongDimLaunch& launch) {
   if (launch.grid_x == 0) return;
-  void* f = device.kernels().get(launch.kernel.entry_name(), [&] {
-    ProgramSource program;
-    program.add_text(launch.kernel.source(), launch.kernel.entry_name());
-    return program;
-  });
+  void* f = entry_point(device, launch.kernel);
   device.launch(f, {launch.grid_x}, {static_cast<unsigned>(jit::kLineThreads)}, &launch.args);
 }
 

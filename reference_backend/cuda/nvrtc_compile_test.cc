@@ -126,7 +126,8 @@ TEST(ElementwiseCompiles, AKernelWithAnUndefinedPrimitiveFailsWithNvrtcsMessage)
 TEST(ReductionCompiles, EveryReductionKernelPassesTheFrontEndForSm80AndSm90) {
   const std::vector<ReduceKernel> kernels = reduction_kernels();
   ASSERT_FALSE(kernels.empty());
-  for (int arch : kArchs) expect_reductions_compile(kernels, arch, Depth::kFrontEnd, "reductions");
+  for (int arch : kArchs)
+    expect_entry_points_compile(kernels, arch, Depth::kFrontEnd, "reductions");
 }
 
 TEST(ReductionCompiles, EveryReductionCompilesToMachineCodeOnceForSm90) {
@@ -136,14 +137,14 @@ TEST(ReductionCompiles, EveryReductionCompilesToMachineCodeOnceForSm90) {
     if (seen.insert(k.family()).second) kernels.push_back(k);
   }
   EXPECT_EQ(seen.size(), reduction_families().size());
-  expect_reductions_compile(kernels, 90, Depth::kMachineCode, "reductions");
+  expect_entry_points_compile(kernels, 90, Depth::kMachineCode, "reductions");
 }
 
 TEST(AlongDimCompiles, EveryScanAndNormalisationKernelCompilesToMachineCode) {
   const std::vector<AlongDimKernel> kernels = all_along_dim_kernels();
   ASSERT_FALSE(kernels.empty());
-  expect_along_dim_compile(kernels, 80, Depth::kFrontEnd, "scans and normalisations");
-  expect_along_dim_compile(kernels, 90, Depth::kMachineCode, "scans and normalisations");
+  expect_entry_points_compile(kernels, 80, Depth::kFrontEnd, "scans and normalisations");
+  expect_entry_points_compile(kernels, 90, Depth::kMachineCode, "scans and normalisations");
 }
 
 }  // namespace

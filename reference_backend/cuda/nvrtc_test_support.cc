@@ -12,7 +12,7 @@ namespace bp::cuda::testing {
 namespace {
 
 // Kernels per program: NVRTC's cost grows with the program, and a failing program's kernels are
-// listed in the failure. Reduction kernels are larger.
+// listed in the failure. Reduction, scan and normalisation kernels are larger.
 constexpr size_t kProgramSize = 400;
 constexpr size_t kReductionProgramSize = 40;
 
@@ -51,22 +51,12 @@ void expect_compiles(const std::vector<ElementwiseKernel>& kernels, int arch, De
       [&](ProgramSource& program, size_t i) { program.add(kernels[i]); }, arch, depth, what);
 }
 
-void expect_reductions_compile(const std::vector<ReduceKernel>& kernels, int arch, Depth depth,
-                               const std::string& what) {
+void expect_entry_points_compile(const std::vector<EntryPoint>& kernels, int arch, Depth depth,
+                                 const std::string& what) {
   compile_in_programs(
       kernels.size(), kReductionProgramSize,
       [&](ProgramSource& program, size_t i) {
-        program.add_text(kernels[i].source(), kernels[i].entry_name());
-      },
-      arch, depth, what);
-}
-
-void expect_along_dim_compile(const std::vector<AlongDimKernel>& kernels, int arch, Depth depth,
-                              const std::string& what) {
-  compile_in_programs(
-      kernels.size(), kReductionProgramSize,
-      [&](ProgramSource& program, size_t i) {
-        program.add_text(kernels[i].source(), kernels[i].entry_name());
+        program.add_text(kernels[i].source, kernels[i].entry_name);
       },
       arch, depth, what);
 }

@@ -28,10 +28,20 @@ enum class Depth { kFrontEnd, kMachineCode };
 
 void expect_compiles(const std::vector<ElementwiseKernel>& kernels, int arch, Depth depth,
                      const std::string& what);
-void expect_reductions_compile(const std::vector<ReduceKernel>& kernels, int arch, Depth depth,
-                               const std::string& what);
-void expect_along_dim_compile(const std::vector<AlongDimKernel>& kernels, int arch, Depth depth,
-                              const std::string& what);
+// Kernels that are whole entry points of their own (reductions, scans, normalisations).
+struct EntryPoint {
+  std::string source, entry_name;
+};
+void expect_entry_points_compile(const std::vector<EntryPoint>& kernels, int arch, Depth depth,
+                                 const std::string& what);
+// The same for any kernels with source() and entry_name() (ReduceKernel, AlongDimKernel).
+template <typename Kernel>
+void expect_entry_points_compile(const std::vector<Kernel>& kernels, int arch, Depth depth,
+                                 const std::string& what) {
+  std::vector<EntryPoint> entries;
+  for (const Kernel& k : kernels) entries.push_back({k.source(), k.entry_name()});
+  expect_entry_points_compile(entries, arch, depth, what);
+}
 
 // The names of every pointwise op ("add.out"), for parameterised tests.
 std::vector<std::string> pointwise_op_names();

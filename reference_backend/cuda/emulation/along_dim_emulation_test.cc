@@ -59,27 +59,35 @@ class AlongDimEmulation : public ::testing::Test {
   int launches_ = 0;
 };
 
-TEST_F(AlongDimEmulation, EveryKernelMatchesTheCpuAlongEachDim) {
+// Each emulated block runs its 128 threads concurrently with a barrier per shuffled word, so
+// the cases keep to a few blocks each.
+TEST_F(AlongDimEmulation, EveryKernelMatchesTheCpu) {
   ASSERT_FALSE(all_along_dim_kernels().empty());
   uint64_t seed = 1;
   for (const AlongDimKernel& k : all_along_dim_kernels()) {
-    const Tensor t = random_tensor({6, 37, 5}, scalar_type_of(k.dtype), ++seed);
-    for (int64_t dim : {0, 1, 2}) check(k, t, dim, "dim " + std::to_string(dim) + " of [6, 37, 5]");
+    check(k, random_tensor({3, 37, 2}, scalar_type_of(k.dtype), ++seed), 1,
+          "dim 1 of [3, 37, 2] (2 chunks per line)");
   }
-  EXPECT_GT(launches_, 30);
+  EXPECT_EQ(launches_, static_cast<int>(all_along_dim_kernels().size()));
 }
 
-TEST_F(AlongDimEmulation, LongLinesStridedInputsAndZeroDimTensors) {
+TEST_F(AlongDimEmulation, EveryDimLongLinesStridedInputsAndZeroDimTensors) {
   uint64_t seed = 100;
+  int kernels = 0;
   for (const AlongDimKernel& k : all_along_dim_kernels()) {
     if (k.dtype != Dtype::kFloat32 && k.dtype != Dtype::kInt64) continue;
+    ++kernels;
     const ScalarType t = scalar_type_of(k.dtype);
-    check(k, random_tensor({3, 200}, t, ++seed), 1, "7 chunks per line");
+    const Tensor small = random_tensor({3, 5, 2}, t, ++seed);
+    for (int64_t dim : {0, 1, 2})
+      check(k, small, dim, "dim " + std::to_string(dim) + " of [3, 5, 2]");
+    check(k, random_tensor({2, 200}, t, ++seed), 1, "7 chunks per line");
     check(k, native::transpose(random_tensor({40, 9}, t, ++seed), 0, 1), 1, "transposed");
     check(k, native::expand(random_tensor({1, 33}, t, ++seed), {7, 33}), 1, "expanded");
     check(k, random_tensor({}, t, ++seed), 0, "0-dim");
-    check(k, random_tensor({1000, 3}, t, ++seed), 1, "250 blocks of lines");
+    check(k, random_tensor({21, 3}, t, ++seed), 1, "6 blocks of lines");
   }
+  EXPECT_GE(kernels, 4);
 }
 
 }  // namespace
