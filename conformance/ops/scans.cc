@@ -1,5 +1,6 @@
 // Scans and normalisations along a dim: PyTorch's semantics in wide precision, line by line.
 #include <cmath>
+#include <utility>
 
 #include "conformance/families/along_dim.h"
 #include "conformance/ops/database.h"
@@ -44,17 +45,31 @@ std::vector<std::vector<Wide>> running_extreme(const std::vector<Wide>& xs, Scal
   return {values, indices};
 }
 
-// softmax: exp(x - max) / sum(exp(x - max)), with max NaN when any element is (PyTorch's kernels
-// do not guard infinities: +inf, or only -inf, gives NaN).
-std::vector<std::vector<Wide>> softmax_line(const std::vector<Wide>& xs, ScalarType) {
+// The largest element of a line (NaN when any element is: PyTorch's kernels do not guard
+// infinities, so a line holding +inf, or only -inf, gives NaN) and the sum of exp(x - max).
+std::pair<double, double> max_and_sum(const std::vector<Wide>& xs) {
   double max = -INFINITY;
   for (const Wide& x : xs) {
     if (std::isnan(x.z.real()) || x.z.real() > max) max = std::isnan(max) ? max : x.z.real();
   }
   double sum = 0;
   for (const Wide& x : xs) sum += std::exp(x.z.real() - max);
+  return {max, sum};
+}
+
+// softmax: exp(x - max) / sum(exp(x - max)).
+std::vector<std::vector<Wide>> softmax_line(const std::vector<Wide>& xs, ScalarType) {
+  const auto [max, sum] = max_and_sum(xs);
   std::vector<Wide> out;
   for (const Wide& x : xs) out.push_back(from_real(std::exp(x.z.real() - max) / sum));
+  return {out};
+}
+
+// log_softmax: (x - max) - log(sum(exp(x - max))).
+std::vector<std::vector<Wide>> log_softmax_line(const std::vector<Wide>& xs, ScalarType) {
+  const auto [max, sum] = max_and_sum(xs);
+  std::vector<Wide> out;
+  for (const Wide& x : xs) out.push_back(from_real((x.z.real() - max) - std::log(sum)));
   return {out};
 }
 
@@ -88,6 +103,13 @@ void add_scan_entries(OpDatabase& db) {
                     .result_dtype = [](const RefArgs& a,
                                        ScalarType self) { return a.dtype("dtype").value_or(self); },
                     .line = softmax_line,
+                    .dtype_kwargs = {ScalarType::kFloat64}}));
+  db.add(along_dim({.name = "log_softmax.int",
+                    .family = "normalization",
+                    .dtypes = kFloating,
+                    .result_dtype = [](const RefArgs& a,
+                                       ScalarType self) { return a.dtype("dtype").value_or(self); },
+                    .line = log_softmax_line,
                     .dtype_kwargs = {ScalarType::kFloat64}}));
 }
 

@@ -29,6 +29,18 @@ struct Softmax {
   }
 };
 
+// log_softmax: (x - max) - log(sum(exp(x - max))).
+struct LogSoftmax {
+  template <typename T>
+  T term(T x, T max) const {
+    return exp(x - max);
+  }
+  template <typename T>
+  T apply(T x, T max, T sum) const {
+    return (x - max) - log(sum);
+  }
+};
+
 }  // namespace bp::math
 
 #endif  // BACKPLANE_REFERENCE_BACKEND_MATH_NORMALIZATION_H_
