@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "reference_backend/cuda/computation.h"
+#include "reference_backend/cuda/converted_copy.h"
 #include "reference_backend/cuda/elementwise_plan.h"
 #include "reference_backend/cuda/kernels.h"
 #include "reference_backend/cuda/launch.h"
@@ -64,12 +64,6 @@ TensorRef wrap(const TensorMeta& like, void* data, const std::vector<int64_t>& s
   return TensorRef(t);
 }
 
-TensorRef empty_like_sizes(const std::vector<int64_t>& sizes, int32_t dtype, bp_device device) {
-  bp_tensor* t = nullptr;
-  check(api()->tensor_empty(sizes.data(), sizes.size(), dtype, device, &t));
-  return TensorRef(t);
-}
-
 void run_reduction(const ReductionOp& op, const bp_value* args) {
   bp_tensor* self = args[op.self].u.tensor;
   const TensorMeta in = meta_of(self);
@@ -115,12 +109,7 @@ void run_reduction(const ReductionOp& op, const bp_value* args) {
   TensorRef converted, flat;
   bp_tensor* input = self;
   if (in_dtype != kernel.dtype || (flatten && !is_contiguous(self))) {
-    converted = empty_like_sizes(in.sizes, info(kernel.dtype).abi, in.device);
-    static const Computation copy = copy_computation();
-    const Iter iter = build_iter({converted.get()}, {self}, BP_ITER_CHECK_ALL_SAME_DEVICE);
-    for_each_32bit(iter.get(), [&](const bp_iter* part) {
-      run_elementwise(device, plan_elementwise(copy, in_dtype, kernel.dtype, read_plan(part), {}));
-    });
+    converted = converted_copy(self, kernel.dtype);
     input = converted.get();
   }
   const TensorMeta input_meta = meta_of(input);
