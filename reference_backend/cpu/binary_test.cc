@@ -73,6 +73,18 @@ TEST(TypePromotion, ScalarsAndZeroDimTensorsPromoteByCategoryOnly) {
                 {6});
 }
 
+TEST(TypePromotion, BFloat16WithComplexNumbersAndZeroDimTensorsComputesInComplex64) {
+  // As torch 1.13: bfloat16 + 1j and bfloat16 * tensor(2j, complex128) are complex64 (float16
+  // would give complex32 in PyTorch, which Backplane does not have: complex64 too).
+  Tensor b = tensor_of(ST::kBFloat16, {1.5, -2});
+  expect_complex_values(add(b, Scalar(complex<double>(0, 1))), ST::kComplex64,
+                        {C(1.5, 1), C(-2, 1)});
+  expect_complex_values(mul(b, scalar_tensor(Scalar(complex<double>(0, 2)), ST::kComplex128)),
+                        ST::kComplex64, {C(0, 3), C(-0.0, -4)});
+  expect_complex_values(add(tensor_of(ST::kFloat16, {1.5}), Scalar(complex<double>(0, 1))),
+                        ST::kComplex64, {C(1.5, 1)});
+}
+
 TEST(Sub, SubtractsWithAlphaAndWraps) {
   for (ST t : signed_integral_dtypes()) {
     expect_int_values(sub(int_tensor_of(t, {min_of(t), 5}), int_tensor_of(t, {1, 2}), 2), t,

@@ -42,7 +42,8 @@ bool can_cast(ScalarType from, ScalarType to) {
 
 ScalarType to_complex_type(ScalarType t) {
   switch (t) {
-    case ScalarType::kFloat16:
+    case ScalarType::kFloat16:   // PyTorch: complex32, which Backplane does not have.
+    case ScalarType::kBFloat16:  // float32's range, so complex64 (as PyTorch 1.13 does).
     case ScalarType::kFloat32:
     case ScalarType::kComplex64:
       return ScalarType::kComplex64;

@@ -48,10 +48,10 @@ constexpr ScalarType default_dtype() { return ScalarType::kFloat32; }
 // The complex dtype matching default_dtype() (complex64).
 constexpr ScalarType default_complex_dtype() { return ScalarType::kComplex64; }
 
-// The complex dtype with component type `t`'s precision: float32 -> complex64,
+// The complex dtype with component type `t`'s precision: float32 and bfloat16 -> complex64,
 // float64 -> complex128, and float16 -> complex64 (PyTorch gives complex32, which Backplane does
 // not have). Complex dtypes map to themselves. Throws Error(kInvalidArgument) "Unknown Complex
-// ScalarType for <name>" for bfloat16 and non-floating dtypes, as PyTorch's toComplexType does.
+// ScalarType for <name>" for non-floating dtypes, as PyTorch's toComplexType does.
 ScalarType to_complex_type(ScalarType t);
 
 // The real dtype of a complex dtype's parts: complex64 -> float32, complex128 -> float64; other

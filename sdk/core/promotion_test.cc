@@ -82,13 +82,14 @@ TEST(DefaultDtype, IsFloat32AndComplex64) {
 TEST(ToComplexType, KeepsTheComponentPrecision) {
   EXPECT_EQ(to_complex_type(f4), c4);
   EXPECT_EQ(to_complex_type(f8), c8);
+  EXPECT_EQ(to_complex_type(bf), c4);  // bfloat16 has float32's range (PyTorch 1.13's rule).
   EXPECT_EQ(to_complex_type(f2), c4);  // PyTorch: complex32, which Backplane lacks.
   EXPECT_EQ(to_complex_type(c8), c8);
   try {
-    to_complex_type(bf);
+    to_complex_type(i4);
     FAIL() << "expected an error";
   } catch (const Error& e) {
-    EXPECT_EQ(e.message(), "Unknown Complex ScalarType for bfloat16");
+    EXPECT_EQ(e.message(), "Unknown Complex ScalarType for int32");
   }
 }
 
@@ -159,13 +160,14 @@ TEST(ResultType, WrappedNumbersCountByCategoryOnly) {
   EXPECT_EQ(result_type(u1, Scalar(-1)), u1);
 }
 
-TEST(ResultType, BFloat16TensorWithComplexScalarIsUnsupportedAsInPyTorch) {
-  try {
-    result_type(bf, Scalar(complex<double>(0, 1)));
-    FAIL() << "expected an error";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.message(), "Unknown Complex ScalarType for bfloat16");
-  }
+TEST(ResultType, BFloat16MeetingAComplexNumberOrZeroDimTensorIsComplex64) {
+  // torch.result_type(bfloat16 tensor, 1j) and with a complex128 zero-dim tensor: complex64.
+  EXPECT_EQ(result_type(bf, Scalar(complex<double>(0, 1))), c4);
+  EXPECT_EQ(result_of({{bf, kTensor}, {c8, kZeroDim}}), c4);
+  EXPECT_EQ(result_of({{bf, kTensor}, {c4, kTensor}}), c4);
+  EXPECT_EQ(result_of({{bf, kTensor}, {c8, kTensor}}), c8);
+  // float16 keeps its own rule: PyTorch gives complex32, Backplane complex64.
+  EXPECT_EQ(result_of({{f2, kTensor}, {c8, kZeroDim}}), c4);
 }
 
 TEST(ResultType, TensorsOutrankZeroDimTensorsOutrankWrappedNumbers) {
