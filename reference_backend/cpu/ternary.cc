@@ -4,7 +4,6 @@
 
 #include "reference_backend/cpu/cpu_kernels.h"
 #include "reference_backend/cpu/pointwise.h"
-#include "reference_backend/math/binary.h"
 #include "sdk/iter/loops.h"
 
 namespace bp::cpu {
@@ -27,20 +26,20 @@ void where_self_out(structured_where_self_out& op, const Tensor& /*condition*/,
   });
 }
 
-// One bound is a maximum (or minimum) with a Scalar.
+// One bound: ClampMin (or ClampMax) with a Scalar.
 void clamp_out(structured_clamp_out& op, const Tensor& /*self*/, const std::optional<Scalar>& min,
                const std::optional<Scalar>& max, const Tensor& /*out*/) {
   constexpr uint32_t kDtypes = structured_clamp_out::kDtypes;
   if (min.has_value() && max.has_value()) {
     pointwise<math::Clamp, kDtypes>(op, "clamp", *min, *max);
   } else if (min.has_value()) {
-    pointwise<math::Maximum, kDtypes>(op, "clamp", *min);
+    pointwise<math::ClampMin, kDtypes>(op, "clamp", *min);
   } else {
-    pointwise<math::Minimum, kDtypes>(op, "clamp", *max);
+    pointwise<math::ClampMax, kDtypes>(op, "clamp", *max);
   }
 }
 
-// One bound is torch.maximum (or minimum), which supports bool; both bounds do not.
+// One bound: ClampMin (or ClampMax), which supports bool; both bounds do not.
 void clamp_tensor_out(structured_clamp_Tensor_out& op, const Tensor& /*self*/,
                       const std::optional<Tensor>& min, const std::optional<Tensor>& max,
                       const Tensor& /*out*/) {
@@ -48,9 +47,9 @@ void clamp_tensor_out(structured_clamp_Tensor_out& op, const Tensor& /*self*/,
   if (given(min) && given(max)) {
     pointwise<math::Clamp, kDtypes & ~scalar_type_mask(ScalarType::kBool)>(op, "clamp");
   } else if (given(min)) {
-    pointwise<math::Maximum, kDtypes>(op, "clamp");
+    pointwise<math::ClampMin, kDtypes>(op, "clamp");
   } else {
-    pointwise<math::Minimum, kDtypes>(op, "clamp");
+    pointwise<math::ClampMax, kDtypes>(op, "clamp");
   }
 }
 

@@ -149,6 +149,34 @@ TEST(ClampTensor, LimitsByBroadcastTensorsAndPromotes) {
   }
 }
 
+// PyTorch's clamp is std::min(std::max(self, min), max): a bound equal to self leaves self, so a
+// zero keeps its sign whatever the signs of zero bounds (torch.clamp(tensor([-0.0]), min=0.0) is
+// -0.0). 40 elements: the vectorised loop and its scalar tail both see every pattern.
+TEST(Clamp, BoundsEqualToSelfKeepSelfsSignedZero) {
+  const double zeros[] = {0.0, -0.0};
+  std::vector<double> self, lo, hi;
+  for (int i = 0; i < 40; ++i) {
+    self.push_back(zeros[i % 2]);
+    lo.push_back(zeros[i / 2 % 2]);
+    hi.push_back(zeros[i / 4 % 2]);
+  }
+  for (ST t : floating_dtypes()) {
+    SCOPED_TRACE(t);
+    Tensor x = tensor_of(t, self);
+    auto bound = [&](const std::vector<double>& v) {
+      return std::optional<Tensor>(tensor_of(t, v));
+    };
+    expect_values(clamp(x, bound(lo), bound(hi)), t, self);
+    expect_values(clamp(x, bound(lo), std::nullopt), t, self);
+    expect_values(clamp(x, std::nullopt, bound(hi)), t, self);
+    for (double z : zeros) {
+      expect_values(clamp(x, z, z), t, self);
+      expect_values(clamp(x, z, std::nullopt), t, self);
+      expect_values(clamp(x, std::nullopt, z), t, self);
+    }
+  }
+}
+
 TEST(ClampTensor, BoolWorksWithOneBoundOnly) {
   Tensor flags = tensor_of(ST::kBool, {0, 1});
   Tensor one = tensor_of(ST::kBool, {1});

@@ -16,13 +16,34 @@ struct Where {
   }
 };
 
-// clamp: min(max(self, min), max), NaN-propagating (a NaN bound gives NaN, as in PyTorch); when
-// min > max the result is max. The bounds are tensors (clamp.Tensor) or Scalars (clamp).
+// clamp with a lower bound only: the larger of self and min, NaN if either is NaN. A bound equal
+// to self leaves self (PyTorch's std::max(self, min)), so the sign of a zero self stays:
+// clamp(-0.0, min=0.0) is -0.0, where maximum(-0.0, 0.0) is 0.0.
+struct ClampMin {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T self, T min) const {
+    return maximum(min, self);  // maximum gives its second argument on equal values
+  }
+};
+
+// clamp with an upper bound only: the smaller of self and max, as ClampMin.
+struct ClampMax {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T self, T max) const {
+    return minimum(max, self);
+  }
+};
+
+// clamp: min(max(self, min), max) with ClampMin and ClampMax (NaN-propagating: a NaN bound gives
+// NaN, as in PyTorch; bounds equal to self leave self); when min > max the result is max. The
+// bounds are tensors (clamp.Tensor) or Scalars (clamp).
 struct Clamp {
   static constexpr bool kVectorized = true;
   template <typename T>
   T operator()(T self, T min, T max) const {
-    return minimum(maximum(self, min), max);
+    return ClampMax{}(ClampMin{}(self, min), max);
   }
 };
 
