@@ -94,6 +94,33 @@ TEST(Amax, PropagatesNaNAlsoOnSeveralThreads) {
   EXPECT_EQ(real_elements(amax(wide, {1})), naive_max(reduction_groups(wide, {1})));
 }
 
+// Signs of the elements of `t`, +1 or -1 (for zeros too).
+std::vector<double> signs(const Tensor& t) {
+  std::vector<double> out;
+  for (double v : real_elements(t)) out.push_back(std::copysign(1.0, v));
+  return out;
+}
+
+// PyTorch's scalar loop keeps its accumulator on equal values (std::max(acc, x)): the first of
+// 0.0 and -0.0 wins, torch.amax(tensor([0.0, -0.0])) is 0.0 and torch.amax(tensor([-0.0, 0.0]))
+// is -0.0.
+TEST(Amax, OfEqualZerosIsTheFirst) {
+  for (ScalarType dtype :
+       {ScalarType::kFloat16, ScalarType::kBFloat16, ScalarType::kFloat32, ScalarType::kFloat64}) {
+    SCOPED_TRACE(dtype);
+    EXPECT_EQ(signs(amax(tensor_of({2}, dtype, std::vector<double>{0.0, -0.0}))),
+              std::vector<double>{1});
+    EXPECT_EQ(signs(amax(tensor_of({2}, dtype, std::vector<double>{-0.0, 0.0}))),
+              std::vector<double>{-1});
+    const Tensor rows = tensor_of({2, 2}, dtype, std::vector<double>{0.0, -0.0, -0.0, 0.0});
+    EXPECT_EQ(signs(amax(rows, {1})), (std::vector<double>{1, -1}));
+    EXPECT_EQ(signs(amax(rows)), std::vector<double>{1});
+    std::vector<double> row;
+    for (int i = 0; i < 15; ++i) row.push_back(i % 3 == 1 ? 0.0 : -0.0);
+    EXPECT_EQ(signs(amax(tensor_of({15}, dtype, row), {0})), std::vector<double>{-1});
+  }
+}
+
 TEST(Amax, OfTheLowestValuesIsTheLowestValue) {
   EXPECT_EQ(
       real_elements(amax(tensor_of({2}, ScalarType::kInt8, std::vector<double>{-128, -128}), {0})),

@@ -188,12 +188,15 @@ struct Prod {
   }
 };
 
-// amax: the larger value; NaN if either is NaN. Identity: the type's lowest value (-inf).
-// (The CPU's vector form is Vectorized's maximum(), which propagates NaN the same way.)
+// amax: the larger value; NaN if either is NaN. Of equal values (0.0 and -0.0) the earlier, a,
+// as PyTorch's scalar loop (std::max(acc, x)) keeps its accumulator: amax([0.0, -0.0]) is 0.0
+// and amax([-0.0, 0.0]) is -0.0. Identity: the type's lowest value (-inf). (The CPU's vector form
+// is Vectorized's maximum(), which propagates NaN the same way and, as ATen's vector loop, keeps
+// the later of equal values.)
 struct Max {
   template <typename T>
   T operator()(T a, T b) const {
-    return (a != a || a > b) ? a : b;
+    return (b != b || a < b) ? b : a;
   }
 };
 
