@@ -22,7 +22,10 @@ bool copy_is_noop(const Tensor& self, const Tensor& src) {
 }
 
 void warn_if_copy_discards_imaginary(const Tensor& self, const Tensor& src) {
-  if (is_complex(self.dtype()) || !is_complex(src.dtype())) return;
+  // A cast to bool reads both parts (true when either is non-zero), so it discards nothing.
+  if (is_complex(self.dtype()) || self.dtype() == ScalarType::kBool || !is_complex(src.dtype())) {
+    return;
+  }
   static std::atomic<bool> warned{false};
   if (!warned.exchange(true)) warn("Casting complex values to real discards the imaginary part");
 }

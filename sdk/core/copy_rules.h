@@ -26,7 +26,8 @@ void check_copy_shape(const Tensor& self, const Tensor& src);
 bool copy_is_noop(const Tensor& self, const Tensor& src);
 
 // Warns "Casting complex values to real discards the imaginary part" (once per process, as
-// PyTorch's TORCH_WARN_ONCE) when src is complex and self is not.
+// PyTorch's TORCH_WARN_ONCE) when src is complex and self is neither complex nor bool (a complex
+// value casts to bool as true when either part is non-zero, as current PyTorch does).
 void warn_if_copy_discards_imaginary(const Tensor& self, const Tensor& src);
 
 }  // namespace bp
