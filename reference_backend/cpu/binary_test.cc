@@ -146,6 +146,17 @@ TEST(Div, TrueDivisionPromotesIntegersAndGivesIeeeResults) {
   expect_values(div(tensor_of(ST::kInt64, {3}), Scalar(2)), ST::kFloat32, {1.5});
 }
 
+// Smith's algorithm (c10::complex's since PyTorch 2.0, pytorch#92539) scales by the divisor's
+// larger part: 1.13's plain formula squared 1e-36 to 0 in float and gave nan+nanj.
+TEST(Div, ComplexQuotientsDoNotSquareTheDivisor) {
+  expect_complex_values(div(complex_tensor_of(ST::kComplex64, {C(0, 0), C(1e-30, 2e-30)}),
+                            complex_tensor_of(ST::kComplex64, {C(1e-36, 0), C(1e-30, 0)})),
+                        ST::kComplex64, {C(0, 0), C(1, 2)}, tolerance_of(ST::kFloat32));
+  expect_complex_values(div(complex_tensor_of(ST::kComplex128, {C(1e300, 1e300)}),
+                            complex_tensor_of(ST::kComplex128, {C(1e300, 1e300)})),
+                        ST::kComplex128, {C(1, 0)}, tolerance_of(ST::kFloat64));
+}
+
 TEST(Div, InPlaceTrueDivisionOfIntegersIsAnError) {
   Tensor x = tensor_of(ST::kInt64, {4});
   EXPECT_EQ(message_of([&] { x.div_(tensor_of(ST::kInt64, {2})); }),

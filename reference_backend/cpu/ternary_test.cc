@@ -209,6 +209,19 @@ TEST(Lerp, InterpolatesFromTheNearerEnd) {
   }
 }
 
+// From end when |weight| >= 0.5 (PyTorch since 2.0, pytorch#84845): weight -0.5 reads end, so
+// an infinite end gives NaN. PyTorch 1.13's CPU kernel compared the signed weight and gave -inf.
+TEST(Lerp, ChoosesItsFormulaByTheMagnitudeOfTheWeight) {
+  for (ST t : floating_dtypes()) {
+    SCOPED_TRACE(t);
+    Tensor start = tensor_of(t, {0, 0, -0.0, 1});
+    Tensor end = tensor_of(t, {kInf, -kInf, 0.0, 3});
+    expect_values(lerp(start, end, -0.25), t, {-kInf, kInf, -0.0, 0.5});
+    expect_values(lerp(start, end, -0.5), t, {kNan, kNan, 0.0, 0});
+    expect_values(lerp(start, end, 0.75), t, {kNan, kNan, 0.0, 2.5});
+  }
+}
+
 TEST(Lerp, NeedsMatchingFloatingDtypes) {
   Tensor f = tensor_of(ST::kFloat32, {1});
   EXPECT_EQ(message_of([&] { lerp(f, tensor_of(ST::kFloat64, {1}), 0.5); }),

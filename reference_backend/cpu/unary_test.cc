@@ -137,6 +137,19 @@ TEST(Sigmoid, MapsTheLineOntoZeroOne) {
   expect_values(sigmoid(tensor_of(ST::kBool, {0})), ST::kFloat32, {0.5});
 }
 
+// C99's cexp special values (std::exp), as PyTorch's CPU kernel since pytorch#140358; 1.13's
+// vectorised exp multiplied e^re by (cos im, sin im): exp(inf+0j) was inf+nanj there.
+TEST(Exp, OfComplexInfinitiesAndNanFollowsC99) {
+  for (ST t : complex_dtypes()) {
+    SCOPED_TRACE(t);
+    Tensor z = complex_tensor_of(t, {C(kInf, 0.0), C(kInf, -0.0), C(kInf, 1), C(-kInf, 1),
+                                     C(-kInf, kInf), C(kNan, 0.0), C(0, kInf), C(kInf, kInf)});
+    expect_complex_values(exp(z), t,
+                          {C(kInf, 0.0), C(kInf, -0.0), C(kInf, kInf), C(0.0, 0.0), C(0.0, 0.0),
+                           C(kNan, 0.0), C(kNan, kNan), C(kInf, kNan)});
+  }
+}
+
 TEST(Erf, GivesTheErrorFunctionOfRealsOnly) {
   for (ST t : floating_dtypes()) {
     Tensor x = tensor_of(t, {0.0, -0.0, 1, -0.5, kInf, -kInf, kNan});

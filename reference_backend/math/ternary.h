@@ -47,8 +47,9 @@ struct Clamp {
   }
 };
 
-// lerp: self + weight * (end - self), written from the nearer end for |weight| >= 0.5 so that
-// weight 1 gives exactly end (PyTorch's formula).
+// lerp: self + weight * (end - self), written from end for |weight| >= 0.5 so that weight 1
+// gives exactly end (PyTorch's formula since 2.0: 1.13's CPU kernel compared the signed weight, so
+// lerp(0, inf, -0.5) was -inf there and is NaN here).
 struct Lerp {
   template <typename T>
   T operator()(T self, T end, T weight) const {

@@ -26,7 +26,8 @@ struct Abs {
   }
 };
 
-// exp: e^x.
+// exp: e^x. Complex: C99's cexp, special values included (std::exp on the host), as PyTorch's
+// CPU kernel since pytorch#140358 (1.13's vectorised kernel gave exp(inf+0j) = inf+nanj).
 struct Exp {
   static constexpr bool kVectorized = true;
   template <typename T>
@@ -100,7 +101,8 @@ struct Ceil {
   }
 };
 
-// reciprocal: 1 / x (complex: Smith's division, so 1 / 0 is (inf, nan)).
+// reciprocal: 1 / x (complex: Smith's division, as c10::complex since PyTorch 2.0, so 1 / 0 is
+// (inf, nan); 1.13's plain formula gave nan+nanj).
 struct Reciprocal {
   static constexpr bool kVectorized = true;
   template <typename T>

@@ -93,7 +93,8 @@ void any_op(MetaBase& meta, const Tensor& self, int64_t dim, bool keepdim);
 
 // logsumexp: the out's dtype, else float32 for integral and bool inputs and the input's dtype
 // otherwise. A non-floating out: "logsumexp(): Expected floating point type for result tensor,
-// but got: int64".
+// but got: int64". Complex inputs and outs are accepted, as PyTorch since pytorch#133187 (1.13
+// raised that error for them: "... but got: ComplexFloat").
 void logsumexp_op(MetaBase& meta, const Tensor& self, IntArrayRef dim, bool keepdim);
 
 }  // namespace bp::meta
