@@ -166,8 +166,8 @@ TEST(Reciprocal, DividesOneWithIeeeZerosAndSmithsComplexDivision) {
     expect_values(reciprocal(x), t, {0.5, -0.25, kInf, -kInf, 0.0, -0.0, kNan});
   }
   for (ST t : complex_dtypes()) {
-    Tensor z = complex_tensor_of(t, {C(0, 1), C(2, 0), C(0, 0)});
-    expect_complex_values(reciprocal(z), t, {C(0, -1), C(0.5, 0), C(kInf, kNan)});
+    Tensor z = complex_tensor_of(t, {C(0, 1), C(2, 0), C(0, 0), C(-0.0, -0.0)});
+    expect_complex_values(reciprocal(z), t, {C(0, -1), C(0.5, 0), C(kInf, kNan), C(kInf, kNan)});
   }
   expect_values(reciprocal(tensor_of(ST::kInt16, {2, 0})), ST::kFloat32, {0.5, kInf});
 }

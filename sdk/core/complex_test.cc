@@ -108,6 +108,10 @@ TEST(Complex, DivisionByZeroGivesInfOrNan) {
   EXPECT_TRUE(std::isinf(q.imag()));
   const complex<double> n = complex<double>(0.0, 0.0) / complex<double>(0.0, 0.0);
   EXPECT_TRUE(std::isnan(n.real()));
+  // Each part over +0 whatever the zeros' signs, as c10::complex (std::abs of the divisor).
+  const complex<float> s = complex<float>(1.0f, -1.0f) / complex<float>(-0.0f, -0.0f);
+  EXPECT_EQ(s.real(), INFINITY);
+  EXPECT_EQ(s.imag(), -INFINITY);
 }
 
 TEST(Complex, ComparesBothParts) {

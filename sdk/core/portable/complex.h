@@ -72,9 +72,10 @@ struct alignas(2 * sizeof(T)) complex {
     const T abs_d = d < T(0) ? -d : d;
     if (abs_c >= abs_d) {
       if (abs_c == T(0) && abs_d == T(0)) {
-        // Division by zero gives a complex inf or nan, as for reals.
-        real_ = a / abs_c;
-        imag_ = b / abs_d;
+        // Division by zero gives a complex inf or nan: each part over |c| = |d| = +0 whatever
+        // the zeros' signs (c10::complex divides by std::abs), so 1 / (0-0j) is inf+nanj.
+        real_ = a / T(0);
+        imag_ = b / T(0);
       } else {
         const T ratio = d / c;
         const T scale = T(1) / (c + d * ratio);
