@@ -23,11 +23,14 @@ const OpVariant* OpEntry::variant(VariantKind kind) const {
   return nullptr;
 }
 
-std::string OpEntry::tolerance_name() const {
-  if (!tolerance_key.empty()) return tolerance_key;
-  std::string base = name.substr(0, name.find('.'));
+std::string tolerance_op_name(std::string_view op) {
+  std::string base(op.substr(0, op.find('.')));
   if (!base.empty() && base.back() == '_') base.pop_back();
   return base;
+}
+
+std::string OpEntry::tolerance_name() const {
+  return tolerance_key.empty() ? tolerance_op_name(name) : tolerance_key;
 }
 
 void OpDatabase::add(OpEntry entry) {

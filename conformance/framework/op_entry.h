@@ -55,6 +55,10 @@ using SampleFn = std::function<std::vector<Sample>(ScalarType dtype, uint64_t se
 // Throws RefError when PyTorch raises for the sample.
 using ReferenceFn = std::function<Expected(const RefArgs&)>;
 
+// The name an op's tolerances go by (conformance/tolerances.json): its base name, "add" for
+// add_.Tensor and add.out.
+std::string tolerance_op_name(std::string_view op);
+
 struct OpEntry {
   std::string name;    // unique; reports group the variants under it
   std::string family;  // "unary", "binary", "reduction", ...

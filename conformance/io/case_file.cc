@@ -8,6 +8,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "conformance/framework/op_entry.h"
 #include "sdk/dispatch/dispatcher.h"
 
 namespace bp::conformance {
@@ -77,7 +78,7 @@ Case case_from_json(const json& j, const Tolerances& tolerances) {
   if (expect.contains("error")) c.expect.error = expect.at("error").get<std::string>();
   for (const json& o : expect.value("outputs", json::array())) {
     c.expect.outputs.push_back(expected_output_from_json(o));
-    Tolerance t = tolerances.get("", c.expect.outputs.back().value.dtype);
+    Tolerance t = tolerances.get(tolerance_op_name(c.op), c.expect.outputs.back().value.dtype);
     if (o.contains("tolerance")) {
       const json& tj = o.at("tolerance");
       t.atol = tj.value("atol", t.atol);
