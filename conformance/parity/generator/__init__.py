@@ -1,0 +1,1 @@
+"""The PyTorch parity generator: golden conformance cases computed by real PyTorch."""

@@ -1,0 +1,116 @@
+"""Samples of the view ops: valid and invalid geometry on contiguous and strided inputs."""
+from .sample import Sample, tensor
+
+
+def _x(op, dtype, sizes=(2, 3, 4), layout="contiguous"):
+    return tensor(dtype, list(sizes), layout=layout, seed=(op,))
+
+
+def views(op, dtype):
+    base = op.split(".")[0].rstrip("_")
+    x = _x(op, dtype)
+    xt = _x(op, dtype, layout="transposed")
+    s = []
+
+    def add(description, **args):
+        s.append(Sample(description, args))
+
+    if base == "as_strided":
+        add("2x2 strides 1,2", self=x, size=[2, 2], stride=[1, 2])
+        add("3x3 overlapping, offset 1", self=x, size=[3, 3], stride=[1, 1], storage_offset=1)
+        add("0-dim at offset 5", self=x, size=[], stride=[], storage_offset=5)
+        add("of a sliced tensor", self=_x(op, dtype, (2, 3), "sliced"), size=[2], stride=[2])
+        add("past the storage", self=x, size=[30], stride=[1])
+        add("negative stride", self=x, size=[2], stride=[-1])
+    elif base == "alias":
+        add("contiguous", self=x)
+        add("transposed", self=xt)
+    elif base in ("view", "reshape"):
+        key = "size" if base == "view" else "shape"
+        for sizes in ([6, 4], [-1], [4, -1, 2], [24], [2, 3, 4, 1]):
+            add("contiguous to %s" % sizes, self=x, **{key: sizes})
+        add("transposed to [-1]", self=xt, **{key: [-1]})
+        add("transposed to [4, 6]", self=xt, **{key: [4, 6]})
+        add("0-dim to [1, 1]", self=_x(op, dtype, ()), **{key: [1, 1]})
+        add("zero-size to [0, -1]", self=_x(op, dtype, (0, 3)), **{key: [-1, 0]})
+        add("wrong numel", self=x, **{key: [5, 5]})
+        add("two -1", self=x, **{key: [-1, -1]})
+    elif base == "flatten":
+        for a, b in [(0, -1), (1, 2), (0, 1), (2, 2), (-2, -1)]:
+            add("start %d end %d" % (a, b), self=x, start_dim=a, end_dim=b)
+        add("transposed", self=xt, start_dim=0, end_dim=-1)
+        add("0-dim", self=_x(op, dtype, ()), start_dim=0, end_dim=-1)
+        add("start after end", self=x, start_dim=2, end_dim=1)
+    elif base == "permute":
+        add("2,0,1", self=x, dims=[2, 0, 1])
+        add("negative dims", self=xt, dims=[-1, 0, 1])
+        add("repeated dim", self=x, dims=[0, 0, 1])
+        add("wrong length", self=x, dims=[0, 1])
+    elif base == "transpose":
+        for a, b in [(0, 1), (0, 2), (-1, 0), (1, 1)]:
+            add("dims %d, %d" % (a, b), self=x, dim0=a, dim1=b)
+        add("transposed input", self=xt, dim0=0, dim1=2)
+        add("dim out of range", self=x, dim0=0, dim1=3)
+    elif base == "t":
+        add("2-D", self=_x(op, dtype, (3, 4)))
+        add("1-D", self=_x(op, dtype, (4,)))
+        add("0-dim", self=_x(op, dtype, ()))
+        add("3-D", self=x)
+    elif base == "expand":
+        add("1x3 to 2x3", self=_x(op, dtype, (1, 3)), size=[2, 3])
+        add("new leading dims, -1", self=_x(op, dtype, (3, 1)), size=[2, -1, 4])
+        add("0-dim to 2x2", self=_x(op, dtype, ()), size=[2, 2])
+        add("size mismatch", self=_x(op, dtype, (3,)), size=[2, 4])
+        add("too few sizes", self=x, size=[4])
+    elif base == "expand_as":
+        add("1x3 as 2x3", self=_x(op, dtype, (1, 3)), other=tensor("float32", [2, 3]))
+        add("mismatch", self=_x(op, dtype, (3,)), other=tensor("int64", [2, 4]))
+    elif base == "squeeze":
+        y = _x(op, dtype, (1, 3, 1, 2))
+        if op.endswith(".dim"):
+            for d in [0, 1, 2, -1, -4]:
+                add("dim %d" % d, self=y, dim=d)
+            add("0-dim, dim 0", self=_x(op, dtype, ()), dim=0)
+            add("dim out of range", self=y, dim=4)
+        elif op.endswith(".dims"):
+            for dims in ([0], [0, 2], [1, 2], [], [-1, -4]):
+                add("dims %s" % dims, self=y, dim=dims)
+            add("0-dim, dims [0]", self=_x(op, dtype, ()), dim=[0])
+            add("dims out of range", self=y, dim=[0, 4])
+            add("dim repeated", self=y, dim=[0, 0])
+        else:
+            add("1x3x1x2", self=y)
+            add("0-dim", self=_x(op, dtype, ()))
+            add("transposed", self=tensor(dtype, [1, 3, 1], layout="transposed", seed=(op,)))
+    elif base == "unsqueeze":
+        for d in [0, 1, 3, -1, -4]:
+            add("dim %d" % d, self=x, dim=d)
+        add("0-dim", self=_x(op, dtype, ()), dim=0)
+        add("transposed", self=xt, dim=1)
+        add("dim out of range", self=x, dim=4)
+    elif base == "select":
+        add("dim 0 index 1", self=x, dim=0, index=1)
+        add("dim -1 index -1", self=x, dim=-1, index=-1)
+        add("transposed", self=xt, dim=1, index=2)
+        add("index out of range", self=x, dim=1, index=3)
+        add("0-dim", self=_x(op, dtype, ()), dim=0, index=0)
+    elif base == "slice":
+        for dim, start, end, step in [(0, 0, 1, 1), (2, 1, None, 2), (1, -2, None, 1),
+                                      (2, None, -1, 3), (1, 5, 10, 1), (0, 1, 0, 1)]:
+            add("dim %d [%s:%s:%d]" % (dim, start, end, step), self=x, dim=dim, start=start,
+                end=end, step=step)
+        add("transposed", self=xt, dim=2, start=1, end=3, step=1)
+        add("step 0", self=x, dim=0, start=0, end=2, step=0)
+    elif base == "narrow":
+        add("dim 1 start 1 length 2", self=x, dim=1, start=1, length=2)
+        add("dim -1 start -2 length 2", self=x, dim=-1, start=-2, length=2)
+        add("transposed", self=xt, dim=0, start=0, length=1)
+        add("past the end", self=x, dim=1, start=2, length=2)
+    elif base == "diagonal":
+        for off, d1, d2 in [(0, 0, 1), (1, 1, 2), (-1, 0, 2), (5, 0, 1), (0, -1, 0)]:
+            add("offset %d dims %d, %d" % (off, d1, d2), self=x, offset=off, dim1=d1, dim2=d2)
+        add("transposed", self=xt, offset=0, dim1=0, dim2=1)
+        add("same dims", self=x, offset=0, dim1=1, dim2=1)
+    else:
+        raise KeyError("no view samples for " + op)
+    return s
