@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -44,6 +45,34 @@ TEST(Add, OfBoolIsLogicalOrAndAlphaScales) {
   expect_complex_values(add(complex_tensor_of(ST::kComplex64, {C(1, 1)}),
                             complex_tensor_of(ST::kComplex64, {C(1, -1)}), C(0, 1)),
                         ST::kComplex64, {C(2, 2)});
+}
+
+// A broadcast operand (stride 0) and a Scalar reach the vectorised loop as a splat vector, which
+// must keep -0.0's sign: torch.mul(tensor([[-0.0], [1.5]]), tensor([[1, -1, 0, -0.0] * k])) is
+// [[-0, 0, -0, 0, ...], [1.5, -1.5, 0, -0, ...]] and torch.add gives -0.0 + -0.0 = -0.0.
+// Enough elements for the vector loop: 32 float32, 16 float64.
+TEST(BroadcastOperand, KeepsTheSignOfNegativeZeroInTheVectorLoop) {
+  for (const auto& [t, n] : {std::pair{ST::kFloat32, 32}, std::pair{ST::kFloat64, 16}}) {
+    SCOPED_TRACE(t);
+    const double pattern[] = {1, -1, 0.0, -0.0};
+    std::vector<double> row, products, sums, row_times_zero;
+    for (int i = 0; i < n; ++i) row.push_back(pattern[i % 4]);
+    for (double x : {-0.0, 1.5}) {
+      for (double y : row) {
+        products.push_back(x * y);
+        sums.push_back(x + y);
+      }
+    }
+    for (double y : row) row_times_zero.push_back(y * -0.0);
+    const Tensor column = tensor_of(t, {-0.0, 1.5}, {2, 1});
+    const Tensor other = tensor_of(t, row, {1, n});
+    expect_values(mul(column, other), t, products);
+    expect_values(add(column, other), t, sums);
+    // The broadcast operand second, and Scalar -0.0.
+    expect_values(mul(other, column), t, products);
+    expect_values(mul(tensor_of(t, row), Scalar(-0.0)), t, row_times_zero);
+    expect_values(add(tensor_of(t, row), Scalar(-0.0)), t, row);
+  }
 }
 
 TEST(Add, AlphaMustFitTheComputeDtype) {

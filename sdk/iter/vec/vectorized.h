@@ -65,8 +65,11 @@ class Vectorized {
   static constexpr int size() { return kBytes / static_cast<int>(sizeof(T)); }
 
   Vectorized() = default;
-  // Every lane set to `value`.
-  [[gnu::always_inline]] Vectorized(T value) : v_(Raw{} + value) {}  // NOLINT: like ATen
+  // Every lane set to `value`, bit for bit: -0.0 stays -0.0 (a broadcast operand or Scalar of
+  // -0.0 keeps its sign) and a NaN keeps its payload. No arithmetic is involved (0.0 + value, the
+  // obvious way to splat with vector extensions, turns -0.0 into +0.0).
+  [[gnu::always_inline]] Vectorized(T value)  // NOLINT: implicit, like ATen
+      : v_(splat(value, std::make_integer_sequence<int, size()>{})) {}
   // Wraps a raw vector (a named function: a constructor from Raw would clash with the one from T).
   [[gnu::always_inline]] static Vectorized from_raw(Raw raw) {
     Vectorized r;
@@ -219,6 +222,11 @@ class Vectorized {
   }
 
  private:
+  // A Raw with every lane `value` (one lane per I).
+  template <int... I>
+  [[gnu::always_inline]] static Raw splat(T value, std::integer_sequence<int, I...>) {
+    return Raw{((void)I, value)...};
+  }
   // Reinterprets comparison results as lanes of T (and back), bit for bit.
   [[gnu::always_inline]] static Vectorized from_mask(Mask m) {
     Vectorized r;

@@ -1,7 +1,9 @@
 #include "sdk/iter/vec/vectorized.h"
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -64,6 +66,52 @@ TEST(Vectorized, DispatchCallsABodyThatTakesNoWidth) {
     ++calls;
   });
   EXPECT_EQ(calls, 1);
+}
+
+// The bits of lane `lane` of `v`.
+template <typename Vec>
+uint64_t lane_bits(const Vec& v, int lane) {
+  const typename Vec::value_type x = v[lane];
+  uint64_t bits = 0;
+  std::memcpy(&bits, &x, sizeof(x));
+  return bits;
+}
+template <typename T>
+uint64_t bits_of(T x) {
+  uint64_t bits = 0;
+  std::memcpy(&bits, &x, sizeof(x));
+  return bits;
+}
+
+// A broadcast value (a stride-0 operand, a Scalar argument) fills every lane bit for bit: -0.0
+// stays -0.0 (0.0 + value would give +0.0) and NaNs keep their sign and payload.
+TEST(Vectorized, BroadcastKeepsEveryValueBitForBit) {
+  on_every_isa([&](auto width) __attribute__((always_inline)) {
+    using VecF = Vectorized<float, width>;
+    using VecD = Vectorized<double, width>;
+    const float float_nan = std::bit_cast<float>(uint32_t{0xFFC01234u});  // negative, payload
+    for (float x : {-0.0f, 0.0f, float_nan, -std::numeric_limits<float>::infinity(),
+                    -std::numeric_limits<float>::denorm_min(), 1.5f}) {
+      const VecF v(x);
+      for (int lane = 0; lane < VecF::size(); ++lane) {
+        ASSERT_EQ(lane_bits(v, lane), bits_of(x)) << x << " lane " << lane;
+      }
+    }
+    const double double_nan = std::bit_cast<double>(uint64_t{0x7FF8000000001234u});
+    for (double x : {-0.0, 0.0, double_nan, -std::numeric_limits<double>::denorm_min()}) {
+      const VecD v(x);
+      for (int lane = 0; lane < VecD::size(); ++lane) {
+        ASSERT_EQ(lane_bits(v, lane), bits_of(x)) << x << " lane " << lane;
+      }
+    }
+    // Through arithmetic as a kernel uses it: -0.0 + -0.0 is -0.0, -0.0 * 1 is -0.0.
+    EXPECT_TRUE(std::signbit((VecF(-0.0f) + VecF(-0.0f))[VecF::size() - 1]));
+    EXPECT_TRUE(std::signbit((VecD(-0.0) * VecD(1.0))[0]));
+    EXPECT_EQ((Vectorized<int8_t, width>(int8_t{-128})[Vectorized<int8_t, width>::size() - 1]),
+              -128);
+    EXPECT_EQ((Vectorized<int64_t, width>(std::numeric_limits<int64_t>::min())[1]),
+              std::numeric_limits<int64_t>::min());
+  });
 }
 
 TEST(Vectorized, PartialLoadsFillZerosAndPartialStoresKeepTheRest) {
