@@ -375,11 +375,14 @@ TEST(PowScalar, RaisesANumberToTensorPowers) {
 
 // ---- maximum, atan2, gcd ---------------------------------------------------------------------
 
-TEST(Maximum, PropagatesNanAndTakesTheSecondOfEqualZeros) {
+// Of equal values, self: torch.maximum(tensor([0.0]), tensor([-0.0])) is 0.0 and
+// torch.maximum(tensor([-0.0]), tensor([0.0])) is -0.0 (PyTorch's scalar loop, std::max; its
+// vector loop gives the other operand).
+TEST(Maximum, PropagatesNanAndTakesTheFirstOfEqualZeros) {
   for (ST t : floating_dtypes()) {
     Tensor a = tensor_of(t, {1, kNan, 2, -0.0, 0.0, -kInf});
     Tensor b = tensor_of(t, {2, 1, kNan, 0.0, -0.0, 5});
-    expect_values(maximum(a, b), t, {2, kNan, kNan, 0.0, -0.0, 5});
+    expect_values(maximum(a, b), t, {2, kNan, kNan, -0.0, 0.0, 5});
   }
   for (ST t : integral_dtypes()) {
     expect_int_values(maximum(int_tensor_of(t, {min_of(t), 5}), int_tensor_of(t, {max_of(t), 3})),
@@ -394,8 +397,8 @@ TEST(Maximum, PropagatesNanAndTakesTheSecondOfEqualZeros) {
 TEST(Maximum, VectorAndScalarPathsAgreeOnNanAndSignedZeros) {
   // 1000 elements: the vectorised loop and its scalar tail both see every pattern.
   std::vector<double> a, b, expected;
-  const double patterns[][3] = {{1, 2, 2},        {kNan, 1, kNan},   {1, kNan, kNan},
-                                {-0.0, 0.0, 0.0}, {0.0, -0.0, -0.0}, {-3, -4, -3}};
+  const double patterns[][3] = {{1, 2, 2},         {kNan, 1, kNan},  {1, kNan, kNan},
+                                {-0.0, 0.0, -0.0}, {0.0, -0.0, 0.0}, {-3, -4, -3}};
   for (int i = 0; i < 1000; ++i) {
     const double* p = patterns[i % 6];
     a.push_back(p[0]);

@@ -65,12 +65,13 @@ constexpr T lowest() {
   }
 }
 
-// The vector form of math::Max: Vectorized's NaN-propagating maximum.
+// The vector form of math::Max: Vectorized's NaN-propagating maximum, keeping the later of equal
+// values (b), as ATen's vector loop does.
 struct VectorMax {
   template <typename T, int kBytes>
   [[gnu::always_inline]] Vectorized<T, kBytes> operator()(Vectorized<T, kBytes> a,
                                                           Vectorized<T, kBytes> b) const {
-    return maximum(a, b);
+    return maximum(b, a);  // maximum gives its first argument on equal values
   }
 };
 

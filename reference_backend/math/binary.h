@@ -219,7 +219,8 @@ struct Hypot {
   }
 };
 
-// maximum: the larger value, NaN if either is NaN (see primitives.h for signed zeros); bool: or.
+// maximum: the larger value, NaN if either is NaN; of equal values self (torch.maximum(0.0, -0.0)
+// is 0.0, torch.maximum(-0.0, 0.0) is -0.0: PyTorch's scalar loop, std::max); bool: or.
 struct Maximum {
   static constexpr bool kVectorized = true;
   template <typename T>
@@ -228,7 +229,7 @@ struct Maximum {
   }
 };
 
-// The smaller value, NaN if either is NaN; bool: and. (clamp's upper bound.)
+// The smaller value, NaN if either is NaN; of equal values self, as Maximum; bool: and.
 struct Minimum {
   static constexpr bool kVectorized = true;
   template <typename T>

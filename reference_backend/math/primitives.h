@@ -174,9 +174,10 @@ template <typename T>
   return detail::apply2(base, exponent, [](auto a, auto b) { return std::pow(a, b); });
 }
 
-// The larger (smaller) of a and b; NaN when either is NaN (the NaN operand's payload); b when
-// they compare equal (so maximum(-0.0, 0.0) is 0.0 and maximum(0.0, -0.0) is -0.0, as x86's
-// max instruction and ATen's vectorised kernels give). bool: or (and).
+// The larger (smaller) of a and b; NaN when either is NaN (the NaN operand's payload); a when
+// they compare equal, as std::max (std::min) and PyTorch's scalar loop (torch.maximum's and
+// torch.minimum's element-wise definition): maximum(0.0, -0.0) is 0.0 and maximum(-0.0, 0.0) is
+// -0.0. Vectors give the same lane by lane. bool: or (and).
 template <typename T>
 [[gnu::always_inline]] inline T maximum(T a, T b) {
   if constexpr (detail::is_vectorized_v<T>) {
@@ -184,9 +185,9 @@ template <typename T>
   } else if constexpr (std::is_same_v<T, bool>) {
     return a || b;
   } else if constexpr (std::is_floating_point_v<T>) {
-    return a != a || b != b ? a + b : (a > b ? a : b);
+    return a != a || b != b ? a + b : (a < b ? b : a);
   } else {
-    return a > b ? a : b;
+    return a < b ? b : a;
   }
 }
 template <typename T>
@@ -196,9 +197,9 @@ template <typename T>
   } else if constexpr (std::is_same_v<T, bool>) {
     return a && b;
   } else if constexpr (std::is_floating_point_v<T>) {
-    return a != a || b != b ? a + b : (a < b ? a : b);
+    return a != a || b != b ? a + b : (b < a ? b : a);
   } else {
-    return a < b ? a : b;
+    return b < a ? b : a;
   }
 }
 

@@ -191,8 +191,8 @@ struct Prod {
 // amax: the larger value; NaN if either is NaN. Of equal values (0.0 and -0.0) the earlier, a,
 // as PyTorch's scalar loop (std::max(acc, x)) keeps its accumulator: amax([0.0, -0.0]) is 0.0
 // and amax([-0.0, 0.0]) is -0.0. Identity: the type's lowest value (-inf). (The CPU's vector form
-// is Vectorized's maximum(), which propagates NaN the same way and, as ATen's vector loop, keeps
-// the later of equal values.)
+// is cpu::VectorMax, Vectorized's maximum(), which propagates NaN the same way, with the later of
+// equal values kept, as ATen's vector loop.)
 struct Max {
   template <typename T>
   T operator()(T a, T b) const {

@@ -17,13 +17,13 @@ struct Where {
 };
 
 // clamp with a lower bound only: the larger of self and min, NaN if either is NaN. A bound equal
-// to self leaves self (PyTorch's std::max(self, min)), so the sign of a zero self stays:
-// clamp(-0.0, min=0.0) is -0.0, where maximum(-0.0, 0.0) is 0.0.
+// to self leaves self (PyTorch's std::max(self, min); maximum gives its first argument on equal
+// values), so the sign of a zero self stays: clamp(-0.0, min=0.0) is -0.0.
 struct ClampMin {
   static constexpr bool kVectorized = true;
   template <typename T>
   T operator()(T self, T min) const {
-    return maximum(min, self);  // maximum gives its second argument on equal values
+    return maximum(self, min);
   }
 };
 
@@ -32,7 +32,7 @@ struct ClampMax {
   static constexpr bool kVectorized = true;
   template <typename T>
   T operator()(T self, T max) const {
-    return minimum(max, self);
+    return minimum(self, max);
   }
 };
 

@@ -371,16 +371,16 @@ BP_INLINE auto abs(T x) {
 }
 
 // The larger (smaller) of a and b; NaN when either is NaN (a + b keeps the NaN operand's
-// payload); b when they compare equal (maximum(-0.0, 0.0) is 0.0, maximum(0.0, -0.0) is -0.0),
-// as on the host. bool: or (and).
+// payload); a when they compare equal (maximum(0.0, -0.0) is 0.0, maximum(-0.0, 0.0) is -0.0),
+// as std::max (std::min) and on the host. bool: or (and).
 template <typename T>
 BP_INLINE T maximum(T a, T b) {
   if constexpr (is_bool_v<T>) {
     return a || b;
   } else if constexpr (is_floating_v<T>) {
-    return a != a || b != b ? a + b : (a > b ? a : b);
+    return a != a || b != b ? a + b : (a < b ? b : a);
   } else {
-    return a > b ? a : b;
+    return a < b ? b : a;
   }
 }
 template <typename T>
@@ -388,9 +388,9 @@ BP_INLINE T minimum(T a, T b) {
   if constexpr (is_bool_v<T>) {
     return a && b;
   } else if constexpr (is_floating_v<T>) {
-    return a != a || b != b ? a + b : (a < b ? a : b);
+    return a != a || b != b ? a + b : (b < a ? b : a);
   } else {
-    return a < b ? a : b;
+    return b < a ? b : a;
   }
 }
 

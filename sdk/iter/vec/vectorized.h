@@ -18,7 +18,8 @@
 // member is always_inline so that it is compiled for the ISA of the function it is inlined into.
 //
 // Element types: float, double, and the integer types (int8..int64, uint8). Operations follow
-// ATen's Vectorized: arithmetic, maximum/minimum (NaN-propagating for floating types), comparisons
+// ATen's Vectorized: arithmetic, maximum/minimum (NaN-propagating for floating types; of equal
+// values the first, as std::max: see maximum), comparisons
 // returning all-bits-set masks (operator<) or 1/0 values (lt()), blendv (select), exp (float:
 // Cephes polynomial, <= 2 ulp everywhere; double: per lane std::exp), horizontal sums.
 //
@@ -155,12 +156,14 @@ class Vectorized {
     return from_raw(m != 0 ? b.v_ : a.v_);
   }
 
-  // The larger (smaller) of each pair of lanes; NaN if either is NaN, as torch.maximum.
+  // The larger (smaller) of each pair of lanes; NaN if either is NaN; of equal lanes (0.0 and
+  // -0.0) a's, as std::max (std::min) and torch.maximum's element-wise definition (its scalar
+  // loop). (ATen's Vectorized, like x86's max instruction, gives b's: maximum(b, a) for that.)
   [[gnu::always_inline]] friend Vectorized maximum(Vectorized a, Vectorized b) {
-    return propagate_nan(a, b, from_raw(a.v_ > b.v_ ? a.v_ : b.v_));
+    return propagate_nan(a, b, from_raw(a.v_ < b.v_ ? b.v_ : a.v_));
   }
   [[gnu::always_inline]] friend Vectorized minimum(Vectorized a, Vectorized b) {
-    return propagate_nan(a, b, from_raw(a.v_ < b.v_ ? a.v_ : b.v_));
+    return propagate_nan(a, b, from_raw(b.v_ < a.v_ ? b.v_ : a.v_));
   }
 
   // e^x per lane. float: Cephes' polynomial (ATen's and Eigen's choice) on x - n ln2, scaled by

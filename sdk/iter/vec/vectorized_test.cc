@@ -156,6 +156,17 @@ TEST(Vectorized, MaximumAndMinimumPropagateNaN) {
   });
 }
 
+// Of equal lanes the first, as std::max / std::min and torch.maximum's scalar loop.
+TEST(Vectorized, MaximumAndMinimumOfEqualLanesGiveTheFirst) {
+  on_every_isa([&](auto width) __attribute__((always_inline)) {
+    using VecD = Vectorized<double, width>;
+    EXPECT_FALSE(std::signbit(maximum(VecD(0.0), VecD(-0.0))[0]));
+    EXPECT_TRUE(std::signbit(maximum(VecD(-0.0), VecD(0.0))[1]));
+    EXPECT_FALSE(std::signbit(minimum(VecD(0.0), VecD(-0.0))[0]));
+    EXPECT_TRUE(std::signbit(minimum(VecD(-0.0), VecD(0.0))[1]));
+  });
+}
+
 TEST(Vectorized, ReduceAddSumsAllLanes) {
   on_every_isa([&](auto width) __attribute__((always_inline)) {
     using VecI = Vectorized<int32_t, width>;
