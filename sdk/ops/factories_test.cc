@@ -183,6 +183,33 @@ TEST(Fill, TensorOverloadTakesAZeroDimValue) {
   EXPECT_EQ(e.message(), "Cannot copy out of meta tensor; no data!");
 }
 
+// torch.zeros(2).fill_(torch.tensor(1+2j)) raises "value cannot be converted to type float
+// without overflow" (1.13 fills with value.item()): the message fill_.Scalar gives for the same
+// number. A zero imaginary part fills the real part.
+TEST(Fill, TensorOverloadConvertsAComplexValueForARealTensorAsTheScalarOneDoes) {
+  const complex<double> z(1.5, 2);
+  const Tensor value = full({}, z, ScalarType::kComplex64);
+  for (ScalarType dtype : {ScalarType::kFloat32, ScalarType::kFloat64, ScalarType::kFloat16,
+                           ScalarType::kInt32, ScalarType::kUInt8}) {
+    SCOPED_TRACE(scalar_type_name(dtype));
+    Tensor t = zeros({2}, dtype);
+    const std::string scalar_message = message_of([&] { t.fill_(Scalar(z)); });
+    EXPECT_EQ(message_of([&] { t.fill_(value); }), scalar_message);
+    EXPECT_THAT(as_doubles(t), ElementsAre(0, 0));  // unchanged
+  }
+  Tensor t = zeros({2}, ScalarType::kFloat32);
+  EXPECT_EQ(message_of([&] { t.fill_(value); }),
+            "value cannot be converted to type float without overflow");
+  EXPECT_EQ(message_of([&] { zeros({1}, ScalarType::kFloat64).fill_(value); }),
+            "value cannot be converted to type double without overflow");
+  t.fill_(full({}, complex<double>(-3, 0), ScalarType::kComplex128));
+  EXPECT_THAT(values_of<float>(t), ElementsAre(-3, -3));
+  // Into a complex tensor the value is copied as it is.
+  Tensor c = zeros({2}, ScalarType::kComplex128);
+  c.fill_(value);
+  EXPECT_THAT(values_of<complex<double>>(c), ElementsAre(z, z));
+}
+
 TEST(Fill, ZeroWritesZeros) {
   Tensor t = full({2, 3}, 4, ScalarType::kFloat64);
   Tensor row = select(t, 0, 1);

@@ -120,7 +120,11 @@ Tensor& fill_meta_(Tensor& self, const Scalar& value) {
 Tensor& fill_tensor_(Tensor& self, const Tensor& value) {
   BP_CHECK(value.dim() == 0, "fill_ only supports 0-dimension value tensor but got tensor with ",
            value.dim(), " dimensions.");
-  if (self.device() != value.device()) return bp::fill_(self, item(value));
+  // A complex value into a real tensor is read as a number too: fill_.Scalar's conversion raises
+  // "value cannot be converted to type float without overflow" for a non-zero imaginary part, as
+  // PyTorch 1.13's fill_(self, value.item()) does (copy_ would drop the imaginary part).
+  if (self.device() != value.device() || (is_complex(value.dtype()) && !is_complex(self.dtype())))
+    return bp::fill_(self, item(value));
   // A value inside self would be overwritten before it is read everywhere.
   if (self.is_alias_of(value)) return bp::copy_(self, bp::clone(value));
   return bp::copy_(self, value);
