@@ -271,19 +271,25 @@ void add_view_entries(OpDatabase& db) {
              }
              return one(view_of(self, sizes, strides, self.storage_offset()));
            });
-  add_view(db, "t", "t_", {{"0-dim", {}}, {"offset", {}}, {"transposed", {}}, {"3d", {}}},
-           [](const Tensor& self, const RefArgs&) {
-             if (self.dim() > 2) {
-               throw RefError{"t() expects a tensor with <= 2 dimensions, but self is " +
-                              std::to_string(self.dim()) + "D"};
-             }
-             Sizes sizes = sizes_of(self), strides = strides_of(self);
-             if (self.dim() == 2) {
-               std::swap(sizes[0], sizes[1]);
-               std::swap(strides[0], strides[1]);
-             }
-             return one(view_of(self, sizes, strides, self.storage_offset()));
-           });
+  // t and t_ (PyTorch's check_t names the op called: "t() expects ...", "t_() expects ...").
+  const auto t_ref = [](const std::string& op) -> ViewRef {
+    return [op](const Tensor& self, const RefArgs&) {
+      if (self.dim() > 2) {
+        throw RefError{op + " expects a tensor with <= 2 dimensions, but self is " +
+                       std::to_string(self.dim()) + "D"};
+      }
+      Sizes sizes = sizes_of(self), strides = strides_of(self);
+      if (self.dim() == 2) {
+        std::swap(sizes[0], sizes[1]);
+        std::swap(strides[0], strides[1]);
+      }
+      return one(view_of(self, sizes, strides, self.storage_offset()));
+    };
+  };
+  const std::vector<ViewCase> t_cases = {
+      {"0-dim", {}}, {"offset", {}}, {"transposed", {}}, {"3d", {}}};
+  db.add(view_entry("t_", t_cases, t_ref("t_()"), VariantKind::kInplace));
+  db.add(view_entry("t", t_cases, t_ref("t()")));
   db.add(view_entry(
       "expand",
       {{"column", {{"size", ints({3, 4})}}},

@@ -157,9 +157,16 @@ TEST(InplaceViews, GiveSelfTheViewsGeometry) {
             "setStorage: sizes [7], strides [1], storage offset 1, and itemsize 8 requiring a "
             "storage size of 64 are out of bounds for storage of size 48");
   EXPECT_EQ(sizes_of(t), (std::vector<int64_t>{2}));  // Unchanged after the error.
-  EXPECT_EQ(message_of([&] {
-              iota({2, 3, 4}).t_();
-            }),
+}
+
+// torch.ones(2, 3, 4).t_() says "t_() expects a tensor with <= 2 dimensions, but self is 3D"
+// (and .t() says "t() ..."): the message names the op called.
+TEST(InplaceViews, TransposeInPlaceNamesItselfWhenSelfHasMoreThanTwoDims) {
+  Tensor t = iota({2, 3, 4});
+  EXPECT_EQ(message_of([&] { t.t_(); }),
+            "t_() expects a tensor with <= 2 dimensions, but self is 3D");
+  EXPECT_EQ(sizes_of(t), (std::vector<int64_t>{2, 3, 4}));  // unchanged
+  EXPECT_EQ(message_of([&] { t.t(); }),
             "t() expects a tensor with <= 2 dimensions, but self is 3D");
 }
 

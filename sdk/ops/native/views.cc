@@ -50,7 +50,12 @@ Tensor& transpose_(Tensor& self, int64_t dim0, int64_t dim1) {
   return take_geometry(self, native::transpose(self, dim0, dim1));
 }
 
-Tensor& t_(Tensor& self) { return take_geometry(self, native::t(self)); }
+Tensor& t_(Tensor& self) {
+  // PyTorch's check_t names the op called: "t_()" here ("t()" in native::t).
+  BP_CHECK(self.dim() <= 2, "t_() expects a tensor with <= 2 dimensions, but self is ", self.dim(),
+           "D");
+  return take_geometry(self, native::t(self));
+}
 
 Tensor& squeeze_(Tensor& self) { return take_geometry(self, native::squeeze(self)); }
 
