@@ -275,6 +275,45 @@ TEST(Arange, ReportsPyTorchsErrors) {
   EXPECT_EQ(message_of([] { arange(0, 1e30, 1e-30); }), "invalid size, possible overflow?");
 }
 
+// Integral dtypes convert start, end and step to int64 before anything else, as PyTorch's
+// arange_out (values from torch 1.13): int64 ranges are then measured in int64, the other integral
+// dtypes from the numbers as given; floating dtypes are unaffected.
+TEST(Arange, IntegralDtypesConvertStartEndAndStepToInt64First) {
+  // torch.arange(0, 4.5, dtype=torch.int64) is [0, 1, 2, 3]; int32 gives [0, 1, 2, 3, 4].
+  EXPECT_THAT(values_of<int64_t>(arange(0, 4.5, 1, ScalarType::kInt64)), ElementsAre(0, 1, 2, 3));
+  EXPECT_THAT(values_of<int32_t>(arange(0, 4.5, 1, ScalarType::kInt32)),
+              ElementsAre(0, 1, 2, 3, 4));
+  EXPECT_THAT(values_of<float>(arange(0, 4.5, 1, ScalarType::kFloat32)),
+              ElementsAre(0, 1, 2, 3, 4));
+  EXPECT_THAT(values_of<int16_t>(arange(3.9, 0, -1.5, ScalarType::kInt16)), ElementsAre(3, 2, 1));
+  // A step that truncates to 0, for every integral dtype; floating dtypes take it as it is.
+  for (ScalarType dtype : {ScalarType::kUInt8, ScalarType::kInt8, ScalarType::kInt16,
+                           ScalarType::kInt32, ScalarType::kInt64}) {
+    SCOPED_TRACE(scalar_type_name(dtype));
+    EXPECT_EQ(message_of([&] { arange(1, 2, 0.25, dtype); }), "step must be nonzero");
+    EXPECT_EQ(message_of([&] { arange(0, std::numeric_limits<double>::infinity(), 1, dtype); }),
+              "value cannot be converted to type int64_t without overflow");
+    Tensor out = bp::empty({0}, dtype);
+    EXPECT_EQ(message_of([&] { arange_out(out, 0.5, 2, 0.5); }), "step must be nonzero");
+  }
+  EXPECT_THAT(values_of<float>(arange(1, 2, 0.25, ScalarType::kFloat32)),
+              ElementsAre(1, 1.25, 1.5, 1.75));
+  // -0.5 to 0.5 by -1: 0 to 0 in int64 (empty); int32 measures -1 steps.
+  EXPECT_EQ(arange(-0.5, 0.5, -1, ScalarType::kInt64).numel(), 0);
+  EXPECT_EQ(message_of([] { arange(-0.5, 0.5, -1, ScalarType::kInt32); }),
+            "invalid size, possible overflow?");
+  // arange(3.5, out=): 3 elements into int64 (the 2x2 out is resized), 4 into int32.
+  WarningCapture capture;
+  Tensor int64_out = bp::empty({2, 2}, ScalarType::kInt64);
+  arange_out(int64_out, 3.5);
+  EXPECT_EQ(sizes_of(int64_out), (Sizes{3}));
+  EXPECT_THAT(values_of<int64_t>(int64_out), ElementsAre(0, 1, 2));
+  Tensor int32_out = bp::empty({2, 2}, ScalarType::kInt32);
+  arange_out(int32_out, 3.5);
+  EXPECT_EQ(sizes_of(int32_out), (Sizes{2, 2}));
+  EXPECT_THAT(values_of<int32_t>(int32_out), ElementsAre(0, 1, 2, 3));
+}
+
 TEST(Arange, ComplexBoundsStepBothParts) {
   Tensor r = arange(complex<double>(0, 0), complex<double>(2, 4), complex<double>(1, 2),
                     ScalarType::kComplex64);

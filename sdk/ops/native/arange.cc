@@ -58,26 +58,23 @@ double complex_arange_length(const Scalar& start, const Scalar& end, const Scala
                                           : complex_range_length<float>(start, end, step);
 }
 
-// The length of arange(start, end, step) into an output of `dtype` (PyTorch's
-// compute_arange_size): ceil((end - start) / step) in double, exactly in int64 when the output
-// and all three numbers are integers.
+// The length of arange(start, end, step) into an output of `dtype`, as PyTorch's arange_out: an
+// integral dtype first converts start, end and step to its accumulate type, int64 (which raises
+// "value cannot be converted to type int64_t without overflow" for inf and NaN), and checks those:
+// arange(1, 2, 0.25) in int32 has a step of 0 ("step must be nonzero"). The length is then
+// ceil((end - start) / step): exactly in int64 for int64 (so torch.arange(0, 4.5, dtype=int64) has
+// 4 elements), from the numbers as given, in double, for the other dtypes (so in int32 it has 5;
+// the values, start + i * step in int64, are 0..4).
 int64_t arange_length(const Scalar& start, const Scalar& end, const Scalar& step,
                       ScalarType dtype) {
-  const bool all_integers =
-      start.is_integral(false) && end.is_integral(false) && step.is_integral(false);
   double length;
-  if (!(dtype == ScalarType::kInt64 && all_integers) &&
-      (start.is_complex() || end.is_complex() || step.is_complex())) {
-    length = complex_arange_length(start, end, step, dtype);
-  } else {
-    const double dstart = start.to<double>(), dend = end.to<double>(), dstep = step.to<double>();
-    BP_CHECK(dstep > 0 || dstep < 0, "step must be nonzero");
-    check_finite_range(dstart, dend, "");
-    BP_CHECK((dstep > 0 && dend >= dstart) || (dstep < 0 && dend <= dstart),
+  if (is_integral(dtype, /*include_bool=*/false)) {
+    const int64_t xstart = start.to<int64_t>(), xend = end.to<int64_t>();
+    const int64_t xstep = step.to<int64_t>();
+    BP_CHECK(xstep != 0, "step must be nonzero");
+    BP_CHECK((xstep > 0 && xend >= xstart) || (xstep < 0 && xend <= xstart),
              "upper bound and lower bound inconsistent with step sign");
-    if (dtype == ScalarType::kInt64 && all_integers) {
-      const int64_t xstart = start.to<int64_t>(), xend = end.to<int64_t>();
-      const int64_t xstep = step.to<int64_t>();
+    if (dtype == ScalarType::kInt64) {
       const int64_t sign = xstep > 0 ? 1 : -1;
       // ceil((end - start) / step) in integers; wrapping like PyTorch's int64 arithmetic.
       const auto span =
@@ -85,8 +82,17 @@ int64_t arange_length(const Scalar& start, const Scalar& end, const Scalar& step
                                static_cast<uint64_t>(xstep - sign));
       length = static_cast<double>(span / xstep);
     } else {
-      length = std::ceil((dend - dstart) / dstep);
+      length = std::ceil((end.to<double>() - start.to<double>()) / step.to<double>());
     }
+  } else if (start.is_complex() || end.is_complex() || step.is_complex()) {
+    length = complex_arange_length(start, end, step, dtype);
+  } else {
+    const double dstart = start.to<double>(), dend = end.to<double>(), dstep = step.to<double>();
+    BP_CHECK(dstep > 0 || dstep < 0, "step must be nonzero");
+    check_finite_range(dstart, dend, "");
+    BP_CHECK((dstep > 0 && dend >= dstart) || (dstep < 0 && dend <= dstart),
+             "upper bound and lower bound inconsistent with step sign");
+    length = std::ceil((dend - dstart) / dstep);
   }
   BP_CHECK(length >= 0 && length <= static_cast<double>(std::numeric_limits<int64_t>::max()),
            "invalid size, possible overflow?");
