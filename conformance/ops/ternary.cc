@@ -201,8 +201,8 @@ void add_ternary_entries(OpDatabase& db) {
             out.push_back(std::move(s));
             return out;
           },
-      .out_dtype = OutDtypeRule::kExact,
-      .out_dtype_error = found_dtype,
+      // As PyTorch's build_binary_op: out= takes any dtype the result can be cast to.
+      .out_dtype = OutDtypeRule::kSafeCast,
   }));
   db.add(pointwise({
       .name = "addcmul",

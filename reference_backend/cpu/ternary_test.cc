@@ -228,9 +228,32 @@ TEST(Lerp, NeedsMatchingFloatingDtypes) {
             "expected dtype float32 for `end` but got dtype float64");
   Tensor i = tensor_of(ST::kInt32, {1});
   EXPECT_EQ(message_of([&] { lerp(i, i, 0.5); }), "\"lerp\" not implemented for 'int32'");
-  Tensor out = empty({1}, ST::kFloat64, kCpu);
-  EXPECT_EQ(message_of([&] { lerp_out(out, f, f, 0.5); }),
-            "Found dtype float64 but expected float32");
+}
+
+// As PyTorch's build_binary_op: an out= of a dtype the result can be cast to takes the result
+// (torch.lerp(float32, float32, 0.5, out=float64 / complex64 / float16) computes in float32), any
+// other is "result type float32 can't be cast to the desired output type int64".
+TEST(Lerp, OutTakesAnyDtypeTheResultCanBeCastTo) {
+  Tensor start = tensor_of(ST::kFloat32, {1, 2});
+  Tensor end = tensor_of(ST::kFloat32, {3, 4});
+  for (ST out_dtype : {ST::kFloat64, ST::kFloat16, ST::kFloat32}) {
+    Tensor out = empty({2}, out_dtype, kCpu);
+    EXPECT_TRUE(lerp_out(out, start, end, 0.5).is_same(out));
+    expect_values(out, out_dtype, {2, 3});
+  }
+  Tensor complex_out = empty({2}, ST::kComplex64, kCpu);
+  lerp_out(complex_out, start, end, 0.5);
+  expect_complex_values(complex_out, ST::kComplex64, {C(2, 0), C(3, 0)});
+  for (ST out_dtype : {ST::kInt64, ST::kBool}) {
+    Tensor out = empty({2}, out_dtype, kCpu);
+    EXPECT_EQ(message_of([&] { lerp_out(out, start, end, 0.5); }),
+              std::string("result type float32 can't be cast to the desired output type ") +
+                  (out_dtype == ST::kInt64 ? "int64" : "bool"));
+  }
+  Tensor z = complex_tensor_of(ST::kComplex64, {C(1, 1)});
+  Tensor real_out = empty({1}, ST::kFloat64, kCpu);
+  EXPECT_EQ(message_of([&] { lerp_out(real_out, z, z, 0.5); }),
+            "result type complex64 can't be cast to the desired output type float64");
 }
 
 // ---- addcmul ---------------------------------------------------------------------------------

@@ -90,12 +90,9 @@ void clamp_tensor_op(TensorIteratorBase& iter, const Tensor& self, const std::op
 void lerp_scalar_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& end) {
   BP_CHECK(self.dtype() == end.dtype(), "expected dtype ", self.dtype(),
            " for `end` but got dtype ", end.dtype());
-  TensorIteratorConfig config;
-  config.allow_cpu_scalars(true)
-      .add_output(iter.maybe_get_output(0))
-      .add_input(self)
-      .add_input(end);
-  iter.build(config);
+  // PyTorch's build_binary_op: an out= of another dtype takes the result when it can be cast to
+  // ("result type float32 can't be cast to the desired output type int64" otherwise).
+  binary_op(iter, self, end);
 }
 
 }  // namespace bp::meta

@@ -44,7 +44,8 @@ void clamp_tensor_op(TensorIteratorBase& iter, const Tensor& self, const std::op
                      const std::optional<Tensor>& max);
 
 // lerp with a Scalar weight: self and end must have the same dtype ("expected dtype float32 for
-// `end` but got dtype float64"), which the output has too.
+// `end` but got dtype float64"), which the output takes or is cast to, as for binary_op ("result
+// type float32 can't be cast to the desired output type int64").
 void lerp_scalar_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& end);
 
 }  // namespace bp::meta
