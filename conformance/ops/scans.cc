@@ -79,10 +79,19 @@ void add_scan_entries(OpDatabase& db) {
   db.add(along_dim({.name = "cumsum",
                     .family = "scan",
                     .dtypes = kAllDtypes,
+                    // Bool inputs sum in int64; PyTorch has no bool kernel (dtype=torch.bool, a
+                    // bool out= and cumsum_ on a bool tensor raise once the output is built).
                     .result_dtype =
                         [](const RefArgs& a, ScalarType self) {
-                          return a.dtype("dtype").value_or(
+                          const ScalarType result = a.dtype("dtype").value_or(
                               is_integral(self, /*include_bool=*/true) ? ScalarType::kInt64 : self);
+                          if (result == ScalarType::kBool) {
+                            RefError e{"\"cumsum\" not implemented for 'bool'"};
+                            e.result_sizes = a.tensor("self").sizes;
+                            e.result_dtype = result;
+                            throw e;
+                          }
+                          return result;
                         },
                     .line = running_sums,
                     .dtype_kwargs = {ScalarType::kFloat64, ScalarType::kInt64},
