@@ -4,7 +4,9 @@
 // vectorised loads and their tail, offsets of strided and broadcast operands, dynamic casts, CPU
 // scalars passed by value, a compute dtype a Scalar decided, copies between every pair of dtypes
 // and fills.
+#include <cmath>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -149,6 +151,41 @@ TEST_F(ElementwiseEmulation, EveryOpMatchesTheCpuBackendOnTransposedAndBroadcast
     run_op(c, out, on_device, Variant::kStrided, 1, 0);
     expect_same_values(out, cpu_result(c, inputs), c.name());
   }
+}
+
+// Every pair of parts from {0, -0, 1.5, -1.5, inf, -inf, NaN}, cycled over kSizes: both parts
+// special too, which random_tensor never makes.
+Tensor complex_special_values(ScalarType dtype) {
+  const double parts[] = {0.0, -0.0, 1.5, -1.5, HUGE_VAL, -HUGE_VAL, std::nan("")};
+  Tensor t = cpu_tensor(kSizes, dtype);
+  visit_dtype(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, complex<float>> || std::is_same_v<T, complex<double>>) {
+      using V = typename T::value_type;
+      T* data = t.data_ptr<T>();
+      for (int64_t i = 0; i < t.numel(); ++i) {
+        data[i] = T(static_cast<V>(parts[i % 49 / 7]), static_cast<V>(parts[i % 7]));
+      }
+    }
+  });
+  return t;
+}
+
+// Complex special values through every unary op, compared part by part: exp(inf + inf i) is
+// inf + NaN i on the CPU (C99's cexp), so the device must not give NaN + NaN i.
+TEST_F(ElementwiseEmulation, UnaryOpsOfComplexSpecialValuesMatchTheCpuBackendPartByPart) {
+  int cases = 0;
+  for (const OpCase& c : op_cases()) {
+    if (c.op->num_inputs != 1 || !is_complex(scalar_type_of(c.dtype))) continue;
+    SCOPED_TRACE(c.name());
+    const std::vector<Tensor> inputs = {complex_special_values(scalar_type_of(c.dtype))};
+    const std::vector<Tensor> on_device = {device_.copy_of(inputs[0])};
+    const Tensor out = device_.empty(kSizes, scalar_type_of(c.out));
+    run_op(c, out, on_device, Variant::kVectorized, 4, 0);
+    expect_same_values(out, cpu_result(c, inputs), c.name());
+    ++cases;
+  }
+  EXPECT_GT(cases, 0);
 }
 
 // A dtype that holds every value random_tensor makes for `dtype` exactly, and another than it.

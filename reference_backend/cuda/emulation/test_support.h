@@ -98,7 +98,8 @@ bool run_emulated(const std::string& entry, uint32_t blocks, unsigned threads, c
 
 // Expects every element of `actual` (any device's host-visible memory) to equal `expected`
 // (CPU): exactly for integers and bool; NaN matching NaN and within a dtype tolerance for
-// floating and complex values (the looser tolerance of the two dtypes).
+// floating and complex values (the looser tolerance of the two dtypes), complex values part by
+// part (a NaN real or imaginary part must be NaN in both).
 void expect_same_values(const Tensor& actual, const Tensor& expected, const std::string& what);
 
 }  // namespace bp::cuda

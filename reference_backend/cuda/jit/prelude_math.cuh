@@ -87,15 +87,48 @@ BP_INLINE T complex_abs(complex<T> z) {
   return real_hypot(z.real(), z.imag());
 }
 
+// C's cexp (C99 Annex G) as the host's std::exp computes it (glibc's __cexp, whose choices the
+// standard leaves open are taken too), so that both backends give the same special values:
+//   x + 0i:            e^x + 0i (the zero's sign kept), also for x = +-inf and NaN + 0i
+//   +-inf + iy:        inf cis(y) / +0 cis(y) for finite y != 0
+//   +inf + i(inf|NaN): inf + i NaN;  -inf + i(inf|NaN): 0 + 0i, the zero with y's sign
+//   finite x + i(inf|NaN), NaN + iy (y != 0): NaN + i NaN
+// A finite x above t (88 for float, 709 for double), where e^x overflows but e^x cos y may not,
+// folds e^t into cos y and sin y first (up to twice; beyond 3t the result overflows), as glibc.
 template <typename T>
 BP_INLINE complex<T> complex_exp(complex<T> z) {
   const T x = z.real(), y = z.imag();
-  if (y == T(0)) return complex<T>(real_exp(x), y);  // keeps the sign of a zero imaginary part
-  if (real_isinf(x) && x < T(0) && (real_isinf(y) || real_isnan(y))) {
-    return complex<T>(T(0), T(0));
+  const T inf = math::infinity<T>();
+  const bool y_finite = !real_isinf(y) && !real_isnan(y);
+  if (real_isnan(x)) return complex<T>(x, y == T(0) ? y : math::quiet_nan<T>());
+  if (real_isinf(x)) {
+    const T value = x > T(0) ? inf : T(0);
+    if (y == T(0)) return complex<T>(value, y);
+    if (y_finite) {
+      return complex<T>(real_copysign(value, real_cos(y)), real_copysign(value, real_sin(y)));
+    }
+    return x > T(0) ? complex<T>(inf, y - y) : complex<T>(T(0), real_copysign(T(0), y));
   }
-  const T e = real_exp(x);
-  return complex<T>(e * real_cos(y), e * real_sin(y));
+  if (!y_finite) return complex<T>(math::quiet_nan<T>(), math::quiet_nan<T>());
+  if (y == T(0)) return complex<T>(real_exp(x), y);
+  T c = real_cos(y), s = real_sin(y), r = x;
+  T t, largest;
+  if constexpr (portable::is_same_v<T, float>) {
+    t = 88.0f;
+    largest = 3.40282347e+38f;
+  } else {
+    t = 709.0;
+    largest = 1.7976931348623157e+308;
+  }
+  for (int i = 0; i < 2 && r > t; ++i) {
+    const T e_t = real_exp(t);
+    r -= t;
+    c *= e_t;
+    s *= e_t;
+  }
+  if (r > t) return complex<T>(largest * c, largest * s);  // overflows to +-inf
+  const T e = real_exp(r);
+  return complex<T>(e * c, e * s);
 }
 
 template <typename T>
@@ -179,6 +212,11 @@ BP_INLINE complex<T> complex_tanh(complex<T> z) {
     if (real_isinf(y) || real_isnan(y)) return complex<T>(one, real_copysign(T(0), y));
     return complex<T>(one, real_copysign(T(0), real_sin(y) * real_cos(y)));
   }
+  // glibc's ctanh (the host's std::tanh) for an infinite or NaN y: NaN + NaN i, or x + NaN i
+  // for x = +-0 (C11).
+  if (real_isinf(y) || real_isnan(y)) {
+    return complex<T>(x == T(0) ? x : math::quiet_nan<T>(), math::quiet_nan<T>());
+  }
   if (y == T(0)) return complex<T>(real_tanh(x), y);
   if (real_abs(x) >= T(22)) {
     const T e = real_exp(-real_abs(x));
@@ -192,13 +230,52 @@ BP_INLINE complex<T> complex_tanh(complex<T> z) {
   return complex<T>(beta * rho * s / denom, t / denom);
 }
 
-// sin(z) = -i sinh(iz), cos(z) = cosh(iz), tan(z) = -i tanh(iz).
+// sin(z) = sin x cosh y + i cos x sinh y, as the host's std::sin (glibc's csin) computes it,
+// special values included (C99 Annex G through csin(z) = -i csinh(iz), with glibc's signs):
+//   +-0 + i(+-inf): z itself;  finite x + i(+-inf): inf sign(sin x) + i inf sign(cos x) sign(y)
+//   +-inf or NaN + i(+-inf): NaN + i inf;  x + i NaN: NaN + i NaN, or x + i NaN for x = +-0
+//   +-inf or NaN + iy: NaN + i NaN, or NaN + iy for y = +-0
+// For |y| above t (88 for float, 709 for double) cosh y and sinh y are e^|y| / 2, with e^t
+// folded into sin x and cos x first (up to twice), so that results that fit do not overflow.
 template <typename T>
 BP_INLINE complex<T> complex_sin(complex<T> z) {
-  const complex<T> w = complex_sinh(complex<T>(-z.imag(), z.real()));
-  return complex<T>(w.imag(), -w.real());
+  const T x = z.real(), y = z.imag();
+  const T inf = math::infinity<T>();
+  const bool x_finite = !real_isinf(x) && !real_isnan(x);
+  if (real_isinf(y)) {
+    if (x == T(0)) return z;
+    if (x_finite) {
+      return complex<T>(real_copysign(inf, real_sin(x)), real_copysign(inf, real_cos(x) * y));
+    }
+    return complex<T>(x - x, inf);
+  }
+  if (real_isnan(y)) return complex<T>(x == T(0) ? x : math::quiet_nan<T>(), y);
+  if (!x_finite) return complex<T>(x - x, y == T(0) ? y : math::quiet_nan<T>());
+  T s = real_sin(x), c = real_cos(x);
+  T t, largest;
+  if constexpr (portable::is_same_v<T, float>) {
+    t = 88.0f;
+    largest = 3.40282347e+38f;
+  } else {
+    t = 709.0;
+    largest = 1.7976931348623157e+308;
+  }
+  if (real_abs(y) <= t) return complex<T>(real_cosh(y) * s, real_sinh(y) * c);
+  const T e_t = real_exp(t);
+  T r = real_abs(y) - t;
+  s *= e_t / T(2);
+  c *= (y < T(0) ? -e_t : e_t) / T(2);
+  if (r > t) {
+    r -= t;
+    s *= e_t;
+    c *= e_t;
+  }
+  if (r > t) return complex<T>(largest * s, largest * c);  // overflows to +-inf
+  const T e = real_exp(r);
+  return complex<T>(e * s, e * c);
 }
 
+// cos(z) = cosh(iz), tan(z) = -i tanh(iz).
 template <typename T>
 BP_INLINE complex<T> complex_cos(complex<T> z) {
   return complex_cosh(complex<T>(-z.imag(), z.real()));
@@ -244,11 +321,51 @@ BP_INLINE complex<T> complex_atan(complex<T> z) {
   return complex<T>(w.imag(), -w.real());
 }
 
-// C's cpow, which the host's std::pow uses: exp(exponent * log(base)) with no special case (so
-// 0^0 is NaN, as on the host).
+// For complex_mul_c99: an infinite operand (p, q) becomes a box of +-1 and +-0 (signs kept), the
+// other operand's (r, s) NaN parts +-0.
+template <typename T>
+BP_INLINE void c99_box_infinite(T& p, T& q, T& r, T& s) {
+  p = real_copysign(real_isinf(p) ? T(1) : T(0), p);
+  q = real_copysign(real_isinf(q) ? T(1) : T(0), q);
+  if (real_isnan(r)) r = real_copysign(T(0), r);
+  if (real_isnan(s)) s = real_copysign(T(0), s);
+}
+
+// z * w as C's complex `*` (C99 Annex G's _Cmultd, libgcc's __muldc3): the plain formula,
+// recomputed when both parts come out NaN while an operand or a partial product is infinite, so
+// that an infinite product stays infinite: (inf + NaN i) * 2 is inf + NaN i, not NaN + NaN i.
+template <typename T>
+BP_INLINE complex<T> complex_mul_c99(complex<T> z, complex<T> w) {
+  T a = z.real(), b = z.imag(), c = w.real(), d = w.imag();
+  const T ac = a * c, bd = b * d, ad = a * d, bc = b * c;
+  const T x = ac - bd, y = ad + bc;
+  if (!real_isnan(x) || !real_isnan(y)) return complex<T>(x, y);
+  bool recalc = false;
+  if (real_isinf(a) || real_isinf(b)) {
+    c99_box_infinite(a, b, c, d);
+    recalc = true;
+  }
+  if (real_isinf(c) || real_isinf(d)) {
+    c99_box_infinite(c, d, a, b);
+    recalc = true;
+  }
+  if (!recalc && (real_isinf(ac) || real_isinf(bd) || real_isinf(ad) || real_isinf(bc))) {
+    if (real_isnan(a)) a = real_copysign(T(0), a);
+    if (real_isnan(b)) b = real_copysign(T(0), b);
+    if (real_isnan(c)) c = real_copysign(T(0), c);
+    if (real_isnan(d)) d = real_copysign(T(0), d);
+    recalc = true;
+  }
+  if (!recalc) return complex<T>(x, y);
+  const T inf = math::infinity<T>();
+  return complex<T>(inf * (a * c - b * d), inf * (a * d + b * c));
+}
+
+// C's cpow, which the host's std::pow uses (glibc): exp(exponent * log(base)) with C's complex
+// product and no special case (so 0^0 is NaN, as on the host).
 template <typename T>
 BP_INLINE complex<T> complex_pow(complex<T> base, complex<T> exponent) {
-  return complex_exp(exponent * complex_log(base));
+  return complex_exp(complex_mul_c99(exponent, complex_log(base)));
 }
 
 template <typename T>
