@@ -35,6 +35,8 @@ def main():
     per_family = collections.defaultdict(list)
     counts = collections.Counter()
     excluded = collections.Counter()
+    excluded_ops = collections.defaultdict(set)
+    inexpressible = 0  # calls PyTorch's Python API cannot make (not a difference)
     # A dtype PyTorch does not support raises the same error for every sample: two are enough.
     same_error = collections.Counter()
     for op in ops:
@@ -45,13 +47,14 @@ def main():
             for sample in catalog.samples(op, by_name, dtype, lambda f, a: torch_call.call(f, a)[0]):
                 case = make_case(op, dtype, sample)
                 if case is None:
-                    excluded["PyTorch's Python API cannot make the call"] += 1
+                    inexpressible += 1
                 else:
                     cases.append(case)
             for case in cases:
-                reason = differences.excluded(op, case, cases)
-                if reason:
-                    excluded[reason] += 1
+                key = differences.excluded(op, case, cases)
+                if key:
+                    excluded[key] += 1
+                    excluded_ops[key].add(op.base)
                     continue
                 if "error" in case["expect"]:
                     key = (op.name, dtype, case["expect"]["error"])
@@ -62,8 +65,11 @@ def main():
                 counts[(op.family, "error" if "error" in case["expect"] else "values")] += 1
     for (family, kind), n in sorted(counts.items()):
         print("%-10s %-6s %6d" % (family, kind, n))
-    for reason, n in excluded.items():
-        print("excluded (%s): %d" % (reason, n))
+    print("left out (docs/pytorch_parity.md):")
+    for key, n in sorted(excluded.items()):
+        print("  %-20s %5d  %s\n  %20s        ops: %s" % (key, n, differences.reason(key), "",
+                                                      ", ".join(sorted(excluded_ops[key]))))
+    print("calls PyTorch's Python API cannot make: %d" % inexpressible)
     print("cases whose values follow PyTorch's scalar loop (its vectorised loop differs):",
           dict(vector_scalar_disagreements))
     if args.ops:

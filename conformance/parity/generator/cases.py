@@ -18,10 +18,11 @@ REDUCED = {"float16": torch.float16, "bfloat16": torch.bfloat16}
 def upcast_call(op, sample, reduced):
     """The op computed in float32 on the float16 / bfloat16 tensors and rounded back, as later
     PyTorch releases do where 1.13 has no reduced-precision CPU kernel."""
-    def up(v):  # float32, same geometry (an in-place or out= result keeps its strides)
+    def up(v):  # float32 with the same geometry, overlapping or not, over a float32 storage
         if not isinstance(v, torch.Tensor) or v.dtype != reduced:
             return v
-        return torch.empty_strided(v.size(), v.stride(), dtype=torch.float32).copy_(v)
+        storage = v.as_strided((v.storage().size(),), (1,), 0).float()
+        return storage.as_strided(v.size(), v.stride(), v.storage_offset())
     args = {k: up(v) for k, v in sample.args.items()}
     result, given = torch_call.call(op, args)
     results = result if isinstance(result, tuple) else (result,)
@@ -47,7 +48,8 @@ def make_case(op, dtype, sample):
                     % missing
                 case["upcast"] = True
     except (RuntimeError, IndexError, ValueError) as e:
-        case["expect"] = {"error": messages.normalize(error_message(e))}
+        case["expect"] = {"error": messages.reworded(op.base,
+                                                     messages.normalize(error_message(e)))}
         if not messages.is_contract(error_message(e)):
             case["expect"]["pytorch_internal_error"] = error_message(e)
         return case

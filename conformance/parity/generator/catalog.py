@@ -162,9 +162,11 @@ def _out_tensors(op, result, dtype_override=None, sizes=None, layout="contiguous
     for name, r in zip(names, results):
         d = dtype_override if dtype_override is not None else r.dtype
         shape = list(r.shape) if sizes is None else sizes
-        t = torch.zeros(shape if layout == "contiguous" or len(shape) < 2 else shape[::-1],
-                        dtype=d)
-        out[name] = t if layout == "contiguous" or len(shape) < 2 else t.transpose(0, 1)
+        if layout == "contiguous" or len(shape) < 2:
+            out[name] = torch.zeros(shape, dtype=d)
+        else:  # the right shape with the first two dims' strides swapped
+            swapped = [shape[1], shape[0]] + shape[2:]
+            out[name] = torch.zeros(swapped, dtype=d).transpose(0, 1)
     return out
 
 

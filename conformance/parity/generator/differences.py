@@ -1,26 +1,11 @@
-"""Intentional differences from PyTorch 1.13 (docs/pytorch_parity.md): cases the generator
-leaves out, each with the reason the table gives."""
+"""Intentional differences from PyTorch 1.13: the golden cases the generator leaves out, by
+rule. Each rule's key names its row in docs/pytorch_parity.md ("Intentional differences"), which
+gives the reason and the test that pins Backplane's behaviour."""
+import math
+
 from . import messages
 
-
-def excluded(op, case, siblings):
-    """The reason a case is left out, or None. `siblings`: the cases of the same op and dtype."""
-    expect = case["expect"]
-    if "pytorch_only_dtype" in expect or "ComplexHalf" in expect.get("error", ""):
-        return "complex32: PyTorch 1.13 promotes float16 with complex to a dtype Backplane lacks"
-    if "pytorch_internal_error" in expect:
-        return "PyTorch 1.13 fails an internal check (not a contract)"
-    missing = messages.missing_kernel_dtype(expect.get("error", ""))
-    if missing and missing == case["dtype"] and op.dtype_set and missing in op.dtype_set:
-        return ("PyTorch 1.13 has no CPU kernel for the dtype; Backplane declares it (later "
-                "releases add most of these)")
-    no_kernel = "not implemented for '%s'" % case["dtype"]
-    if "outputs" in expect and all(numel(a) <= 1 for a in case["args"].values()
-                                   if isinstance(a, dict) and "sizes" in a) and any(
-            no_kernel in s["expect"].get("error", "") for s in siblings):
-        return ("PyTorch 1.13 skips its dtype check for empty and one-element inputs; Backplane "
-                "checks the dtype first")
-    return None
+SPECIAL_MAGNITUDE = (1e-30, 1e30)  # complex parts outside this range overflow or underflow
 
 
 def numel(tensor_json):
@@ -28,3 +13,201 @@ def numel(tensor_json):
     for s in tensor_json["sizes"]:
         n *= s
     return n
+
+
+def _tensors(case):
+    return {k: v for k, v in case["args"].items() if isinstance(v, dict) and "sizes" in v}
+
+
+def _reals(v):
+    """The real numbers of a JSON value: a tensor's elements (both parts of complex ones), a
+    Scalar, a number."""
+    if isinstance(v, dict) and "sizes" in v:
+        out = []
+        for e in v.get("values", v.get("storage", [])):
+            out += _reals(e)
+        return out
+    if isinstance(v, dict) and "real" in v:
+        return _reals(v["real"]) + _reals(v["imag"])
+    if isinstance(v, list):
+        return sum((_reals(e) for e in v), [])
+    if isinstance(v, bool) or v is None:
+        return [float(bool(v))] if isinstance(v, bool) else []
+    if isinstance(v, str):
+        return [float(v)] if v in ("nan", "inf", "-inf", "-0.0") else []
+    return [float(v)] if isinstance(v, (int, float)) else []
+
+
+def _has_special(case):
+    """Whether any argument holds a zero, an infinity, a NaN or a part outside
+    SPECIAL_MAGNITUDE."""
+    lo, hi = SPECIAL_MAGNITUDE
+    return any(x == 0 or not math.isfinite(x) or not lo <= abs(x) <= hi
+               for v in case["args"].values() for x in _reals(v))
+
+
+def _complex_result(case):
+    return any(o["dtype"].startswith("complex") for o in case["expect"].get("outputs", []))
+
+
+def _is_complex(t):
+    return isinstance(t, dict) and str(t.get("dtype", "")).startswith("complex")
+
+
+def _all_tensors_small(case):
+    return all(numel(t) <= 1 for t in _tensors(case).values())
+
+
+# ---- The rules: (key, reason, predicate(op, case, siblings)) -----------------------------------
+
+def _complex32(op, case, siblings):
+    e = case["expect"]
+    return "pytorch_only_dtype" in e or "ComplexHalf" in e.get("error", "")
+
+
+def _internal_error(op, case, siblings):
+    return "pytorch_internal_error" in case["expect"]
+
+
+def _extra_dtype(op, case, siblings):
+    missing = messages.missing_kernel_dtype(case["expect"].get("error", ""))
+    return bool(missing and missing == case["dtype"] and op.dtype_set and
+                missing in op.dtype_set)
+
+
+def _dtype_checked_first(op, case, siblings):
+    """A small case succeeds where every larger case of the op and dtype (and dtype= argument)
+    has no kernel."""
+    no_kernel = "not implemented for '%s'" % case["dtype"]
+    larger = [s for s in siblings if not _all_tensors_small(s) and
+              s["args"].get("dtype") == case["args"].get("dtype")]
+    return "outputs" in case["expect"] and _all_tensors_small(case) and any(
+        no_kernel in s["expect"].get("error", "") for s in larger) and not any(
+        "outputs" in s["expect"] for s in larger)
+
+
+def _c99_cexp(op, case, siblings):
+    return op.base in ("exp", "sigmoid") and _complex_result(case) and any(
+        not math.isfinite(x) for v in case["args"].values() for x in _reals(v))
+
+
+def _smith_division(op, case, siblings):
+    return op.base in ("div", "reciprocal") and _complex_result(case) and _has_special(case)
+
+
+def _complex_fma(op, case, siblings):
+    lo, hi = SPECIAL_MAGNITUDE
+    return op.base == "mul" and _complex_result(case) and any(
+        math.isfinite(x) and abs(x) > hi for v in case["args"].values() for x in _reals(v))
+
+
+def _complex_pow(op, case, siblings):
+    return op.base == "pow" and _complex_result(case) and _has_special(case)
+
+
+def _complex_sub_zero(op, case, siblings):
+    return op.base == "sub" and _complex_result(case) and any(
+        x == 0 for v in case["args"].values() for x in _reals(v))
+
+
+def _lerp_weight(op, case, siblings):
+    w = case["args"].get("weight")
+    return op.base == "lerp" and not isinstance(w, dict) and w is not None and \
+        _reals(w) and _reals(w)[0] <= -0.5
+
+
+def _logsumexp_complex(op, case, siblings):
+    return op.base == "logsumexp" and (_is_complex(case["args"].get("self")) or
+                                       _is_complex(case["args"].get("out")))
+
+
+def _complex_to_bool(op, case, siblings):
+    a = case["args"]
+    if op.base == "copy":
+        return _is_complex(a.get("src")) and a["self"]["dtype"] == "bool"
+    if op.base in ("to", "_to_copy"):
+        target = a.get("dtype") or (a.get("other") or {}).get("dtype")
+        return _is_complex(a.get("self")) and target == "bool"
+    return False
+
+
+def _norm_is_vector_norm(op, case, siblings):
+    if op.base != "norm":
+        return False
+    a = case["args"]
+    self_dtype = a["self"]["dtype"]
+    floating = self_dtype.startswith(("float", "bfloat", "complex"))
+    dtype = a.get("dtype")
+    if not floating and dtype is not None:
+        return True  # integral input: refused even with dtype=
+    if dtype is not None:
+        if dtype.startswith("complex"):
+            return True  # 1.13 returns a complex norm; the norm of any input is real
+        if self_dtype.startswith("complex"):
+            return True
+        bits = {"float16": 16, "bfloat16": 16, "float32": 32, "float64": 64, "complex64": 32,
+                "complex128": 64}
+        if bits.get(dtype, 0) < bits.get(self_dtype, 0):
+            return True  # narrowing dtype=
+    natural = dtype or {"complex64": "float32", "complex128": "float64"}.get(self_dtype,
+                                                                              self_dtype)
+    if a.get("out") is not None and a["out"]["dtype"] != natural:
+        return True  # an out= of another dtype than the result's
+    p = _reals(a.get("p"))
+    return bool(p and math.isinf(p[0]) and numel(a["self"]) == 0)
+
+
+def _var_out_dtype(op, case, siblings):
+    out = case["args"].get("out")
+    return op.base == "var" and out is not None and (
+        not out["dtype"].startswith(("float", "bfloat", "complex")) or
+        (_is_complex(out) and not _is_complex(case["args"]["self"])))
+
+
+def _nan_to_num_overlap(op, case, siblings):
+    s = case["args"].get("self", {})
+    return op.name == "nan_to_num_" and 0 in s.get("strides", [1]) and \
+        not s["dtype"].startswith(("float", "bfloat", "complex"))
+
+
+RULES = [
+    ("complex32", "PyTorch 1.13 gives complex32, a dtype Backplane does not have", _complex32),
+    ("internal-error", "PyTorch 1.13 fails an internal check: not a contract", _internal_error),
+    ("extra-dtype", "a dtype Backplane declares and PyTorch 1.13 has no CPU kernel for",
+     _extra_dtype),
+    ("dtype-checked-first", "PyTorch 1.13 skips its dtype check for empty and 1-element inputs",
+     _dtype_checked_first),
+    ("c99-cexp", "complex exp of infinities and NaN: C99's cexp (later PyTorch)", _c99_cexp),
+    ("smith-division", "complex division by zeros, infinities, tiny or huge values: Smith's "
+     "algorithm (PyTorch 2.0)", _smith_division),
+    ("complex-fma", "complex products that overflow: PyTorch's depend on FMA contraction",
+     _complex_fma),
+    ("complex-pow", "complex pow of zeros, infinities and NaN: C99 leaves cpow unspecified",
+     _complex_pow),
+    ("complex-sub-zero", "complex sub: the sign of a zero imaginary part", _complex_sub_zero),
+    ("lerp-weight", "lerp with weight <= -0.5: the formula by |weight| (PyTorch 2.0)",
+     _lerp_weight),
+    ("logsumexp-complex", "logsumexp of complex input or into a complex out (later PyTorch)",
+     _logsumexp_complex),
+    ("complex-to-bool", "complex to bool is true when either part is non-zero (later PyTorch)",
+     _complex_to_bool),
+    ("norm-is-vector-norm", "norm follows linalg.vector_norm (PyTorch 2.0)",
+     _norm_is_vector_norm),
+    ("var-out-dtype", "var with an out= it cannot be cast to: the structured-op cast check",
+     _var_out_dtype),
+    ("nan-to-num-overlap", "in-place ops refuse overlapping outputs, nan_to_num_ of integers too",
+     _nan_to_num_overlap),
+]
+
+
+def excluded(op, case, siblings):
+    """The key of the rule that leaves a case out, or None. `siblings`: the cases of the same op
+    and dtype column."""
+    for key, _, rule in RULES:
+        if rule(op, case, siblings):
+            return key
+    return None
+
+
+def reason(key):
+    return next(r for k, r, _ in RULES if k == key)

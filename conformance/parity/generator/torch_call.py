@@ -109,6 +109,13 @@ def _python_api_call(op, given):
         return getattr(torch, op.base)(given[first], **rest)
     except TypeError as e:
         raise Inexpressible(str(e))
+    except RuntimeError as e:
+        if op.kind == "inplace" and any(isinstance(v, (int, float, complex)) and not
+                                        isinstance(v, bool) for v in rest.values()):
+            # The method took its Scalar overload (pow_.Scalar for pow_.Tensor), whose checks
+            # word their errors differently: not this op's error.
+            raise Inexpressible(str(e))
+        raise
 
 
 def _needs_python_api(op, args):

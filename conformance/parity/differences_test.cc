@@ -1,0 +1,123 @@
+// Backplane's side of the intentional differences from PyTorch 1.13 that no op's own test pins
+// (docs/pytorch_parity.md, "Intentional differences"): one test per row, named after its key
+// in conformance/parity/generator/differences.py.
+#include <complex>
+#include <limits>
+#include <string>
+#include <tuple>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "reference_backend/cpu/test_util.h"
+#include "sdk/ops/ops.h"
+
+namespace bp {
+namespace {
+
+using namespace bp::test;  // NOLINT: test helpers
+using ST = ScalarType;
+using C = std::complex<double>;
+using testing::HasSubstr;
+
+// complex32: float16 meeting a complex number computes in complex64 (PyTorch 1.13: complex32).
+TEST(IntentionalDifferences, Complex32) {
+  const Tensor half = tensor_of(ST::kFloat16, {1, 2});
+  expect_complex_values(add(half, Scalar(complex<double>(0, 1))), ST::kComplex64,
+                        {C(1, 1), C(2, 1)});
+  expect_complex_values(mul(half, complex_tensor_of(ST::kComplex64, {C(0, 2)}).select(0, 0)),
+                        ST::kComplex64, {C(0, 2), C(0, 4)});
+}
+
+// dtype-checked-first: an op without a kernel for the dtype refuses empty and one-element
+// inputs too (PyTorch 1.13 returns them).
+TEST(IntentionalDifferences, DtypeCheckedFirst) {
+  const Tensor none = complex_tensor_of(ST::kComplex64, {}).reshape({0, 3});
+  EXPECT_THAT(message_of([&] { cummax(none, 0); }), HasSubstr("not implemented for 'complex64'"));
+  EXPECT_THAT(message_of([&] { softmax(int_tensor_of(ST::kInt64, {3}), 0); }),
+              HasSubstr("not implemented for 'int64'"));
+}
+
+// extra-dtype: dtypes Backplane declares where PyTorch 1.13 has no CPU kernel.
+TEST(IntentionalDifferences, ExtraDtype) {
+  expect_complex_values(arange(Scalar(3), ST::kComplex64), ST::kComplex64,
+                        {C(0, 0), C(1, 0), C(2, 0)});
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  expect_complex_values(nan_to_num(complex_tensor_of(ST::kComplex128, {C(nan, 2)})),
+                        ST::kComplex128, {C(0, 2)});
+}
+
+// internal-error: where PyTorch 1.13 fails an internal assertion, Backplane's structured ops
+// promote (addcmul of mixed dtypes) or name the problem (where into another dtype).
+TEST(IntentionalDifferences, InternalError) {
+  expect_values(addcmul(tensor_of(ST::kFloat32, {1, 2}), tensor_of(ST::kFloat32, {3, 4}),
+                        tensor_of(ST::kFloat64, {1, 1})),
+                ST::kFloat64, {4, 6});
+  Tensor out = int_tensor_of(ST::kInt64, {0, 0});
+  EXPECT_THAT(message_of([&] {
+                where_out(out, tensor_of(ST::kBool, {1, 0}), tensor_of(ST::kFloat32, {1, 2}),
+                          tensor_of(ST::kFloat32, {3, 4}));
+              }),
+              HasSubstr("int64"));
+}
+
+// complex-fma: complex products are (ac - bd) + (ad + bc)i, each part rounded: partial products
+// that overflow give inf - inf = nan (PyTorch's result depends on its compiler's FMA use).
+TEST(IntentionalDifferences, ComplexFma) {
+  const double big = 3e38;
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  expect_complex_values(mul(complex_tensor_of(ST::kComplex64, {C(big, big)}),
+                            complex_tensor_of(ST::kComplex64, {C(1.5, -2)})),
+                        ST::kComplex64, {C(inf, nan)});
+}
+
+// complex-pow: zeros and infinities as bases (C99 leaves cpow's special values unspecified).
+TEST(IntentionalDifferences, ComplexPow) {
+  const Tensor zero = complex_tensor_of(ST::kComplex128, {C(0, 0)});
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  expect_complex_values(pow(zero, Scalar(-2)), ST::kComplex128, {C(inf, nan)});
+  expect_complex_values(pow(zero, Scalar(2)), ST::kComplex128, {C(0, 0)});
+}
+
+// complex-sub-zero: self - alpha * other is an exact subtraction, so -0 - 0 stays -0 (PyTorch
+// adds (-alpha) * other and gives +0).
+TEST(IntentionalDifferences, ComplexSubZero) {
+  const double inf = std::numeric_limits<double>::infinity();
+  expect_complex_values(sub(complex_tensor_of(ST::kComplex64, {C(inf, -0.0), C(1, -0.0)}),
+                            complex_tensor_of(ST::kComplex64, {C(2.5, 0), C(1, 0)})),
+                        ST::kComplex64, {C(inf, -0.0), C(0, -0.0)});
+}
+
+// complex-to-bool: true when either part is non-zero (PyTorch 1.13 reads the real part only).
+TEST(IntentionalDifferences, ComplexToBool) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const Tensor z = complex_tensor_of(ST::kComplex64, {C(0, 1), C(0, 0), C(-0.0, -0.0), C(nan, 0)});
+  expect_int_values(z.to(ST::kBool), ST::kBool, {1, 0, 0, 1});
+}
+
+// nan-to-num-overlap: in-place ops refuse a self whose elements overlap, also nan_to_num_ of
+// integers (an identity, which PyTorch 1.13 lets through).
+TEST(IntentionalDifferences, NanToNumOverlap) {
+  Tensor x = int_tensor_of(ST::kInt64, {1, 2, 3}).expand({2, 3});
+  EXPECT_THAT(message_of([&] { x.nan_to_num_(); }),
+              HasSubstr("more than one element of the written-to tensor refers to a single "
+                        "memory location"));
+}
+
+// Error messages Backplane words its own way for the same condition.
+TEST(IntentionalDifferences, ErrorWording) {
+  EXPECT_THAT(message_of([&] { arange(Scalar(0), Scalar(2), Scalar(-1)); }),
+              HasSubstr("upper bound and lower bound inconsistent with step sign"));
+  EXPECT_THAT(message_of([&] {
+                arange(Scalar(0), Scalar(std::numeric_limits<double>::infinity()), Scalar(1),
+                       ST::kInt64);
+              }),
+              HasSubstr("unsupported range"));
+  Tensor t = tensor_of(ST::kFloat32, {1, 2, 3});
+  EXPECT_THAT(message_of([&] { t.resize_({-1}); }),
+              HasSubstr("Trying to create tensor with negative dimension -1"));
+}
+
+}  // namespace
+}  // namespace bp
