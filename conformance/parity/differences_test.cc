@@ -46,12 +46,14 @@ TEST(IntentionalDifferences, ExtraDtype) {
                         ST::kComplex128, {C(0, 2)});
 }
 
-// internal-error: where PyTorch 1.13 fails an internal assertion, Backplane's structured ops
-// promote (addcmul of mixed dtypes) or name the problem (where into another dtype).
+// internal-error: where PyTorch 1.13 fails an internal check, Backplane's structured ops promote
+// (addcmul of mixed dtypes), reduce (logsumexp over dim=[]: every dim, as sum and amax) or name
+// the problem (where into another dtype).
 TEST(IntentionalDifferences, InternalError) {
   expect_values(addcmul(tensor_of(ST::kFloat32, {1, 2}), tensor_of(ST::kFloat32, {3, 4}),
                         tensor_of(ST::kFloat64, {1, 1})),
                 ST::kFloat64, {4, 6});
+  expect_values(logsumexp(tensor_of(ST::kFloat32, {1, 2}), {}), ST::kFloat32, {2.3132617});
   Tensor out = int_tensor_of(ST::kInt64, {0, 0});
   EXPECT_THAT(message_of([&] {
                 where_out(out, tensor_of(ST::kBool, {1, 0}), tensor_of(ST::kFloat32, {1, 2}),
@@ -103,6 +105,18 @@ TEST(IntentionalDifferences, NanToNumOverlap) {
   EXPECT_THAT(message_of([&] { x.nan_to_num_(); }),
               HasSubstr("more than one element of the written-to tensor refers to a single "
                         "memory location"));
+}
+
+// scalar-loop: where PyTorch 1.13's vectorised CPU loop and its scalar loop disagree, Backplane
+// gives the scalar loop's result everywhere (PyTorch's depends on the tensor's length).
+TEST(IntentionalDifferences, ScalarLoop) {
+  expect_complex_values(neg(complex_tensor_of(ST::kComplex64, {C(0, 0)})), ST::kComplex64,
+                        {C(-0.0, -0.0)});
+  expect_values(abs(complex_tensor_of(ST::kComplex64, {C(3e30, 4e30)})), ST::kFloat32, {5e30});
+  const Tensor a = tensor_of(ST::kFloat64, {-2.5});
+  const Tensor b = tensor_of(ST::kFloat64, {5.562684646268003e-309});
+  expect_values(remainder(a, b), ST::kFloat64, {-0.0});
+  expect_values(div(a, b, "floor"), ST::kFloat64, {-std::numeric_limits<double>::infinity()});
 }
 
 // Error messages Backplane words its own way for the same condition.

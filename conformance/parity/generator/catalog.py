@@ -5,17 +5,10 @@ import functools
 import torch
 
 from . import copies, encode, factories, pointwise, reductions, views
-from .encode import DTYPES
 from .sample import Sample, tensor
 
-UNARY = ["neg", "exp", "abs", "log", "sqrt", "sin", "tanh", "sigmoid", "erf", "ceil",
-         "reciprocal", "isnan", "logical_not", "bitwise_not", "digamma"]
-BINARY_TENSOR = ["add.Tensor", "mul.Tensor", "sub.Tensor", "div.Tensor", "remainder.Tensor",
-                 "maximum", "atan2", "hypot", "gcd", "eq.Tensor", "lt.Tensor", "logical_and",
-                 "bitwise_and.Tensor"]
-BINARY_SCALAR = ["add.Scalar", "mul.Scalar", "sub.Scalar", "div.Scalar", "remainder.Scalar",
-                 "eq.Scalar", "lt.Scalar", "bitwise_and.Scalar"]
-FLOATS = [torch.float64, torch.float32, torch.int64, torch.complex128, torch.bool]
+# The dtype= arguments the samples of ops that take one try.
+DTYPE_ARGS = [torch.float64, torch.float32, torch.int64, torch.complex128, torch.bool]
 
 
 def _alpha(sampler, op, dtype):
@@ -37,102 +30,82 @@ def _rounding(sampler, op, dtype):
     return s
 
 
-def _reduction(op, dtype):
-    R = reductions
-    if op == "sum.dim_IntList" or op == "mean.dim":
-        s = R.reduce_dims(op, dtype)
-        return s + R.with_dtype_arg(s, FLOATS)
-    if op == "prod.dim_int":
-        s = R.reduce_dims(op, dtype, dim_is_list=False)
-        return s + R.with_dtype_arg(s, FLOATS)
-    if op == "amax" or op == "logsumexp":
-        return R.reduce_dims(op, dtype, all_dims=(op == "amax"))
-    if op in ("max.dim", "all.dim", "any.dim"):
-        return R.reduce_dims(op, dtype, dim_is_list=False)
-    if op == "argmax":
-        s = R.reduce_dims(op, dtype, dim_is_list=False)
-        return s + [Sample(x.description + ", dim None", dict(x.args, dim=None)) for x in s[:2]]
-    if op == "var.correction":
-        s = R.reduce_dims(op, dtype)
-        for c in [0, 2, None]:
-            s += [Sample(x.description + ", correction %r" % c, dict(x.args, correction=c))
-                  for x in s[:3]]
-        return s + [Sample("dim None", dict(s[0].args, dim=None))]
-    if op.startswith("norm."):
-        s = []
-        for p in [2, 1, 0, 3.5, float("inf"), float("-inf"), None]:
-            s += [Sample(x.description + ", p %r" % (p,), dict(x.args, p=p))
-                  for x in R.reduce_dims(op, dtype)[::3]]
-        if op.endswith("_dtype"):
-            s = [Sample(x.description + ", dtype %s" % d, dict(x.args, dtype=d))
-                 for x in s[:12] for d in (torch.float64, torch.complex128, torch.float32)]
-        return s
-    raise KeyError(op)
-
-
-def _along_dim(op, dtype):
-    s = reductions.along_dim(op, dtype)
-    if op in ("cumsum", "softmax.int", "log_softmax.int"):
-        s += [Sample(x.description + ", dtype %s" % d, dict(x.args, dtype=d))
-              for x in s[:2] for d in FLOATS]
-    return s
-
-
-def _scalar_first(op, dtype):
-    """Scalar self, Tensor other: remainder.Scalar_Tensor, pow.Scalar, bitwise_and.Scalar_Tensor."""
-    key = "exponent" if op.startswith("pow") else "other"
-    return [Sample(x.description, {"self": x.args["self"], key: x.args["other"]})
+def _scalar_first(op, dtype, other):
+    """A Scalar self and a Tensor `other` (remainder.Scalar_Tensor, pow.Scalar)."""
+    return [Sample(x.description, {"self": x.args["self"], other: x.args["other"]})
             for x in pointwise.scalar_tensor(op, dtype)]
 
 
-def _pow(op, dtype):
-    if op == "pow.Tensor_Tensor":
-        s = pointwise.binary(op, dtype, other="exponent")
-    else:
-        s = pointwise.binary(op, dtype, other="exponent", scalar_other=True)
+def _reduction(op, dtype, types):
+    """Sampled from the schema: the dim's type (a list, an int, an optional int), and dtype=,
+    correction and p when the op takes them."""
+    R = reductions
+    dim = types["dim"]
+    s = R.reduce_dims(op, dtype, dim_is_list=dim.startswith("int["))
+    if dim == "int?":
+        s += [Sample(x.description + ", dim None", dict(x.args, dim=None)) for x in s[:2]]
+    if "correction" in types:
+        for c in [0, 2, None]:
+            s += [Sample(x.description + ", correction %r" % c, dict(x.args, correction=c))
+                  for x in s[:3]]
+        s.append(Sample("dim None", dict(s[0].args, dim=None)))
+    if "p" in types:
+        s = [Sample(x.description + ", p %r" % (p,), dict(x.args, p=p))
+             for p in [2, 1, 0, 3.5, float("inf"), float("-inf"), None] for x in s[::3]]
+        if "dtype" in types:
+            return [Sample(x.description + ", dtype %s" % d, dict(x.args, dtype=d))
+                    for x in s[:12] for d in (torch.float64, torch.complex128, torch.float32)]
+    elif "dtype" in types:
+        s += R.with_dtype_arg(s, DTYPE_ARGS)
     return s
 
 
-def functional_sampler(name):
-    """The sampler of a functional (or stand-alone) op: f(op, dtype) -> [Sample]."""
-    base = name.split(".")[0]
-    if base in UNARY:
+def _along_dim(op, dtype, takes_dtype):
+    s = reductions.along_dim(op, dtype)
+    if takes_dtype:
+        s += [Sample(x.description + ", dtype %s" % d, dict(x.args, dtype=d))
+              for x in s[:2] for d in DTYPE_ARGS]
+    return s
+
+
+# Functional ops whose arguments need values of their own; every other op's samples follow from
+# its family and schema, so a new op of a known kind needs nothing here.
+OWN_SAMPLERS = {
+    "nan_to_num": pointwise.nan_to_num,
+    "where.self": pointwise.ternary_where,
+    "clamp": pointwise.clamp,
+    "clamp.Tensor": pointwise.clamp_tensor,
+    "lerp.Scalar": pointwise.lerp,
+    "addcmul": pointwise.addcmul,
+}
+
+
+def functional_sampler(op):
+    """The sampler of a functional op, f(op name, dtype) -> [Sample], or None (the op's samples
+    come from its family's sampler: views, factories, copies)."""
+    if op.kind != "functional":
+        return None
+    if op.name in OWN_SAMPLERS:
+        return OWN_SAMPLERS[op.name]
+    types = {a.name: a.type for a in op.args}
+    names = [a.name for a in op.args]
+    if op.family == "unary":
         return pointwise.unary
-    if base == "nan_to_num":
-        return pointwise.nan_to_num
-    if name in ("add.Tensor", "sub.Tensor"):
-        return functools.partial(_alpha, pointwise.binary)
-    if name in BINARY_TENSOR:
-        return pointwise.binary
-    if name in ("add.Scalar", "sub.Scalar"):
-        return functools.partial(_alpha, functools.partial(pointwise.binary, scalar_other=True))
-    if name == "div.Tensor_mode":
-        return functools.partial(_rounding, pointwise.binary)
-    if name == "div.Scalar_mode":
-        return functools.partial(_rounding, functools.partial(pointwise.binary,
-                                                              scalar_other=True))
-    if name in BINARY_SCALAR:
-        return functools.partial(pointwise.binary, scalar_other=True)
-    if name in ("remainder.Scalar_Tensor", "pow.Scalar", "bitwise_and.Scalar_Tensor"):
-        return _scalar_first
-    if base == "pow":
-        return _pow
-    if name == "where.self":
-        return pointwise.ternary_where
-    if name == "clamp":
-        return pointwise.clamp
-    if name == "clamp.Tensor":
-        return pointwise.clamp_tensor
-    if name == "lerp.Scalar":
-        return pointwise.lerp
-    if name == "addcmul":
-        return pointwise.addcmul
-    if name in ("sum.dim_IntList", "mean.dim", "prod.dim_int", "amax", "logsumexp", "max.dim",
-                "all.dim", "any.dim", "argmax", "var.correction", "norm.ScalarOpt_dim",
-                "norm.ScalarOpt_dim_dtype"):
-        return _reduction
-    if name in ("cumsum", "cummax", "cummin", "softmax.int", "log_softmax.int"):
-        return _along_dim
+    if op.family == "binary":
+        first, second = names[0], names[1]
+        if types[first].startswith("Scalar"):
+            return functools.partial(_scalar_first, other=second)
+        f = functools.partial(pointwise.binary, other=second,
+                              scalar_other=types[second].startswith("Scalar"))
+        if "rounding_mode" in types:
+            f = functools.partial(_rounding, f)
+        if "alpha" in types:
+            f = functools.partial(_alpha, f)
+        return f
+    if op.family == "reductions":
+        return functools.partial(_reduction, types=types)
+    if op.family == "scans":
+        return functools.partial(_along_dim, takes_dtype="dtype" in types)
     return None
 
 
@@ -141,7 +114,7 @@ def functional_of(op, ops_by_name):
     group, else the one of the same base name and arguments (apart from the written ones)."""
     want = [a.name for a in op.args if not (op.kind == "out" and a.written)]
     candidates = [c for c in ops_by_name.values() if c.kind == "functional" and
-                  c.base == op.base and functional_sampler(c.name)]
+                  c.base == op.base and functional_sampler(c)]
     for c in candidates:
         if op.delegate and c.delegate == op.delegate:
             return c
@@ -174,7 +147,7 @@ def out_samples(op, functional, dtype, call):
     """out= samples from the functional op's: an out of the result's dtype and shape, a
     transposed one, an empty one (resized), and outs of other dtypes (cast or refused)."""
     s = []
-    base_samples = [x for x in functional_sampler(functional.name)(functional.name, dtype)
+    base_samples = [x for x in functional_sampler(functional)(functional.name, dtype)
                     if x.variants][:4]
     for i, x in enumerate(base_samples):
         try:
@@ -202,11 +175,11 @@ def out_samples(op, functional, dtype, call):
 
 def samples(op, ops_by_name, dtype, call):
     """All samples of a declared op for one dtype column."""
-    if op.kind == "functional" and functional_sampler(op.name):
-        return functional_sampler(op.name)(op.name, dtype)
+    if functional_sampler(op):
+        return functional_sampler(op)(op.name, dtype)
     functional = functional_of(op, ops_by_name) if op.kind != "functional" else None
     if functional is not None and op.kind == "inplace":
-        return [x for x in functional_sampler(functional.name)(functional.name, dtype)
+        return [x for x in functional_sampler(functional)(functional.name, dtype)
                 if x.variants]
     if functional is not None:
         return out_samples(op, functional, dtype, call)
@@ -216,5 +189,3 @@ def samples(op, ops_by_name, dtype, call):
         raise KeyError("no samples for " + op.name)
     return family_samplers[op.family](op.name, dtype)
 
-
-assert all(d in DTYPES.values() for d in FLOATS)

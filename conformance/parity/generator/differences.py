@@ -66,7 +66,11 @@ def _complex32(op, case, siblings):
 
 
 def _internal_error(op, case, siblings):
-    return "pytorch_internal_error" in case["expect"]
+    e = case["expect"]
+    # logsumexp over dim=[] fails on its own intermediate: "output with shape [] doesn't match
+    # the broadcast shape [1, 1]".
+    return "pytorch_internal_error" in e or (
+        op.base == "logsumexp" and case["args"].get("dim") == [] and "error" in e)
 
 
 def _extra_dtype(op, case, siblings):
