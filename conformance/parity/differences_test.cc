@@ -44,6 +44,7 @@ TEST(IntentionalDifferences, ExtraDtype) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   expect_complex_values(nan_to_num(complex_tensor_of(ST::kComplex128, {C(nan, 2)})),
                         ST::kComplex128, {C(0, 2)});
+  expect_int_values(pow(tensor_of(ST::kBool, {1, 0}), Scalar(true)), ST::kBool, {1, 0});
 }
 
 // internal-error: where PyTorch 1.13 fails an internal check, Backplane's structured ops promote
