@@ -63,15 +63,19 @@ TEST(IntentionalDifferences, InternalError) {
               HasSubstr("int64"));
 }
 
-// complex-fma: complex products are (ac - bd) + (ad + bc)i, each part rounded: partial products
-// that overflow give inf - inf = nan (PyTorch's result depends on its compiler's FMA use).
-TEST(IntentionalDifferences, ComplexFma) {
+// fma: products are rounded before they are added: complex products (ac - bd) + (ad + bc)i whose
+// partial products overflow give inf - inf = nan, and so does addcmul(inf, -3.4e38, 6.76)
+// (PyTorch's results depend on where its compiler fused a multiply-add).
+TEST(IntentionalDifferences, Fma) {
   const double big = 3e38;
   const double inf = std::numeric_limits<double>::infinity();
   const double nan = std::numeric_limits<double>::quiet_NaN();
   expect_complex_values(mul(complex_tensor_of(ST::kComplex64, {C(big, big)}),
                             complex_tensor_of(ST::kComplex64, {C(1.5, -2)})),
                         ST::kComplex64, {C(inf, nan)});
+  expect_values(addcmul(tensor_of(ST::kFloat32, {inf}), tensor_of(ST::kFloat32, {-3.4e38}),
+                        tensor_of(ST::kFloat32, {6.76})),
+                ST::kFloat32, {nan});
 }
 
 // complex-pow: zeros and infinities as bases (C99 leaves cpow's special values unspecified).

@@ -113,10 +113,13 @@ def _smith_division(op, case, siblings):
     return op.base in ("div", "reciprocal") and _complex_result(case) and _has_special(case)
 
 
-def _complex_fma(op, case, siblings):
+def _fma(op, case, siblings):
     lo, hi = SPECIAL_MAGNITUDE
-    return op.base == "mul" and _complex_result(case) and any(
-        math.isfinite(x) and abs(x) > hi for v in case["args"].values() for x in _reals(v))
+    big = any(math.isfinite(x) and abs(x) > hi for v in case["args"].values() for x in _reals(v))
+    if op.base == "mul":
+        return _complex_result(case) and big
+    return op.base == "addcmul" and (big or any(
+        not math.isfinite(x) for v in case["args"].values() for x in _reals(v)))
 
 
 def _complex_pow(op, case, siblings):
@@ -198,8 +201,8 @@ RULES = [
     ("c99-cexp", "complex exp of infinities and NaN: C99's cexp (later PyTorch)", _c99_cexp),
     ("smith-division", "complex division by zeros, infinities, tiny or huge values: Smith's "
      "algorithm (PyTorch 2.0)", _smith_division),
-    ("complex-fma", "complex products that overflow: PyTorch's depend on FMA contraction",
-     _complex_fma),
+    ("fma", "products that overflow (complex mul, addcmul): PyTorch's depend on FMA contraction",
+     _fma),
     ("complex-pow", "complex pow of zeros, infinities and NaN: C99 leaves cpow unspecified",
      _complex_pow),
     ("complex-sub-zero", "complex sub: the sign of a zero imaginary part", _complex_sub_zero),

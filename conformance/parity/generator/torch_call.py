@@ -110,10 +110,10 @@ def _python_api_call(op, given):
     except TypeError as e:
         raise Inexpressible(str(e))
     except RuntimeError as e:
-        if op.kind == "inplace" and any(isinstance(v, (int, float, complex)) and not
-                                        isinstance(v, bool) for v in rest.values()):
-            # The method took its Scalar overload (pow_.Scalar for pow_.Tensor), whose checks
-            # word their errors differently: not this op's error.
+        if any(isinstance(v, (int, float, complex)) and not isinstance(v, bool)
+               for v in rest.values()):
+            # With a Python number the API takes the Scalar overload (pow.Tensor_Scalar for
+            # pow.Tensor_Tensor), whose checks are its own: not this op's error.
             raise Inexpressible(str(e))
         raise
 
