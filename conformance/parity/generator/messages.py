@@ -40,8 +40,6 @@ NOT_A_CONTRACT = [
 REWORDED = [
     ("arange", r"upper bound and larger bound inconsistent with step sign",
      "upper bound and lower bound inconsistent with step sign"),
-    ("arange", r"value cannot be converted to type int\d+_t without overflow",
-     "unsupported range"),
     ("resize", r"^numel: integer multiplication overflow$",
      "Trying to create tensor with negative dimension"),
 ]
