@@ -12,6 +12,12 @@ std::string join(const std::vector<std::string>& items) {
   return out;
 }
 
+std::vector<std::string> quoted_each(const std::vector<std::string>& items) {
+  std::vector<std::string> out;
+  for (const std::string& item : items) out.push_back(quoted(item));
+  return out;
+}
+
 std::vector<std::string> names_of(const std::vector<const Argument*>& args) {
   std::vector<std::string> names;
   for (const Argument* a : args) names.push_back(a->name);
@@ -58,13 +64,26 @@ std::string generic_reduction_step(const OpDecl& group) {
   return line + ");";
 }
 
+// A `math:` argument as the Scalar cpu::pointwise converts to the compute type: Scalars as they
+// are, other numbers wrapped, None as the declared number, a str as the index of its value.
+std::string math_argument(const OpDecl& group, const std::string& name) {
+  const Argument& a = *find_argument(group, name);
+  if (auto it = group.math->choices.find(name); it != group.math->choices.end()) {
+    return "Scalar(math_choice(" + name + ", {" + join(quoted_each(it->second)) + "}))";
+  }
+  if (auto it = group.math->if_none.find(name); it != group.math->if_none.end()) {
+    return "(" + name + " ? Scalar(*" + name + ") : Scalar(" + it->second + "))";
+  }
+  return a.type.kind == TypeKind::kScalar ? name : "Scalar(" + name + ")";
+}
+
 // The CPU step of a structured group: its math through cpu::pointwise, or its named kernel.
 std::string cpu_step(const OpDecl& group) {
   const std::vector<std::string> args = names_of(group.non_out_arguments());
   if (group.math) {
     std::string line = "pointwise<math::" + group.math->function + ", " +
                        std::to_string(group.dtypes) + "u>(call, " + quoted(group.schema.name);
-    for (const std::string& a : group.math->args) line += ", " + a;
+    for (const std::string& a : group.math->args) line += ", " + math_argument(group, a);
     return line + ");";
   }
   if (group.scan || group.normalize) {

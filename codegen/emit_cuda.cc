@@ -56,7 +56,33 @@ std::string pointwise_row(const OpDecl& op) {
     if (is_plain_tensor(op.schema.arguments[pos])) inputs.push_back(pos);
   }
   std::vector<int> args;
-  for (const std::string& name : op.math->args) args.push_back(argument_position(op, name));
+  // Per argument: its schema type, what None means, and the values of a str ("none|tanh").
+  std::string types = "{", if_none = "{", choices = "{";
+  for (size_t i = 0; i < kMaxArgs; ++i) {
+    const bool given = i < op.math->args.size();
+    const std::string sep = i ? ", " : "";
+    if (!given) {
+      types += sep + "nullptr";
+      if_none += sep + "nullptr";
+      choices += sep + "nullptr";
+      continue;
+    }
+    const std::string& name = op.math->args[i];
+    const int pos = argument_position(op, name);
+    args.push_back(pos);
+    types += sep + quoted(to_string(op.schema.arguments[pos].type));
+    const auto none = op.math->if_none.find(name);
+    if_none += sep + (none == op.math->if_none.end() ? "nullptr" : quoted(none->second));
+    const auto values = op.math->choices.find(name);
+    std::string joined;
+    if (values != op.math->choices.end()) {
+      for (const std::string& v : values->second) joined += (joined.empty() ? "" : "|") + v;
+    }
+    choices += sep + (joined.empty() ? "nullptr" : quoted(joined));
+  }
+  types += "}";
+  if_none += "}";
+  choices += "}";
   const std::vector<const Argument*> outs = op.out_arguments();
   if (inputs.size() > kMaxInputs || args.size() > kMaxArgs || outs.size() != 1) {
     throw CodegenError(op.loc.str() + ": the CUDA plugin's pointwise table holds at most " +
@@ -67,8 +93,9 @@ std::string pointwise_row(const OpDecl& op) {
   o << "{" << quoted(op.name()) << ", " << quoted(op.schema.name) << ", "
     << quoted(op.math->function) << ", " << quoted(op.meta->function) << ", " << op.dtypes << "u, "
     << inputs.size() << ", " << int_array(inputs, kMaxInputs) << ", " << args.size() << ", "
-    << int_array(args, kMaxArgs) << ", " << argument_position(op, outs[0]->name) << ", "
-    << op.schema.arguments.size() << ", " << quoted(op.loc.str()) << "},\n";
+    << int_array(args, kMaxArgs) << ", " << types << ", " << if_none << ", " << choices << ", "
+    << argument_position(op, outs[0]->name) << ", " << op.schema.arguments.size() << ", "
+    << quoted(op.loc.str()) << "},\n";
   return o.str();
 }
 

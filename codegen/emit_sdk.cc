@@ -212,9 +212,26 @@ std::string composite_kernel(const OpDecl& op, DispatchTarget target) {
   return o.str();
 }
 
+// An alias's kernel: the target op, called through its handle with the same arguments.
+std::string alias_kernel(const Model& model, const OpDecl& op) {
+  std::ostringstream o;
+  o << return_type(op.schema) << " " << kernel_name(op, "CompositeImplicit") << "(DispatchKeySet, "
+    << parameter_list(all_arguments(op)) << ") {\n  return "
+    << handle_call(alias_target(model, op)) << ".call(" << argument_names(all_arguments(op))
+    << ");\n}\n\n";
+  return o.str();
+}
+
 std::string register_source(const Model& model, const std::string& family) {
   std::ostringstream kernels, registrations;
   for (const OpDecl* op : family_ops(model, family)) {
+    if (op->alias_of) {
+      kernels << alias_kernel(model, *op);
+      registrations << "    "
+                    << register_statement(*op, "CompositeImplicit",
+                                          kernel_name(*op, "CompositeImplicit"))
+                    << "\n";
+    }
     for (DispatchTarget target : {DispatchTarget::kMeta, DispatchTarget::kCompositeExplicit,
                                   DispatchTarget::kCompositeImplicit}) {
       if (!op->dispatch.count(target)) continue;

@@ -78,6 +78,57 @@ CallSpec parse_call(const SourceLocation& loc, const std::string& key, const std
   return call;
 }
 
+// Whether `text` is a whole number literal ("1", "-0.5", "inf").
+bool is_number(const std::string& text) {
+  size_t used = 0;
+  try {
+    (void)std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  return !text.empty() && used == text.size();
+}
+
+// `math: Functor(arg, arg=number, arg=word|word)`: parse_call, where an argument may say what
+// None means (a number) or, for a str argument, the values it may take.
+CallSpec parse_math_call(const SourceLocation& loc, const std::string& text) {
+  const size_t open = text.find('(');
+  const size_t close = text.rfind(')');
+  if (open == std::string::npos || close == std::string::npos || close < open) {
+    return parse_call(loc, "math", text);
+  }
+  std::vector<std::string> names;
+  std::map<std::string, std::string> values;
+  for (const std::string& item : split_list(text.substr(open + 1, close - open - 1))) {
+    const size_t eq = item.find('=');
+    names.push_back(trim(item.substr(0, eq)));
+    if (eq != std::string::npos) values[names.back()] = trim(item.substr(eq + 1));
+  }
+  std::string plain = text.substr(0, open + 1);
+  for (size_t i = 0; i < names.size(); ++i) plain += (i ? ", " : "") + names[i];
+  CallSpec call = parse_call(loc, "math", plain + text.substr(close));
+  for (const auto& [name, value] : values) {
+    if (is_number(value)) {
+      call.if_none[name] = value;
+      continue;
+    }
+    std::vector<std::string> choices;
+    size_t start = 0;
+    while (true) {
+      const size_t bar = value.find('|', start);
+      choices.push_back(trim(value.substr(start, bar - start)));
+      if (!is_identifier(choices.back())) {
+        fail(loc, "math: '" + value + "' (after " + name +
+                      "=) is neither a number (what None means) nor values a|b (of a str)");
+      }
+      if (bar == std::string::npos) break;
+      start = bar + 1;
+    }
+    call.choices[name] = std::move(choices);
+  }
+  return call;
+}
+
 const std::set<std::string>& known_tags() {
   static const std::set<std::string> tags = {
       "pointwise",    "reduction", "scan", "normalization",           "view",
@@ -102,6 +153,7 @@ const std::vector<std::string>& known_keys() {
       "dtypes",
       "device_check",
       "structured_group",
+      "alias_of",
       "inplace",
       "inplace_name",
       "reduce",
@@ -130,6 +182,38 @@ void check_call_args(const OpDecl& op, const std::string& key, const CallSpec& c
       fail(op.loc, key + ": '" + arg + "' is not an argument of " + op.name());
     }
   }
+}
+
+// The rules of `math:` arguments: numbers (Scalar, int, float, bool) reach the functor in its
+// compute type; an optional one says what None means; a str one lists its values.
+void check_math_args(const OpDecl& op, const CallSpec& math) {
+  for (const std::string& name : math.args) {
+    const Argument& a = *find_argument(op, name);
+    const std::string where = "math: argument '" + name + "' of " + op.name();
+    const TypeKind k = a.type.kind;
+    if (a.type.is_list || !(k == TypeKind::kScalar || k == TypeKind::kInt ||
+                            k == TypeKind::kFloat || k == TypeKind::kBool || k == TypeKind::kStr)) {
+      fail(op.loc, where + " is a " + to_string(a.type) +
+                       "; a functor takes numbers (Scalar, int, float, bool) and str");
+    }
+    if (a.type.optional != (math.if_none.count(name) != 0)) {
+      fail(op.loc, a.type.optional ? where + " may be None: write " + name + "=number, the value "
+                                              "None stands for"
+                                   : where + " is not optional: it takes no value for None");
+    }
+    if ((k == TypeKind::kStr) != (math.choices.count(name) != 0)) {
+      fail(op.loc, k == TypeKind::kStr
+                       ? where + " is a str: list its values, " + name + "=first|second"
+                       : where + " is not a str: it takes no list of values");
+    }
+  }
+}
+
+// "name.overload" -> {"name", "overload"}.
+std::pair<std::string, std::string> split_op_name(const std::string& name) {
+  const size_t dot = name.find('.');
+  if (dot == std::string::npos) return {name, ""};
+  return {name.substr(0, dot), name.substr(dot + 1)};
 }
 
 bool is_tensor(const Argument& a) { return a.type.kind == TypeKind::kTensor && !a.type.is_list; }
@@ -170,13 +254,7 @@ ReductionSpec parse_reduce_call(const SourceLocation& loc, const std::string& te
     if (!is_identifier(arg.name)) fail(loc, "reduce: '" + arg.name + "' is not an argument name");
     if (eq != std::string::npos) {
       const std::string value = trim(item.substr(eq + 1));
-      size_t used = 0;
-      try {
-        (void)std::stod(value, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (value.empty() || used != value.size()) {
+      if (!is_number(value)) {
         fail(loc,
              "reduce: '" + value + "' (the value of " + arg.name + " when None) is not a number");
       }
@@ -386,7 +464,7 @@ OpDecl read_entry(const YAML::Node& node, const std::string& path, const std::st
     }
   }
   if (node["meta"]) op.meta = parse_call(at("meta"), "meta", node["meta"].as<std::string>());
-  if (node["math"]) op.math = parse_call(at("math"), "math", node["math"].as<std::string>());
+  if (node["math"]) op.math = parse_math_call(at("math"), node["math"].as<std::string>());
   if (node["scan"]) op.scan = parse_call(at("scan"), "scan", node["scan"].as<std::string>());
   if (node["normalize"]) {
     op.normalize = parse_call(at("normalize"), "normalize", node["normalize"].as<std::string>());
@@ -406,6 +484,14 @@ OpDecl read_entry(const YAML::Node& node, const std::string& path, const std::st
     if (v != "NoCheck" && v != "ExactSame")
       fail(at("device_check"), "expected NoCheck or ExactSame");
     op.device_check = v == "ExactSame";
+  }
+  if (node["alias_of"]) {
+    op.alias_of = trim(node["alias_of"].as<std::string>());
+    const auto [base, overload] = split_op_name(*op.alias_of);
+    if (!is_identifier(base) || (op.alias_of->find('.') != std::string::npos &&
+                                 !is_identifier(overload))) {
+      fail(at("alias_of"), "alias_of: '" + *op.alias_of + "' is not an op name");
+    }
   }
   return op;
 }
@@ -481,6 +567,7 @@ void check_decl(OpDecl& op) {
     if (!op.structured_inherits)
       fail(op.loc, "'math' needs structured_inherits: TensorIteratorBase");
     check_call_args(op, "math", *op.math);
+    check_math_args(op, *op.math);
   }
   check_along_dim(op, "scan", op.scan);
   check_along_dim(op, "normalize", op.normalize);
@@ -493,7 +580,12 @@ void check_decl(OpDecl& op) {
     }
   }
   if (op.reduction) check_reduction(op);
-  if (!op.structured && !op.structured_delegate && op.dispatch.empty()) {
+  if (op.alias_of && (op.structured || op.structured_delegate || !op.dispatch.empty() || op.meta ||
+                      op.math || op.reduction || op.scan || op.normalize)) {
+    fail(op.loc, "an alias (alias_of) takes its kernels from " + *op.alias_of +
+                     "; remove structured/dispatch/meta/math/reduce/scan/normalize");
+  }
+  if (!op.structured && !op.structured_delegate && op.dispatch.empty() && !op.alias_of) {
     fail(op.loc, op.name() +
                      " has no kernel: declare 'structured', 'structured_delegate' or "
                      "'dispatch'");
@@ -506,12 +598,6 @@ AliasInfo written() { return AliasInfo{"a", true}; }
 bool is_true(const std::string& v) { return v == "True" || v == "true"; }
 bool is_false(const std::string& v) { return v == "False" || v == "false"; }
 
-// "name.overload" -> {"name", "overload"}.
-std::pair<std::string, std::string> split_op_name(const std::string& name) {
-  const size_t dot = name.find('.');
-  if (dot == std::string::npos) return {name, ""};
-  return {name.substr(0, dot), name.substr(dot + 1)};
-}
 
 std::vector<std::string> without_core(std::vector<std::string> tags) {
   tags.erase(std::remove(tags.begin(), tags.end(), "core"), tags.end());
@@ -662,11 +748,53 @@ std::vector<OpDecl> expand_structured_group(const YAML::Node& node, const std::s
   return ops;
 }
 
+// `alias_of: acos` on a functional op's entry (arccos): the alias's functional op, its in-place
+// op (`inplace:` as for a structured group) and its out= op, named by the structured_group rule;
+// each calls the target's op of the same kind (alias_target, checked by validate).
+std::vector<OpDecl> expand_alias(const YAML::Node& node, const std::string& path, OpDecl spec) {
+  const auto at = [&](const char* key) { return location_of(path, node[key]); };
+  const FunctionSchema& f = spec.schema;
+  if (spec.kind() != OpKind::kFunctional || f.returns.size() != 1 || !is_tensor(f.returns[0])) {
+    fail(spec.loc, "alias_of: " + spec.name() + " is not a functional op returning one Tensor");
+  }
+  if (!node["inplace"]) {
+    fail(spec.loc, "alias_of: say which variants " + f.name +
+                       "_ has ('inplace: method', 'inplace: function, method') or 'inplace: False'");
+  }
+  if (node["inplace_name"]) fail(at("inplace_name"), "inplace_name: aliases follow the rule");
+  std::vector<OpDecl> ops = {spec};
+  if (!(node["inplace"].IsScalar() && is_false(trim(node["inplace"].as<std::string>())))) {
+    OpDecl inplace = spec;
+    std::tie(inplace.function_variant, inplace.method_variant) =
+        parse_variants(at("inplace"), "inplace variant", node["inplace"]);
+    inplace.schema.name = f.name + "_";
+    inplace.schema.arguments[0].alias = written();
+    inplace.schema.returns[0].alias = written();
+    inplace.tags = without_core(spec.tags);
+    ops.push_back(std::move(inplace));
+  }
+  OpDecl out = spec;
+  out.schema.overload_name = f.overload_name.empty() ? "out" : f.overload_name + "_out";
+  Argument out_arg;
+  out_arg.name = "out";
+  out_arg.kwarg_only = true;
+  out_arg.alias = written();
+  out.schema.arguments.push_back(out_arg);
+  out.schema.returns[0].alias = written();
+  out.function_variant = true;
+  out.method_variant = false;
+  out.tags = without_core(spec.tags);
+  ops.push_back(std::move(out));
+  for (OpDecl& op : ops) check_decl(op);
+  return ops;
+}
+
 // One YAML entry: one op, or the three ops of a `structured_group` entry.
 std::vector<OpDecl> parse_entry(const YAML::Node& node, const std::string& path,
                                 const std::string& family) {
   OpDecl op = read_entry(node, path, family);
   if (node["structured_group"]) return expand_structured_group(node, path, std::move(op));
+  if (node["alias_of"]) return expand_alias(node, path, std::move(op));
   for (const char* key : {"inplace", "inplace_name"}) {
     if (node[key]) {
       fail(location_of(path, node[key]),
@@ -805,8 +933,38 @@ std::vector<OpDecl> parse_declarations(const std::string& text, const std::strin
   return ops;
 }
 
+const OpDecl& alias_target(const Model& model, const OpDecl& op) {
+  const OpDecl* functional = model.find(*op.alias_of);
+  if (functional == nullptr || functional->kind() != OpKind::kFunctional) {
+    fail(op.loc, "alias_of: " + *op.alias_of + " is not a declared functional op");
+  }
+  const FunctionSchema& t = functional->schema;
+  std::string name = functional->name();
+  if (op.kind() == OpKind::kInplace) {
+    name = t.name + "_" + (t.overload_name.empty() ? "" : "." + t.overload_name);
+  } else if (op.kind() == OpKind::kOut) {
+    name = functional->structured_delegate.value_or(
+        t.name + "." + (t.overload_name.empty() ? "out" : t.overload_name + "_out"));
+  }
+  const OpDecl* target = model.find(name);
+  if (target == nullptr) {
+    fail(op.loc, "alias_of: " + op.name() + " would call " + name + ", which is not declared");
+  }
+  return *target;
+}
+
 void validate(const Model& model) {
   check_reductions_agree(model);
+  for (const OpDecl& op : model.ops()) {
+    if (!op.alias_of) continue;
+    // The alias passes its arguments on as they are: the same names and types, in order.
+    const OpDecl& target = alias_target(model, op);
+    const std::vector<Argument>& a = op.schema.arguments;
+    const std::vector<Argument>& b = target.schema.arguments;
+    bool same = a.size() == b.size();
+    for (size_t i = 0; same && i < a.size(); ++i) same = a[i].name == b[i].name && a[i].type == b[i].type;
+    if (!same) fail(op.loc, "the arguments of " + op.name() + " must be those of " + target.name());
+  }
   for (const OpDecl& op : model.ops()) {
     if (!op.structured_delegate) continue;
     const OpDecl* target = model.find(*op.structured_delegate);

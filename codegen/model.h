@@ -46,6 +46,11 @@ struct SourceLocation {
 struct CallSpec {
   std::string function;
   std::vector<std::string> args;
+  // `math:` only. What None means for an optional argument, as a number: `Logit(eps=-1)`.
+  std::map<std::string, std::string> if_none;
+  // `math:` only. The values a str argument may take: `Gelu(approximate=none|tanh)`; the functor
+  // receives the index of the given one (0 for none, 1 for tanh).
+  std::map<std::string, std::vector<std::string>> choices;
 };
 
 // `reduce: Ops(arg, arg=default)` with `reduce_in` and `reduce_outputs` on a structured reduction's
@@ -93,6 +98,10 @@ struct OpDecl {
   std::optional<CallSpec> normalize;
   uint32_t dtypes = 0;  // bit i: ScalarType code i is supported
   bool device_check = true;
+  // `alias_of: acos` (arccos and its in-place and out= ops): the functional op this op's group
+  // aliases. Each op of the group has one kernel, CompositeImplicit, calling the target's op of
+  // the same kind (alias_target).
+  std::optional<std::string> alias_of;
 
   // "add.out", "add_.Tensor", "empty.memory_format".
   std::string name() const { return schema.operator_name(); }
@@ -103,6 +112,11 @@ struct OpDecl {
   // The arguments other than out_arguments(), in order.
   std::vector<const Argument*> non_out_arguments() const;
 };
+
+class Model;
+// The op an alias (`alias_of`) calls: the target's functional, in-place or out= op, as `op` is.
+// Throws CodegenError (file:line) when the target has no such op.
+const OpDecl& alias_target(const Model& model, const OpDecl& op);
 
 class Model {
  public:

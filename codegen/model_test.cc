@@ -74,7 +74,8 @@ TEST(Model, RejectsBadDeclarationsWithFileAndLine) {
       error_of("- func: add(Tensor self) -> Tensor\n  dispatch:\n    CPU: add\n  colour: red\n"),
       "sdk/ops/binary.yaml:4: unknown key 'colour' (known keys: func, variants, structured, "
       "structured_delegate, structured_inherits, dispatch, tags, meta, math, scan, normalize, "
-      "dtypes, device_check, structured_group, inplace, inplace_name, reduce, reduce_in, "
+      "dtypes, device_check, structured_group, alias_of, inplace, inplace_name, reduce, "
+            "reduce_in, "
       "reduce_outputs)");
   EXPECT_THAT(error_of("\n- func: add(Tensor self -> Tensor\n  dispatch:\n    CPU: add\n"),
               HasSubstr("sdk/ops/binary.yaml:2: schema parse error: schema 'add(Tensor self -> "
@@ -438,6 +439,64 @@ TEST(Reduce, RejectsBadReductionsWithFileAndLine) {
                "  reduce: VarianceOps\n  reduce_in: self\n" + "  reduce_outputs: value, index\n"),
       "sdk/ops/binary.yaml:8: reduce: VarianceOps takes 1 arguments at "
       "sdk/ops/binary.yaml:1, 0 here");
+}
+
+TEST(MathArguments, NumbersOptionalNumbersAndStrValuesReachTheFunctor) {
+  Model model = model_of(R"(
+- func: gelu(Tensor self, *, str approximate='none') -> Tensor
+  structured_group: True
+  inplace: method
+  meta: gelu_op(self, approximate)
+  math: Gelu(approximate=none|tanh)
+  dtypes: floating
+
+- func: logit(Tensor self, float? eps=None) -> Tensor
+  structured_group: True
+  inplace: method
+  meta: unary_float_op(self)
+  math: Logit(eps=-1)
+  dtypes: floating
+
+- func: round.decimals(Tensor self, *, int decimals) -> Tensor
+  structured_group: True
+  inplace: method
+  meta: unary_op(self)
+  math: RoundDecimals(decimals)
+  dtypes: floating
+)");
+  const CallSpec& gelu = *model.op("gelu.out").math;
+  EXPECT_THAT(gelu.args, ElementsAre("approximate"));
+  EXPECT_THAT(gelu.choices.at("approximate"), ElementsAre("none", "tanh"));
+  EXPECT_TRUE(gelu.if_none.empty());
+  const CallSpec& logit = *model.op("logit.out").math;
+  EXPECT_THAT(logit.args, ElementsAre("eps"));
+  EXPECT_EQ(logit.if_none.at("eps"), "-1");
+  EXPECT_TRUE(logit.choices.empty());
+  EXPECT_THAT(model.op("round.decimals_out").math->args, ElementsAre("decimals"));
+}
+
+TEST(MathArguments, RejectsArgumentsTheFunctorCannotTake) {
+  const std::string head =
+      "- func: f(Tensor self, Tensor other, *, str mode='a', float? eps=None, int n=1) -> Tensor\n"
+      "  structured_group: True\n  inplace: False\n  meta: unary_op(self)\n";
+  EXPECT_EQ(error_of(head + "  math: F(other)\n"),
+            "sdk/ops/binary.yaml:1: math: argument 'other' of f.out is a Tensor; a functor takes "
+            "numbers (Scalar, int, float, bool) and str");
+  EXPECT_EQ(error_of(head + "  math: F(eps)\n"),
+            "sdk/ops/binary.yaml:1: math: argument 'eps' of f.out may be None: write eps=number, "
+            "the value None stands for");
+  EXPECT_EQ(error_of(head + "  math: F(n=2)\n"),
+            "sdk/ops/binary.yaml:1: math: argument 'n' of f.out is not optional: it takes no "
+            "value for None");
+  EXPECT_EQ(error_of(head + "  math: F(mode)\n"),
+            "sdk/ops/binary.yaml:1: math: argument 'mode' of f.out is a str: list its values, "
+            "mode=first|second");
+  EXPECT_EQ(error_of(head + "  math: F(n=a|b)\n"),
+            "sdk/ops/binary.yaml:1: math: argument 'n' of f.out is not a str: it takes no list of "
+            "values");
+  EXPECT_EQ(error_of(head + "  math: F(mode=a|)\n"),
+            "sdk/ops/binary.yaml:5: math: 'a|' (after mode=) is neither a number (what None "
+            "means) nor values a|b (of a str)");
 }
 
 TEST(Model, DtypeSetsCombineNamesAndGroups) {

@@ -65,6 +65,10 @@ Expected reference(const PointwiseSpec& spec, const RefArgs& a) {
     case ResultDtype::kComplexToReal:
       result = real_counterpart(common);
       break;
+    case ResultDtype::kFloatComplexToReal:
+      if (is_integral(common, /*include_bool=*/true)) compute = ScalarType::kFloat32;
+      result = real_counterpart(compute);
+      break;
   }
   if (spec.result_dtype) compute = result = spec.result_dtype(a, common);
   if (spec.scalars_in_math) {

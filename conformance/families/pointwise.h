@@ -30,6 +30,7 @@ enum class ResultDtype {
   kFloat,          // the common dtype, with bool and integral promoted to float32 (exp, div)
   kBool,           // bool, comparing in the common dtype (eq, isnan, logical_and)
   kComplexToReal,  // the common dtype, complex ones as their real counterpart (abs)
+  kFloatComplexToReal,  // kFloat, and complex ones as their real counterpart (angle)
 };
 
 struct PointwiseSpec {

@@ -1,6 +1,20 @@
 #include "conformance/ops/database.h"
 
+#include "conformance/framework/declared_variants.h"
+
 namespace bp::conformance {
+
+void add_alias(OpDatabase& db, std::string alias, std::string_view target) {
+  const OpEntry* t = db.find(target);
+  BP_INTERNAL_ASSERT(t != nullptr, "no entry ", target, " for its alias ", alias);
+  OpEntry e = *t;
+  e.variants = declared_variants(alias);
+  e.not_in_pytorch.clear();
+  e.tolerance_key = t->tolerance_name();
+  e.tier = 2;
+  e.name = std::move(alias);
+  db.add(std::move(e));
+}
 
 const OpDatabase& op_database() {
   static const OpDatabase* db = [] {

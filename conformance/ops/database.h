@@ -9,11 +9,19 @@
 #ifndef BACKPLANE_CONFORMANCE_OPS_DATABASE_H_
 #define BACKPLANE_CONFORMANCE_OPS_DATABASE_H_
 
+#include <string>
+#include <string_view>
+
 #include "conformance/framework/op_entry.h"
 
 namespace bp::conformance {
 
 const OpDatabase& op_database();
+
+// An entry for `alias` (arccos), an op declared with `alias_of: target` (acos): the target's
+// entry (samples, reference, dtypes, tolerances) over the alias's declared variants. Errors
+// (internal): no entry named `target`.
+void add_alias(OpDatabase& db, std::string alias, std::string_view target);
 
 // One per family file.
 void add_unary_entries(OpDatabase& db);

@@ -23,6 +23,7 @@
 #define BACKPLANE_REFERENCE_BACKEND_CPU_POINTWISE_H_
 
 #include <cstdint>
+#include <initializer_list>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
@@ -136,6 +137,19 @@ void run_pointwise(TensorIteratorBase& iter, const Extras&... extras) {
 inline void check_dtype_supported(ScalarType dtype, uint32_t dtypes, std::string_view op_name) {
   BP_CHECK_NOT_IMPLEMENTED((dtypes & scalar_type_mask(dtype)) != 0, '"', op_name,
                            "\" not implemented for '", dtype, "'");
+}
+
+// The index of a str argument's value among those its declaration lists (`math:
+// Gelu(approximate=none|tanh)`): what the functor receives. The op's meta function has rejected
+// other values with the op's own message, so one here is an internal error.
+inline int64_t math_choice(std::string_view value, std::initializer_list<std::string_view> values) {
+  int64_t index = 0;
+  for (std::string_view v : values) {
+    if (v == value) return index;
+    ++index;
+  }
+  BP_INTERNAL_ASSERT(false, "a str argument '", value, "' its meta function should have refused");
+  return -1;
 }
 
 // Runs F over `iter` in its common dtype (see the file comment); `scalars` are the op's Scalar

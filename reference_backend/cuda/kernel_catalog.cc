@@ -54,9 +54,10 @@ std::optional<Dtype> natural_output(const PointwiseOp& op, Dtype dtype) {
     if (is(op.inputs, op.num_inputs)) {
       stack.emplace_back(native::empty({2}, type, Device(DeviceType::kMeta)));
     } else {
-      BP_INTERNAL_ASSERT(is(op.args, op.num_args), op.name, ": argument ", i,
+      const int j = static_cast<int>(std::find(op.args, op.args + op.num_args, i) - op.args);
+      BP_INTERNAL_ASSERT(j < op.num_args, op.name, ": argument ", i,
                          " is neither a tensor input nor a math argument");
-      stack.emplace_back(one);
+      stack.push_back(sample_math_argument(op, j, one));
     }
   }
   try {
@@ -65,6 +66,17 @@ std::optional<Dtype> natural_output(const PointwiseOp& op, Dtype dtype) {
     return std::nullopt;  // e.g. sub of bool tensors
   }
   return dtype_of_code(static_cast<int>(stack.at(0).ref<Tensor>().dtype()));
+}
+
+Value sample_math_argument(const PointwiseOp& op, int j, const Scalar& scalar) {
+  const std::string_view type = op.arg_types[j];
+  if (type == "Scalar") return Value(scalar);
+  if (type.ends_with("?")) return Value();
+  if (type == "int") return Value(int64_t{2});
+  if (type == "float") return Value(0.25);
+  if (type == "bool") return Value(true);
+  const std::string_view values = op.choices[j];
+  return Value(values.substr(values.rfind('|') + 1));
 }
 
 std::vector<ElementwiseKernel> kernels_of(const PointwiseOp& op) {

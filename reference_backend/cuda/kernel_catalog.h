@@ -21,12 +21,19 @@
 
 #include "reference_backend/cuda/kernel_source.h"
 #include "reference_backend/cuda/pointwise_ops.h"
+#include "sdk/core/scalar.h"
+#include "sdk/dispatch/value.h"
 
 namespace bp::cuda {
 
 // The output dtype of a functional call of `op` over inputs of dtype `dtype`, as its meta function
 // gives it: nullopt when `op` does not support `dtype` or the meta function refuses the call.
 std::optional<Dtype> natural_output(const PointwiseOp& op, Dtype dtype);
+
+// A value for the functor argument j of `op` in a sample call, by its schema type: `scalar` for a
+// Scalar, None for an optional number (so the number the declaration gives None is used), 2 for
+// an int, 0.25 for a float, true for a bool, the last listed value of a str.
+Value sample_math_argument(const PointwiseOp& op, int j, const Scalar& scalar);
 
 // Every kernel of `op`.
 std::vector<ElementwiseKernel> kernels_of(const PointwiseOp& op);

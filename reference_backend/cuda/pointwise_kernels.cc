@@ -42,7 +42,7 @@ void run_pointwise(const PointwiseKernel& k, const bp_value* args) {
                 "\" not implemented for '", info(dtype).name, "'");
   std::vector<jit::Value> values;
   for (int j = 0; j < op.num_args; ++j) {
-    values.push_back(scalar_as(args[op.args[j]], compute_dtype(dtype)));
+    values.push_back(math_argument(op, j, args[op.args[j]], compute_dtype(dtype)));
   }
   CudaDevice& device = device_of(args[op.out].u.tensor);
   for_each_32bit(plan, [&](const bp_iter* part) {

@@ -15,7 +15,9 @@
 #include <span>
 #include <string_view>
 
+#include "backplane/types.h"
 #include "reference_backend/cuda/dtypes.h"
+#include "reference_backend/cuda/jit/kernel_args.h"
 
 namespace bp::cuda {
 
@@ -27,8 +29,11 @@ struct PointwiseOp {
   uint32_t dtypes;        // bit code(d): common dtype d is supported
   int num_inputs;         // tensor inputs of the functor, in TensorIterator order
   int inputs[4];          // their boxed argument indices
-  int num_args;           // Scalar arguments of the functor
-  int args[4];            // their boxed argument indices
+  int num_args;              // arguments of the functor after its tensor inputs (numbers, str)
+  int args[4];               // their boxed argument indices
+  const char* arg_types[4];  // their schema types: "Scalar", "int", "float?", "str"
+  const char* if_none[4];    // for an optional one, the number None stands for: "-1"
+  const char* choices[4];    // for a str one, its values: "none|tanh" (the functor gets the index)
   int out;                // the boxed argument index of `out`
   int num_arguments;      // arguments in the schema
   const char* source;     // "sdk/ops/binary.yaml:14"
@@ -37,6 +42,11 @@ struct PointwiseOp {
 };
 
 std::span<const PointwiseOp> pointwise_ops();
+// The functor argument j of `op` given as boxed `value`, in the compute type `to`: a number
+// (Scalar, int, float, bool) converted as scalar_as, None as the number the declaration gives,
+// a str as the index of its value. Errors: BP_ERROR_INTERNAL for a value the meta function should
+// have refused (a str not listed, None without a meaning).
+jit::Value math_argument(const PointwiseOp& op, int j, const bp_value& value, Dtype to);
 // The row of `name` ("add.out"), or nullptr.
 const PointwiseOp* find_pointwise_op(std::string_view name);
 

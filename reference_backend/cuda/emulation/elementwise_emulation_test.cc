@@ -45,14 +45,17 @@ std::vector<OpCase> op_cases() {
   return cases;
 }
 
-// The boxed arguments of the op's out= call: these inputs, a sample of each Scalar argument
-// (sample_scalar(S)) and `out`.
+// A sample of the functor's argument j: sample_scalar(S) for a Scalar (sample_math_argument).
+Value sample_math_argument(const OpCase& c, int j) {
+  return sample_math_argument(*c.op, j, sample_scalar(scalar_type_of(c.dtype)));
+}
+
+// The boxed arguments of the op's out= call: these inputs, a sample of each functor argument
+// and `out`.
 Stack out_call_args(const OpCase& c, const std::vector<Tensor>& inputs, const Tensor& out) {
   Stack args(static_cast<size_t>(c.op->num_arguments));
   for (int i = 0; i < c.op->num_inputs; ++i) args[c.op->inputs[i]] = Value(inputs[i]);
-  for (int j = 0; j < c.op->num_args; ++j) {
-    args[c.op->args[j]] = Value(sample_scalar(scalar_type_of(c.dtype)));
-  }
+  for (int j = 0; j < c.op->num_args; ++j) args[c.op->args[j]] = sample_math_argument(c, j);
   args[c.op->out] = Value(out);
   return args;
 }
@@ -67,8 +70,15 @@ Tensor cpu_result(const OpCase& c, const std::vector<Tensor>& inputs) {
 std::vector<jit::Value> arg_values(const OpCase& c) {
   std::vector<jit::Value> values;
   for (int j = 0; j < c.op->num_args; ++j) {
-    values.push_back(
-        scalar_as(abi_value(sample_scalar(scalar_type_of(c.dtype))), compute_dtype(c.dtype)));
+    const Value sample = sample_math_argument(c, j);
+    bp_value boxed{};  // as the C ABI passes it: None, a str, or a number
+    if (sample.tag() == Value::Tag::kString) {
+      boxed.tag = BP_VALUE_STRING;
+      boxed.u.s = sample.to<std::string_view>().data();  // NUL-terminated: a std::string's
+    } else if (!sample.is_none()) {
+      boxed = abi_value(sample.to<Scalar>());
+    }
+    values.push_back(math_argument(*c.op, j, boxed, compute_dtype(c.dtype)));
   }
   return values;
 }
