@@ -214,6 +214,8 @@ void add_ternary_entries(OpDatabase& db) {
       .extra_kwargs = {{{"value", Value(Scalar(int64_t{2}))}},
                        {{"value", Value(Scalar(int64_t{-3}))}}},
   }));
+  add_alias(db, "clip", "clamp");
+  add_alias(db, "clip.Tensor", "clamp.Tensor");
 }
 
 }  // namespace bp::conformance

@@ -113,6 +113,63 @@ template <typename T>
   return detail::apply(x, [](auto v) { return std::tanh(v); });
 }
 
+template <typename T>
+[[gnu::always_inline]] inline T cos(T x) {
+  return detail::apply(x, [](auto v) { return std::cos(v); });
+}
+template <typename T>
+[[gnu::always_inline]] inline T asin(T x) {
+  return detail::apply(x, [](auto v) { return std::asin(v); });
+}
+template <typename T>
+[[gnu::always_inline]] inline T acos(T x) {
+  return detail::apply(x, [](auto v) { return std::acos(v); });
+}
+template <typename T>
+[[gnu::always_inline]] inline T atan(T x) {
+  return detail::apply(x, [](auto v) { return std::atan(v); });
+}
+template <typename T>
+[[gnu::always_inline]] inline T sinh(T x) {
+  return detail::apply(x, [](auto v) { return std::sinh(v); });
+}
+template <typename T>
+[[gnu::always_inline]] inline T cosh(T x) {
+  return detail::apply(x, [](auto v) { return std::cosh(v); });
+}
+template <typename T>
+[[gnu::always_inline]] inline T asinh(T x) {
+  return detail::apply(x, [](auto v) { return std::asinh(v); });
+}
+template <typename T>
+[[gnu::always_inline]] inline T acosh(T x) {
+  return detail::apply(x, [](auto v) { return std::acosh(v); });
+}
+template <typename T>
+[[gnu::always_inline]] inline T atanh(T x) {
+  return detail::apply(x, [](auto v) { return std::atanh(v); });
+}
+// Complex: log(z) / log(2), as c10::complex's std::log2 (the standard has no complex log2).
+template <typename T>
+[[gnu::always_inline]] inline T log2(T x) {
+  return detail::apply(x, [](auto v) {
+    if constexpr (std::is_floating_point_v<decltype(v)>) {
+      return std::log2(v);
+    } else {
+      return std::log(v) / typename decltype(v)::value_type(0.6931471805599453094);
+    }
+  });
+}
+template <typename T>
+[[gnu::always_inline]] inline T log10(T x) {
+  return detail::apply(x, [](auto v) { return std::log10(v); });
+}
+// 1 / sqrt(x) (the standard has no rsqrt; complex: 1 / the principal root).
+template <typename T>
+[[gnu::always_inline]] inline T rsqrt(T x) {
+  return detail::apply(x, [](auto v) { return decltype(v)(1) / std::sqrt(v); });
+}
+
 // |x|. Floating: the sign bit cleared (abs(-0.0) is +0.0). Integers: the minimum stays the
 // minimum (wraps). Complex: the magnitude, of the real type (hypot: no overflow for large parts).
 template <typename T>
@@ -134,6 +191,27 @@ template <typename T>
 template <typename T>
 [[gnu::always_inline]] inline T erf(T x) {
   return detail::apply(x, [](auto v) { return std::erf(v); });
+}
+template <typename T>
+[[gnu::always_inline]] inline T erfc(T x) {
+  return detail::apply(x, [](auto v) { return std::erfc(v); });
+}
+template <typename T>
+[[gnu::always_inline]] inline T exp2(T x) {
+  return detail::apply(x, [](auto v) { return std::exp2(v); });
+}
+template <typename T>
+[[gnu::always_inline]] inline T expm1(T x) {
+  return detail::apply(x, [](auto v) { return std::expm1(v); });
+}
+template <typename T>
+[[gnu::always_inline]] inline T log1p(T x) {
+  return detail::apply(x, [](auto v) { return std::log1p(v); });
+}
+// The nearest integer, ties to even (the default rounding mode), as PyTorch's round.
+template <typename T>
+[[gnu::always_inline]] inline T nearbyint(T x) {
+  return detail::apply(x, [](auto v) { return std::nearbyint(v); });
 }
 template <typename T>
 [[gnu::always_inline]] inline T ceil(T x) {
@@ -172,6 +250,35 @@ template <typename T>
 template <typename T>
 [[gnu::always_inline]] inline T pow(T base, T exponent) {
   return detail::apply2(base, exponent, [](auto a, auto b) { return std::pow(a, b); });
+}
+
+// Classification of real values (integers and bool: never infinite, always finite, the sign of
+// x < 0); complex values have their own rules in the functors.
+template <typename T>
+[[gnu::always_inline]] inline bool isinf(T x) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::isinf(x);
+  } else {
+    return false;
+  }
+}
+template <typename T>
+[[gnu::always_inline]] inline bool isfinite(T x) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::isfinite(x);
+  } else {
+    return true;
+  }
+}
+template <typename T>
+[[gnu::always_inline]] inline bool signbit(T x) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::signbit(x);
+  } else if constexpr (std::is_signed_v<T>) {
+    return x < T(0);
+  } else {
+    return false;
+  }
 }
 
 // The larger (smaller) of a and b; NaN when either is NaN (the NaN operand's payload); a when

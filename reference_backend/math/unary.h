@@ -164,6 +164,336 @@ struct NanToNum {
   }
 };
 
+// ---- Elementary functions: the primitive of the same name ----------------------------------
+// exp2: 2^x.
+struct Exp2 {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T x) const {
+    return exp2(x);
+  }
+};
+
+// expm1: e^x - 1, accurate near 0.
+struct Expm1 {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T x) const {
+    return expm1(x);
+  }
+};
+
+// log2: the base-2 logarithm (complex: log(z) / log(2)).
+struct Log2 {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T x) const {
+    return log2(x);
+  }
+};
+
+// log10: the base-10 logarithm (complex: the principal branch).
+struct Log10 {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T x) const {
+    return log10(x);
+  }
+};
+
+// log1p: log(1 + x), accurate near 0.
+struct Log1p {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T x) const {
+    return log1p(x);
+  }
+};
+
+// rsqrt: 1 / sqrt(x) (rsqrt(-0.0) is -inf; complex: 1 / the principal root).
+struct Rsqrt {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T x) const {
+    return rsqrt(x);
+  }
+};
+
+struct Cos {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T x) const {
+    return cos(x);
+  }
+};
+
+struct Tan {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T x) const {
+    return tan(x);
+  }
+};
+
+struct Asin {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T x) const {
+    return asin(x);
+  }
+};
+
+struct Acos {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T x) const {
+    return acos(x);
+  }
+};
+
+struct Atan {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T x) const {
+    return atan(x);
+  }
+};
+
+struct Sinh {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T x) const {
+    return sinh(x);
+  }
+};
+
+struct Cosh {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T x) const {
+    return cosh(x);
+  }
+};
+
+struct Asinh {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T x) const {
+    return asinh(x);
+  }
+};
+
+struct Acosh {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T x) const {
+    return acosh(x);
+  }
+};
+
+struct Atanh {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T x) const {
+    return atanh(x);
+  }
+};
+
+// erfc: 1 - erf(x), accurate where erf(x) is near 1 (real types only).
+struct Erfc {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T x) const {
+    return erfc(x);
+  }
+};
+
+// ---- Parameterised, rounding and sign functions ---------------------------------------------
+
+// logit: log(x / (1 - x)). With eps >= 0, x is first clamped to [eps, 1 - eps] (NaN stays NaN);
+// a negative eps (what None stands for) clamps nothing, as PyTorch's logit kernel.
+struct Logit {
+  template <typename T>
+  T operator()(T x, T eps) const {
+    if (eps >= T(0)) {
+      const T hi = T(1) - eps;
+      x = x < eps ? eps : (x > hi ? hi : x);
+    }
+    return log(x / (T(1) - x));
+  }
+};
+
+// deg2rad / rad2deg: x times pi/180 (180/pi) in the compute type, as PyTorch's mul by the double
+// constant (integers compute in float).
+struct Deg2Rad {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T x) const {
+    return x * T(0.017453292519943295769236907684886127134428718885417);
+  }
+};
+struct Rad2Deg {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T x) const {
+    return x * T(57.295779513082320876798154814105170332405472466564);
+  }
+};
+
+// floor / trunc / round: integers are their own (PyTorch copies them). round: to the nearest
+// integer, ties to even.
+struct Floor {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T x) const {
+    if constexpr (is_integral_v<T>) {
+      return x;
+    } else {
+      return floor(x);
+    }
+  }
+};
+struct Trunc {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T x) const {
+    if constexpr (is_integral_v<T>) {
+      return x;
+    } else {
+      return trunc(x);
+    }
+  }
+};
+struct Round {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T x) const {
+    if constexpr (is_integral_v<T>) {
+      return x;
+    } else {
+      return nearbyint(x);
+    }
+  }
+};
+
+// round(decimals=d): x scaled by 10^d, rounded (ties to even) and scaled back; a negative d
+// divides first, as PyTorch (10^|d| computed in double, then taken in the compute type).
+struct RoundDecimals {
+  template <typename T>
+  T operator()(T x, T decimals) const {
+    const bool negative = decimals < T(0);
+    const T ten_pow = T(pow(10.0, double(negative ? -decimals : decimals)));
+    return negative ? nearbyint(x / ten_pow) * ten_pow : nearbyint(x * ten_pow) / ten_pow;
+  }
+};
+
+// frac: x - trunc(x) (frac(+-inf) is NaN, frac(-0.0) is 0.0).
+struct Frac {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T x) const {
+    return x - trunc(x);
+  }
+};
+
+// sign: 1, 0 or -1 (0 for NaN and both zeros); bool and unsigned values: 0 < x.
+struct Sign {
+  template <typename T>
+  T operator()(T x) const {
+    if constexpr (is_bool_v<T>) {
+      return x;
+    } else if constexpr (!is_signed_v<T>) {
+      return T(T(0) < x);
+    } else {
+      return T(int(T(0) < x) - int(x < T(0)));
+    }
+  }
+};
+
+// sgn: sign for real types; complex: z / |z|, and 0 for 0.
+struct Sgn {
+  template <typename T>
+  T operator()(T x) const {
+    if constexpr (is_complex_v<T>) {
+      if (x == T(0)) return T(0);
+      return x / T(abs(x));
+    } else {
+      return Sign{}(x);
+    }
+  }
+};
+
+// angle: the argument of a complex number (atan2(imag, real), of the real type); for real x, pi
+// when x < 0, NaN for NaN, else 0.
+struct Angle {
+  template <typename T>
+  auto operator()(T x) const {
+    if constexpr (is_complex_v<T>) {
+      return atan2(x.imag(), x.real());
+    } else {
+      if (x != x) return x;
+      return x < T(0) ? T(3.14159265358979323846264338327950288) : T(0);
+    }
+  }
+};
+
+// conj_physical: the complex conjugate; real values are their own.
+struct ConjPhysical {
+  template <typename T>
+  T operator()(T x) const {
+    if constexpr (is_complex_v<T>) {
+      return T(x.real(), -x.imag());
+    } else {
+      return x;
+    }
+  }
+};
+
+// ---- Classification: bool results -------------------------------------------------------------
+
+// isinf / isfinite: complex values by their parts (isinf: either infinite; isfinite: both
+// finite); integers and bool are finite.
+struct IsInf {
+  template <typename T>
+  bool operator()(T x) const {
+    if constexpr (is_complex_v<T>) {
+      return isinf(x.real()) || isinf(x.imag());
+    } else {
+      return isinf(x);
+    }
+  }
+};
+struct IsFinite {
+  template <typename T>
+  bool operator()(T x) const {
+    if constexpr (is_complex_v<T>) {
+      return isfinite(x.real()) && isfinite(x.imag());
+    } else {
+      return isfinite(x);
+    }
+  }
+};
+// isposinf / isneginf: x is +inf (-inf); never for integers and bool.
+struct IsPosInf {
+  template <typename T>
+  bool operator()(T x) const {
+    return is_floating_v<T> && x == infinity<T>();
+  }
+};
+struct IsNegInf {
+  template <typename T>
+  bool operator()(T x) const {
+    return is_floating_v<T> && x == -infinity<T>();
+  }
+};
+// signbit: whether the sign bit is set (-0.0 and negative NaNs too); integers: x < 0.
+struct SignBit {
+  template <typename T>
+  bool operator()(T x) const {
+    return signbit(x);
+  }
+};
+
 }  // namespace bp::math
 
 #endif  // BACKPLANE_REFERENCE_BACKEND_MATH_UNARY_H_

@@ -33,7 +33,7 @@ def sdk_generated_headers():
 # compiles of a large family run side by side and adding an op recompiles a part of it. A shard
 # past about 60 s of compile is a sign to raise its family's count (docs/building.md).
 CPU_SHARDS = {
-    "unary": 2,
+    "unary": 4,
     "binary": 2,
 }
 

@@ -1,5 +1,7 @@
 #include "sdk/structured/pointwise_meta.h"
 
+#include <string_view>
+
 #include "sdk/core/error.h"
 #include "sdk/core/promotion.h"
 #include "sdk/core/result_type.h"
@@ -67,15 +69,16 @@ void unary_op_in_dtype(TensorIteratorBase& iter, const Tensor& self, ScalarType 
   iter.build(config);
 }
 
-void abs_op(TensorIteratorBase& iter, const Tensor& self) {
+namespace {
+
+// A complex self into a real output (or a complex one, given): the kernel's real result is cast
+// to the output. PyTorch's unary_op_impl_with_complex_to_float_out.
+void complex_to_real_op(TensorIteratorBase& iter, const Tensor& self) {
   const Tensor& out = iter.maybe_get_output(0);
-  if (!is_complex(self.dtype()) || (out.defined() && is_complex(out.dtype()))) {
-    BP_CHECK(!out.is_same(self) || !is_complex(self.dtype()),
-             "In-place abs is not supported for complex tensors.");
+  if (out.defined() && is_complex(out.dtype())) {
     unary_op(iter, self);
     return;
   }
-  // Complex to real: the kernel writes each magnitude into the real output.
   const ScalarType real = to_real_type(self.dtype());
   BP_CHECK(!out.defined() || can_cast(real, out.dtype()), "result type ", real,
            " can't be cast to the desired output type ", out.dtype());
@@ -83,6 +86,68 @@ void abs_op(TensorIteratorBase& iter, const Tensor& self) {
   config.set_check_mem_overlap(true).check_all_same_dtype(false).add_output(out).add_input(self);
   if (!out.defined()) config.declare_static_dtype(real);
   iter.build(config);
+}
+
+// unary_force_boolean_op for the real-only predicates (isposinf, signbit, ...).
+void real_predicate_op(TensorIteratorBase& iter, const Tensor& self, std::string_view name,
+                       std::string_view complex_message) {
+  const Tensor& out = iter.maybe_get_output(0);
+  BP_CHECK(!is_complex(self.dtype()), name, complex_message);
+  BP_CHECK(!out.defined() || out.dtype() == ScalarType::kBool, name,
+           " does not support non-boolean outputs.");
+  unary_force_boolean_op(iter, self);
+}
+
+}  // namespace
+
+void abs_op(TensorIteratorBase& iter, const Tensor& self) {
+  const Tensor& out = iter.maybe_get_output(0);
+  BP_CHECK(!out.is_same(self) || !is_complex(self.dtype()),
+           "In-place abs is not supported for complex tensors.");
+  is_complex(self.dtype()) ? complex_to_real_op(iter, self) : unary_op(iter, self);
+}
+
+void angle_op(TensorIteratorBase& iter, const Tensor& self) {
+  is_complex(self.dtype()) ? complex_to_real_op(iter, self) : unary_float_op(iter, self);
+}
+
+void floor_op(TensorIteratorBase& iter, const Tensor& self) {
+  BP_CHECK(!is_complex(self.dtype()), "floor is not supported for complex inputs");
+  unary_op(iter, self);
+}
+
+void trunc_op(TensorIteratorBase& iter, const Tensor& self) {
+  BP_CHECK(!is_complex(self.dtype()), "trunc is not supported for complex inputs");
+  unary_op(iter, self);
+}
+
+void sign_op(TensorIteratorBase& iter, const Tensor& self) {
+  BP_CHECK(!is_complex(self.dtype()),
+           "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use "
+           "torch.sgn instead.");
+  unary_op(iter, self);
+}
+
+void deg2rad_op(TensorIteratorBase& iter, const Tensor& self) {
+  BP_CHECK(!is_complex(self.dtype()), "deg2rad is not supported for complex tensors.");
+  unary_float_op(iter, self);
+}
+
+void rad2deg_op(TensorIteratorBase& iter, const Tensor& self) {
+  BP_CHECK(!is_complex(self.dtype()), "rad2deg is not supported for complex tensors.");
+  unary_float_op(iter, self);
+}
+
+void isposinf_op(TensorIteratorBase& iter, const Tensor& self) {
+  real_predicate_op(iter, self, "isposinf", " does not support complex inputs.");
+}
+
+void isneginf_op(TensorIteratorBase& iter, const Tensor& self) {
+  real_predicate_op(iter, self, "isneginf", " does not support complex inputs.");
+}
+
+void signbit_op(TensorIteratorBase& iter, const Tensor& self) {
+  real_predicate_op(iter, self, "signbit", " is not implemented for complex tensors.");
 }
 
 void ceil_op(TensorIteratorBase& iter, const Tensor& self) {

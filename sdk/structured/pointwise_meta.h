@@ -51,6 +51,24 @@ void unary_op_in_dtype(TensorIteratorBase& iter, const Tensor& self, ScalarType 
 void abs_op(TensorIteratorBase& iter, const Tensor& self);
 // ceil: unary_op; "ceil is not supported for complex inputs".
 void ceil_op(TensorIteratorBase& iter, const Tensor& self);
+// floor / trunc: unary_op; "floor is not supported for complex inputs" (trunc's likewise).
+void floor_op(TensorIteratorBase& iter, const Tensor& self);
+void trunc_op(TensorIteratorBase& iter, const Tensor& self);
+// sign: unary_op; "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use
+// torch.sgn instead."
+void sign_op(TensorIteratorBase& iter, const Tensor& self);
+// deg2rad / rad2deg: unary_float_op; "deg2rad is not supported for complex tensors."
+void deg2rad_op(TensorIteratorBase& iter, const Tensor& self);
+void rad2deg_op(TensorIteratorBase& iter, const Tensor& self);
+// angle: complex inputs give their real dtype (as abs_op), others compute in float
+// (unary_float_op).
+void angle_op(TensorIteratorBase& iter, const Tensor& self);
+// isposinf / isneginf / signbit: unary_force_boolean_op over real inputs whose output is bool:
+// "isposinf does not support complex inputs.", "signbit is not implemented for complex
+// tensors.", "isposinf does not support non-boolean outputs."
+void isposinf_op(TensorIteratorBase& iter, const Tensor& self);
+void isneginf_op(TensorIteratorBase& iter, const Tensor& self);
+void signbit_op(TensorIteratorBase& iter, const Tensor& self);
 // nan_to_num: unary_op; an out of another dtype is "nan_to_num: dtype of out: float32 should be
 // same as input: float64".
 void nan_to_num_op(TensorIteratorBase& iter, const Tensor& self);

@@ -77,6 +77,9 @@ OWN_SAMPLERS = {
     "clamp.Tensor": pointwise.clamp_tensor,
     "lerp.Scalar": pointwise.lerp,
     "addcmul": pointwise.addcmul,
+    "round.decimals": functools.partial(pointwise.unary_with_arg, name="decimals",
+                                        values=[2, -1, 0, 5], required=True),
+    "logit": functools.partial(pointwise.unary_with_arg, name="eps", values=[0.25, 0.0, -0.5]),
 }
 
 

@@ -19,6 +19,17 @@ def unary(op, dtype, extra=None):
     return [Sample(d, dict(self=t, **extra)) for d, t in cases]
 
 
+def unary_with_arg(op, dtype, name, values, required=False):
+    """unary's samples with argument `name`: the first value on every sample when the argument
+    is required, then each other value on the first four samples."""
+    base = unary(op, dtype, {name: values[0]} if required else None)
+    out = list(base)
+    for v in values[1 if required else 0:]:
+        out += [Sample(x.description + ", %s=%r" % (name, v), dict(x.args, **{name: v}))
+                for x in base[:4]]
+    return out
+
+
 def nan_to_num(op, dtype):
     out = unary(op, dtype)
     for nan, posinf, neginf in [(0.5, None, None), (None, 7.0, -7.0), (1.0, 2.0, 3.0)]:
