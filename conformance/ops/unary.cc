@@ -3,6 +3,7 @@
 #include <limits>
 #include <initializer_list>
 #include <optional>
+#include <string_view>
 #include <utility>
 
 #include "boost/math/special_functions/digamma.hpp"
@@ -308,13 +309,27 @@ void add_unary_entries(OpDatabase& db) {
                     }),
                     .out_dtype = OutDtypeRule::kExact,
                     .out_dtype_error = found_dtype}));
+  // isposinf, isneginf and signbit write bool outputs only.
   const auto predicate = [&](const char* name, DtypeSet dtypes, ElementFn fn) {
-    db.add(pointwise({.name = name,
-                      .dtypes = dtypes,
-                      .tier = 2,
-                      .operands = {{"self", std::nullopt, Domain{.complex_specials = true}}},
-                      .result = ResultDtype::kBool,
-                      .math = std::move(fn)}));
+    PointwiseSpec spec{.name = name,
+                       .dtypes = dtypes,
+                       .tier = 2,
+                       .operands = {{"self", std::nullopt, Domain{.complex_specials = true}}},
+                       .result = ResultDtype::kBool,
+                       .math = std::move(fn)};
+    if (dtypes.has(ScalarType::kComplex64)) {
+      db.add(pointwise(std::move(spec)));
+      return;
+    }
+    spec.rejected = kComplex;
+    spec.rejected_message = std::string(name) +
+                            (std::string_view(name) == "signbit" ? " is not implemented for complex tensors."
+                                                                 : " does not support complex inputs.");
+    spec.out_dtype = OutDtypeRule::kExact;
+    spec.out_dtype_error = [name](ScalarType, ScalarType) {
+      return std::string(name) + " does not support non-boolean outputs.";
+    };
+    db.add(pointwise(std::move(spec)));
   };
   predicate("isinf", kAllDtypes, math<kAnyKind>([](auto x) {
               if constexpr (kIsComplex<decltype(x)>) {
@@ -362,7 +377,10 @@ void add_unary_entries(OpDatabase& db) {
                       } else {
                         return x * x;
                       }
-                    })}));
+                    }),
+                    .out_dtype = OutDtypeRule::kExact,
+                    .out_dtype_error = found_dtype,
+                    .inplace_dtype_error = found_dtype}));
   for (const auto& [alias, target] : std::initializer_list<std::pair<const char*, const char*>>{
            {"absolute", "abs"}, {"negative", "neg"}, {"arccos", "acos"}, {"arcsin", "asin"},
            {"arctan", "atan"}, {"arccosh", "acosh"}, {"arcsinh", "asinh"}, {"arctanh", "atanh"},

@@ -3,6 +3,7 @@
 #include <string_view>
 
 #include "sdk/core/error.h"
+#include "sdk/core/overlap.h"
 #include "sdk/core/promotion.h"
 #include "sdk/core/result_type.h"
 #include "sdk/iter/tensor_iterator_config.h"
@@ -55,6 +56,8 @@ void unary_force_boolean_op(TensorIteratorBase& iter, const Tensor& self) {
 
 void unary_op_in_dtype(TensorIteratorBase& iter, const Tensor& self, ScalarType dtype) {
   const Tensor& out = iter.maybe_get_output(0);
+  // PyTorch checks the written tensor's overlap first (x.expand(...).pow_(2) of any dtype).
+  if (out.defined()) assert_no_internal_overlap(out);
   BP_CHECK(!out.defined() || out.dtype() == dtype, "Found dtype ",
            out.defined() ? out.dtype() : dtype, " but expected ", dtype);
   // The common dtype carries `dtype` to device kernels, which get `self` itself and cast while

@@ -88,8 +88,8 @@ def functional_sampler(op):
     come from its family's sampler: views, factories, copies)."""
     if op.kind != "functional":
         return None
-    if op.name in OWN_SAMPLERS:
-        return OWN_SAMPLERS[op.name]
+    if (op.alias_of or op.name) in OWN_SAMPLERS:  # an alias samples as its target
+        return OWN_SAMPLERS[op.alias_of or op.name]
     types = {a.name: a.type for a in op.args}
     names = [a.name for a in op.args]
     if op.family == "unary":

@@ -51,8 +51,10 @@ def parse_args(func):
 class DeclaredOp:
     """One declared op: its full name ("add.Tensor"), family ("binary"), kind and arguments."""
 
-    def __init__(self, name, family, kind, dtypes, args, delegate=None):
+    def __init__(self, name, family, kind, dtypes, args, delegate=None, alias_of=None):
         self.name = name
+        # For the ops of an `alias_of` entry: the functional op aliased ("acos" for arccos_).
+        self.alias_of = alias_of
         # The structured out= op the op runs through (itself for that op), or None.
         self.delegate = delegate
         self.family = family
@@ -123,7 +125,8 @@ def ops_of_family(path, family):
     for e in entries:
         func = e["func"]
         name, overload = _split_name(func)
-        group = e.get("structured_group")
+        alias_of = e.get("alias_of")
+        group = e.get("structured_group") or (alias_of and True)
         dtypes = e.get("dtypes")
         args = parse_args(func)
         if group is None:
@@ -133,14 +136,17 @@ def ops_of_family(path, family):
             continue
         out = group if isinstance(group, str) else (
             name + ".out" if not overload else name + "." + overload + "_out")
-        ops.append(DeclaredOp(_join(name, overload), family, "functional", dtypes, args, out))
+        # An alias's ops are named and grouped as a structured group's (the out= op's name
+        # stands for the group); they run their target's kernels.
+        ops.append(DeclaredOp(_join(name, overload), family, "functional", dtypes, args, out,
+                              alias_of))
         if e.get("inplace", False) is not False:
             self_written = [Arg("Tensor(a!)", a.name, a.kwarg_only) if a.name == "self" else a
                             for a in args]
             ops.append(DeclaredOp(e.get("inplace_name", _join(name + "_", overload)), family,
-                                  "inplace", dtypes, self_written, out))
+                                  "inplace", dtypes, self_written, out, alias_of))
         ops.append(DeclaredOp(out, family, "out", dtypes, args + [Arg("Tensor(a!)", "out", True)],
-                              out))
+                              out, alias_of))
     return ops
 
 
@@ -159,6 +165,10 @@ def declared_ops(repo_root):
     # An op runs in the dtypes of its structured group's out= op, else of the op of its name
     # that declares them (arange's overloads all run arange.start_out).
     by_name = {o.name: o for o in ops}
+    for o in ops:  # an alias's: its target's (resolved first: the target may delegate)
+        target = by_name.get(o.alias_of)
+        if o.alias_of and target is not None:
+            o.dtypes = target.dtypes or by_name.get(target.delegate, target).dtypes
     for o in ops:
         if o.dtypes is None and o.delegate in by_name:
             o.dtypes = by_name[o.delegate].dtypes

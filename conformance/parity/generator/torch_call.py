@@ -37,7 +37,14 @@ def squeeze__dims(self, dim):
     return self.as_strided_(sizes, strides, self.storage_offset())
 
 
-OVERRIDES = {"squeeze.dims": squeeze_dims, "squeeze_.dims": squeeze__dims}
+def isfinite_out(self, out):
+    """isfinite.out, which PyTorch lacks (Backplane's structured group has it): a boolean op
+    writing 0 / 1 into an out of any dtype, as isnan.out and logical_not.out do."""
+    return torch.logical_not(torch.logical_or(torch.isinf(self), torch.isnan(self)), out=out)
+
+
+OVERRIDES = {"squeeze.dims": squeeze_dims, "squeeze_.dims": squeeze__dims,
+             "isfinite.out": isfinite_out}
 
 
 def torch_op(name):
