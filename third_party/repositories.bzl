@@ -196,6 +196,11 @@ def backplane_dependencies():
         name = "com_github_google_highway",
         libraries = {"hwy": "libhwy"},
     )
+    # SLEEF: the vectorised libm behind sdk/iter/vec/vec_math.h (PyTorch uses it too).
+    pkg_config_repository(
+        name = "com_github_shibatch_sleef",
+        libraries = {"sleef": "sleef"},
+    )
     # Boost.Math: an independent reference for the special functions, in tests only.
     system_headers_repository(
         name = "boost",

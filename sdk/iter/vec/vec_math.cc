@@ -1,0 +1,77 @@
+#include "sdk/iter/vec/vec_math.h"
+
+#include <cmath>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+// sleef.h declares each ISA's functions only where the compiler targets that ISA (#ifdef
+// __AVX__ ...); this file calls them only inside functions compiled for that ISA.
+#define __AVX__ 1
+#define __AVX2__ 1
+#include <sleef.h>
+#undef __AVX__
+#undef __AVX2__
+#endif
+
+namespace bp::vec_math_detail {
+namespace {
+
+#if defined(__x86_64__)
+
+#define BP_SSE2(name, ulp)                                                        \
+  void name##_f_sse2(const float* in, float* out, int64_t n) {                    \
+    for (int64_t i = 0; i < n; i += 4)                                            \
+      _mm_storeu_ps(out + i, Sleef_##name##f4_##ulp##sse2(_mm_loadu_ps(in + i))); \
+  }                                                                               \
+  void name##_d_sse2(const double* in, double* out, int64_t n) {                  \
+    for (int64_t i = 0; i < n; i += 2)                                            \
+      _mm_storeu_pd(out + i, Sleef_##name##d2_##ulp##sse2(_mm_loadu_pd(in + i))); \
+  }
+#define BP_AVX2(name, ulp)                                                                   \
+  [[gnu::target("avx2,fma")]] void name##_f_avx2(const float* in, float* out, int64_t n) {   \
+    for (int64_t i = 0; i < n; i += 8)                                                       \
+      _mm256_storeu_ps(out + i, Sleef_##name##f8_##ulp##avx2(_mm256_loadu_ps(in + i)));      \
+  }                                                                                          \
+  [[gnu::target("avx2,fma")]] void name##_d_avx2(const double* in, double* out, int64_t n) { \
+    for (int64_t i = 0; i < n; i += 4)                                                       \
+      _mm256_storeu_pd(out + i, Sleef_##name##d4_##ulp##avx2(_mm256_loadu_pd(in + i)));      \
+  }
+BP_VEC_MATH_FUNCTIONS(BP_SSE2)
+BP_VEC_MATH_FUNCTIONS(BP_AVX2)
+#undef BP_SSE2
+#undef BP_AVX2
+
+#else  // no SLEEF build for this architecture here: std:: per element
+
+#define BP_STD(name, ulp)                                        \
+  void name##_f_sse2(const float* in, float* out, int64_t n) {   \
+    for (int64_t i = 0; i < n; ++i) out[i] = std::name(in[i]);   \
+  }                                                              \
+  void name##_d_sse2(const double* in, double* out, int64_t n) { \
+    for (int64_t i = 0; i < n; ++i) out[i] = std::name(in[i]);   \
+  }
+BP_VEC_MATH_FUNCTIONS(BP_STD)
+#undef BP_STD
+
+#endif
+
+}  // namespace
+
+#define BP_F(name, isa) name##_f_##isa,
+#define BP_D(name, isa) name##_d_##isa,
+#define BP_F_SSE2(name, ulp) BP_F(name, sse2)
+#define BP_D_SSE2(name, ulp) BP_D(name, sse2)
+#if defined(__x86_64__)
+#define BP_F_AVX2(name, ulp) BP_F(name, avx2)
+#define BP_D_AVX2(name, ulp) BP_D(name, avx2)
+#else
+#define BP_F_AVX2 BP_F_SSE2
+#define BP_D_AVX2 BP_D_SSE2
+#endif
+
+constinit const Table kSse2 = {{BP_VEC_MATH_FUNCTIONS(BP_F_SSE2)},
+                               {BP_VEC_MATH_FUNCTIONS(BP_D_SSE2)}};
+constinit const Table kAvx2 = {{BP_VEC_MATH_FUNCTIONS(BP_F_AVX2)},
+                               {BP_VEC_MATH_FUNCTIONS(BP_D_AVX2)}};
+
+}  // namespace bp::vec_math_detail
