@@ -100,6 +100,15 @@ template <typename F, typename M, typename Seq, typename... Extras>
 struct VectorBody;
 template <typename F, typename M, size_t... I, typename... Extras>
 struct VectorBody<F, M, std::index_sequence<I...>, Extras...> {
+  // 64-byte vectors on AVX-512 for functors that say their vector form makes no comparisons
+  // (loops.h's isa_width).
+  static constexpr bool kWideVectors = [] {
+    if constexpr (requires { F::kWideVectors; }) {
+      return F::kWideVectors;
+    } else {
+      return false;
+    }
+  }();
   std::tuple<Extras...> extras;
   // flatten: F and all it calls are inlined into the loop cpu_kernel_vec compiles per ISA.
   // Vectors passed to an out-of-line function would cross an ABI boundary: GCC passes 64-byte

@@ -94,8 +94,9 @@ template <typename T, typename Fn>
 
 template <typename T>
 [[gnu::always_inline]] inline T exp(T x) {
-  if constexpr (detail::is_vec_math_v<T> && std::is_same_v<element_t<T>, double>) {
-    return vec_math::exp(x);
+  if constexpr (detail::is_vec_math_v<T> &&
+                (std::is_same_v<element_t<T>, double> || sizeof(T) == 64)) {
+    return vec_math::exp(x);  // 64 bytes: no comparisons (see loops.h's isa_width)
   } else if constexpr (detail::is_vectorized_v<T>) {
     return x.exp();  // float: Vectorized's inline polynomial, <= 2 ulp (faster than a call)
   } else {

@@ -30,6 +30,7 @@ struct Abs {
 // CPU kernel since pytorch#140358 (1.13's vectorised kernel gave exp(inf+0j) = inf+nanj).
 struct Exp {
   static constexpr bool kVectorized = true;
+  static constexpr bool kWideVectors = true;  // no comparisons: see loops.h
   template <typename T>
   T operator()(T x) const {
     return exp(x);
@@ -39,6 +40,7 @@ struct Exp {
 // log: the natural logarithm (complex: the principal branch).
 struct Log {
   static constexpr bool kVectorized = true;
+  static constexpr bool kWideVectors = true;
   template <typename T>
   T operator()(T x) const {
     return log(x);
@@ -48,6 +50,7 @@ struct Log {
 // sqrt: the square root (sqrt(-0.0) is -0.0; complex: the principal root).
 struct Sqrt {
   static constexpr bool kVectorized = true;
+  static constexpr bool kWideVectors = true;
   template <typename T>
   T operator()(T x) const {
     return sqrt(x);
@@ -56,6 +59,7 @@ struct Sqrt {
 
 struct Sin {
   static constexpr bool kVectorized = true;
+  static constexpr bool kWideVectors = true;
   template <typename T>
   T operator()(T x) const {
     return sin(x);
@@ -64,6 +68,7 @@ struct Sin {
 
 struct Tanh {
   static constexpr bool kVectorized = true;
+  static constexpr bool kWideVectors = true;
   template <typename T>
   T operator()(T x) const {
     return tanh(x);
@@ -73,6 +78,7 @@ struct Tanh {
 // sigmoid: 1 / (1 + e^-x).
 struct Sigmoid {
   static constexpr bool kVectorized = true;
+  static constexpr bool kWideVectors = true;
   template <typename T>
   T operator()(T x) const {
     return T(1) / (T(1) + exp(-x));
@@ -82,6 +88,7 @@ struct Sigmoid {
 // erf: the error function (real types only).
 struct Erf {
   static constexpr bool kVectorized = true;
+  static constexpr bool kWideVectors = true;
   template <typename T>
   T operator()(T x) const {
     return erf(x);

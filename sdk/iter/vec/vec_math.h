@@ -1,7 +1,9 @@
 // Vectorised elementary functions for Vectorized<float / double, W>, from SLEEF (Debian's
-// libsleef-dev; PyTorch's vector math library too), picked by the vector's width and the ISA in
-// use (cpu_capability()): 16-byte vectors run SLEEF's SSE2 code, wider ones its AVX2+FMA code
-// when the ISA in use is AVX2 or AVX-512, else the SSE2 code piecewise.
+// libsleef-dev; PyTorch's vector math library too), picked by the vector's width: 16-byte vectors
+// (dispatch_cpu's SSE2 path) run SLEEF's SSE2 code, 32-byte ones its AVX2+FMA code on CPUs that
+// have AVX2, 64-byte ones (the AVX-512 path's, for functors marked kWideVectors: loops.h) its
+// AVX-512F code on CPUs where dispatch_cpu uses AVX-512; each falls back to the narrower code,
+// piecewise.
 //
 //   using Vec = Vectorized<float, width>;
 //   Vec y = vec_math::log1p(Vec::loadu(x + i));   // as std::log1p in every lane, to 1.0 ulp
@@ -33,13 +35,13 @@
 #include "sdk/iter/vec/vectorized.h"
 
 // X(name, SLEEF accuracy suffix) for every function of this file.
-#define BP_VEC_MATH_FUNCTIONS(X)                                                                \
-  X(exp, u10)                                                                                   \
-  X(exp2, u10)                                                                                  \
-  X(expm1, u10) X(log, u10) X(log2, u10) X(log10, u10) X(log1p, u10) X(sin, u10) X(cos, u10)    \
-      X(tan, u10) X(asin, u10) X(acos, u10) X(atan, u10) X(sinh, u10) X(cosh, u10) X(tanh, u10) \
-          X(asinh, u10) X(acosh, u10) X(atanh, u10) X(erf, u10) X(erfc, u15) X(lgamma, u10)     \
-              X(sqrt, u05)
+#define BP_VEC_MATH_FUNCTIONS(X)                                                                  \
+  X(exp, u10)                                                                                     \
+  X(exp2, u10)                                                                                    \
+  X(expm1, u10)                                                                                   \
+  X(log, u10) X(log2, u10) X(log10, u10) X(log1p, u10) X(sin, u10) X(cos, u10) X(tan, u10)        \
+      X(asin, u10) X(acos, u10) X(atan, u10) X(sinh, u10) X(cosh, u10) X(tanh, u10) X(asinh, u10) \
+          X(acosh, u10) X(atanh, u10) X(erf, u10) X(erfc, u15) X(lgamma, u10) X(sqrt, u05)
 
 namespace bp {
 namespace vec_math_detail {
@@ -61,12 +63,19 @@ struct Table {
 };
 extern const Table kSse2;  // on other CPU architectures: std:: per element
 extern const Table kAvx2;  // AVX2 + FMA; kSse2's functions where this build has no x86-64
+// The table for vectors of 32 bytes and more: kAvx2 on CPUs with AVX2 and FMA, else kSse2 (set
+// at load time; kSse2 before that). Not cpu_capability(): a call per vector cost 4% of sin's
+// time, and the loops already run 16-byte vectors (kSse2) when the capability is "default".
+extern constinit const Table* wide_table;
+// The table for 64-byte vectors: SLEEF's AVX-512F code on CPUs where dispatch_cpu uses AVX-512
+// (detected_cpu_capability()), else *wide_table's, piecewise.
+extern constinit const Table* widest_table;
 
 template <typename T, int kBytes>
 [[gnu::always_inline]] inline Vectorized<T, kBytes> call(Function fn, Vectorized<T, kBytes> x) {
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
                 "vec_math: float and double vectors only");
-  const Table& table = kBytes >= 32 && cpu_capability() != CpuCapability::kDefault ? kAvx2 : kSse2;
+  const Table& table = kBytes == 64 ? *widest_table : kBytes == 32 ? *wide_table : kSse2;
   T lanes[Vectorized<T, kBytes>::size()];
   x.store(lanes);
   if constexpr (std::is_same_v<T, float>) {
