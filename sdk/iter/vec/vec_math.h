@@ -35,13 +35,32 @@
 #include "sdk/iter/vec/vectorized.h"
 
 // X(name, SLEEF accuracy suffix) for every function of this file.
-#define BP_VEC_MATH_FUNCTIONS(X)                                                                  \
-  X(exp, u10)                                                                                     \
-  X(exp2, u10)                                                                                    \
-  X(expm1, u10)                                                                                   \
-  X(log, u10) X(log2, u10) X(log10, u10) X(log1p, u10) X(sin, u10) X(cos, u10) X(tan, u10)        \
-      X(asin, u10) X(acos, u10) X(atan, u10) X(sinh, u10) X(cosh, u10) X(tanh, u10) X(asinh, u10) \
-          X(acosh, u10) X(atanh, u10) X(erf, u10) X(erfc, u15) X(lgamma, u10) X(sqrt, u05)
+// clang-format off
+#define BP_VEC_MATH_FUNCTIONS(X) \
+  X(exp, u10) \
+  X(exp2, u10) \
+  X(expm1, u10) \
+  X(log, u10) \
+  X(log2, u10) \
+  X(log10, u10) \
+  X(log1p, u10) \
+  X(sin, u10) \
+  X(cos, u10) \
+  X(tan, u10) \
+  X(asin, u10) \
+  X(acos, u10) \
+  X(atan, u10) \
+  X(sinh, u10) \
+  X(cosh, u10) \
+  X(tanh, u10) \
+  X(asinh, u10) \
+  X(acosh, u10) \
+  X(atanh, u10) \
+  X(erf, u10) \
+  X(erfc, u15) \
+  X(lgamma, u10) \
+  X(sqrt, u05)
+// clang-format on
 
 namespace bp {
 namespace vec_math_detail {
