@@ -143,6 +143,36 @@ cuda_toolkit = repository_rule(
     local = True,
 )
 
+# ---------------------------------------------------------------------------------------------
+# libtorch (Debian's libtorch-dev 1.13), for side-by-side benchmarks only: Backplane never needs
+# it to build or pass its tests. Without it, :libtorch is a library whose one source fails to
+# compile with a message, so only targets that use it (all tagged manual) stop building.
+# ---------------------------------------------------------------------------------------------
+
+def _libtorch_impl(rctx):
+    rctx.file("WORKSPACE", 'workspace(name = "%s")\n' % rctx.name)
+    lib = rctx.attr.libdir + "/libtorch_cpu.so"
+    if not rctx.path("/usr/include/ATen/ATen.h").exists or not rctx.path(lib).exists:
+        rctx.file("BUILD.bazel", """package(default_visibility = ["//visibility:public"])
+cc_library(name = "libtorch", srcs = ["missing.cc"])
+""")
+        rctx.file("missing.cc", '#error "libtorch not found (apt-get install libtorch-dev): only the side-by-side benchmarks need it"\n')
+        return
+    rctx.file("BUILD.bazel", """package(default_visibility = ["//visibility:public"])
+
+# Headers in /usr/include (ATen/, c10/, torch/), libraries in %s.
+cc_library(
+    name = "libtorch",
+    linkopts = ["-L%s", "-ltorch_cpu", "-lc10"],
+)
+""" % (rctx.attr.libdir, rctx.attr.libdir))
+
+libtorch_repository = repository_rule(
+    implementation = _libtorch_impl,
+    attrs = {"libdir": attr.string(default = "/usr/lib/x86_64-linux-gnu")},
+    local = True,
+)
+
 def backplane_dependencies():
     """Declares every external repository Backplane uses."""
     debian_rules_cc(name = "rules_cc")
@@ -196,6 +226,11 @@ def backplane_dependencies():
         name = "com_github_google_highway",
         libraries = {"hwy": "libhwy"},
     )
+    # SLEEF: the vectorised libm behind sdk/iter/vec/vec_math.h (PyTorch uses it too).
+    pkg_config_repository(
+        name = "com_github_shibatch_sleef",
+        libraries = {"sleef": "sleef"},
+    )
     # Boost.Math: an independent reference for the special functions, in tests only.
     system_headers_repository(
         name = "boost",
@@ -203,3 +238,4 @@ def backplane_dependencies():
         headers = ["boost/math/special_functions/digamma.hpp"],
     )
     cuda_toolkit(name = "cuda")
+    libtorch_repository(name = "libtorch")

@@ -10,9 +10,9 @@
 // where Out is S when F returns M, else F's result type (bool for predicates). The number of
 // tensor inputs is deduced from F (the smallest count it accepts with the scalars after them).
 // Functors marked kVectorized also run on Vectorized<M> when S is M and a SIMD type (float,
-// double, integers): cpu_kernel_vec with the same functor. Operands of other dtypes than the
-// loop's types are converted by cpu_kernel's dynamic casting; outputs computed in a temporary
-// are written back (cast_outputs).
+// double, integers): cpu_kernel_vec with the same functor, on vectors of the ISA's width. Operands
+// of other dtypes than the loop's types are converted by cpu_kernel's dynamic casting; outputs
+// computed in a temporary are written back (cast_outputs).
 //
 // Errors: a common dtype outside kDtypes (kNotImplemented): "\"add\" not implemented for
 // 'bool'" (PyTorch's message shape); a Scalar argument out of the compute type's range
@@ -94,18 +94,30 @@ struct ScalarBody<F, S, M, Out, std::index_sequence<I...>, Extras...> {
   }
 };
 
-// The vector loop body: Vectorized<M>(Vectorized<M>...).
+// The vector loop body: Vectorized<M, W>(Vectorized<M, W>...) for the width W of the ISA the
+// loop runs with (cpu_kernel_vec's generic vops): 16-byte vectors on the SSE2 path, so the
+// vector math (vec_math.h) picks the functions of that ISA.
 template <typename F, typename M, typename Seq, typename... Extras>
 struct VectorBody;
 template <typename F, typename M, size_t... I, typename... Extras>
 struct VectorBody<F, M, std::index_sequence<I...>, Extras...> {
-  using Vec = Vectorized<M>;
+  // 64-byte vectors on AVX-512 for functors that say their vector form makes no comparisons
+  // (loops.h's isa_width).
+  static constexpr bool kWideVectors = [] {
+    if constexpr (requires { F::kWideVectors; }) {
+      return F::kWideVectors;
+    } else {
+      return false;
+    }
+  }();
   std::tuple<Extras...> extras;
   // flatten: F and all it calls are inlined into the loop cpu_kernel_vec compiles per ISA.
   // Vectors passed to an out-of-line function would cross an ABI boundary: GCC passes 64-byte
   // vectors differently in code compiled with and without AVX-512 (and F is compiled once,
   // for the baseline ISA), which crashes unoptimised builds.
-  [[gnu::always_inline, gnu::flatten]] Vec operator()(Repeat<I, Vec>... in) const {
+  template <int kBytes, typename Vec = Vectorized<M, kBytes>>
+  [[gnu::always_inline, gnu::flatten]] Vec operator()(
+      Repeat<I, Vectorized<M, kBytes>>... in) const {
     return std::apply([&](const Extras&... e) { return F{}(in..., Vec(e)...); }, extras);
   }
 };

@@ -21,14 +21,15 @@
 
 #include "reference_backend/math/traits.h"
 #include "sdk/core/complex.h"
+#include "sdk/iter/vec/vec_math.h"
 #include "sdk/iter/vec/vectorized.h"
 
 namespace bp::math {
 
 // ---- Traits (traits.h), with vectors: they describe a Vectorized<T>'s lanes ------------------
 
-template <typename T>
-struct element_of<Vectorized<T>> {
+template <typename T, int kBytes>
+struct element_of<Vectorized<T, kBytes>> {
   using type = T;
 };
 
@@ -40,8 +41,15 @@ struct element_of<Vectorized<T>> {
 namespace detail {
 template <typename T>
 inline constexpr bool is_vectorized_v = false;
+template <typename T, int kBytes>
+inline constexpr bool is_vectorized_v<Vectorized<T, kBytes>> = true;
+// Vectors that vec_math (SLEEF, sdk/iter/vec/vec_math.h) computes: float and double lanes.
 template <typename T>
-inline constexpr bool is_vectorized_v<Vectorized<T>> = true;
+inline constexpr bool is_vec_math_v = false;
+template <int kBytes>
+inline constexpr bool is_vec_math_v<Vectorized<float, kBytes>> = true;
+template <int kBytes>
+inline constexpr bool is_vec_math_v<Vectorized<double, kBytes>> = true;
 
 template <typename T>
 using std_complex_t = std::complex<real_t<T>>;
@@ -86,72 +94,57 @@ template <typename T, typename Fn>
 
 template <typename T>
 [[gnu::always_inline]] inline T exp(T x) {
-  if constexpr (detail::is_vectorized_v<T>) {
-    return x.exp();
+  if constexpr (detail::is_vec_math_v<T> &&
+                (std::is_same_v<element_t<T>, double> || sizeof(T) == 64)) {
+    return vec_math::exp(x);  // 64 bytes: no comparisons (see loops.h's isa_width)
+  } else if constexpr (detail::is_vectorized_v<T>) {
+    return x.exp();  // float: Vectorized's inline polynomial, <= 2 ulp (faster than a call)
   } else {
     return detail::apply(x, [](auto v) { return std::exp(v); });
   }
 }
 template <typename T>
 [[gnu::always_inline]] inline T log(T x) {
+  if constexpr (detail::is_vec_math_v<T>) return vec_math::log(x);
   return detail::apply(x, [](auto v) { return std::log(v); });
 }
 template <typename T>
 [[gnu::always_inline]] inline T sqrt(T x) {
+  if constexpr (detail::is_vec_math_v<T>) return vec_math::sqrt(x);
   return detail::apply(x, [](auto v) { return std::sqrt(v); });
 }
 template <typename T>
 [[gnu::always_inline]] inline T sin(T x) {
+  if constexpr (detail::is_vec_math_v<T>) return vec_math::sin(x);
   return detail::apply(x, [](auto v) { return std::sin(v); });
 }
 template <typename T>
 [[gnu::always_inline]] inline T tan(T x) {
+  if constexpr (detail::is_vec_math_v<T>) return vec_math::tan(x);
   return detail::apply(x, [](auto v) { return std::tan(v); });
 }
 template <typename T>
 [[gnu::always_inline]] inline T tanh(T x) {
+  if constexpr (detail::is_vec_math_v<T>) return vec_math::tanh(x);
   return detail::apply(x, [](auto v) { return std::tanh(v); });
 }
 
+// Real (and complex where std:: has it) elementary functions; float and double vectors run
+// SLEEF's (vec_math.h, <= 1 ulp; erfc 1.5), other vectors lane by lane.
 template <typename T>
-[[gnu::always_inline]] inline T cos(T x) {
-  return detail::apply(x, [](auto v) { return std::cos(v); });
+[[gnu::always_inline]] inline T exp2(T x) {
+  if constexpr (detail::is_vec_math_v<T>) return vec_math::exp2(x);
+  return detail::apply(x, [](auto v) { return std::exp2(v); });
 }
 template <typename T>
-[[gnu::always_inline]] inline T asin(T x) {
-  return detail::apply(x, [](auto v) { return std::asin(v); });
-}
-template <typename T>
-[[gnu::always_inline]] inline T acos(T x) {
-  return detail::apply(x, [](auto v) { return std::acos(v); });
-}
-template <typename T>
-[[gnu::always_inline]] inline T atan(T x) {
-  return detail::apply(x, [](auto v) { return std::atan(v); });
-}
-template <typename T>
-[[gnu::always_inline]] inline T sinh(T x) {
-  return detail::apply(x, [](auto v) { return std::sinh(v); });
-}
-template <typename T>
-[[gnu::always_inline]] inline T cosh(T x) {
-  return detail::apply(x, [](auto v) { return std::cosh(v); });
-}
-template <typename T>
-[[gnu::always_inline]] inline T asinh(T x) {
-  return detail::apply(x, [](auto v) { return std::asinh(v); });
-}
-template <typename T>
-[[gnu::always_inline]] inline T acosh(T x) {
-  return detail::apply(x, [](auto v) { return std::acosh(v); });
-}
-template <typename T>
-[[gnu::always_inline]] inline T atanh(T x) {
-  return detail::apply(x, [](auto v) { return std::atanh(v); });
+[[gnu::always_inline]] inline T expm1(T x) {
+  if constexpr (detail::is_vec_math_v<T>) return vec_math::expm1(x);
+  return detail::apply(x, [](auto v) { return std::expm1(v); });
 }
 // Complex: log(z) / log(2), as c10::complex's std::log2 (the standard has no complex log2).
 template <typename T>
 [[gnu::always_inline]] inline T log2(T x) {
+  if constexpr (detail::is_vec_math_v<T>) return vec_math::log2(x);
   return detail::apply(x, [](auto v) {
     if constexpr (std::is_floating_point_v<decltype(v)>) {
       return std::log2(v);
@@ -162,12 +155,74 @@ template <typename T>
 }
 template <typename T>
 [[gnu::always_inline]] inline T log10(T x) {
+  if constexpr (detail::is_vec_math_v<T>) return vec_math::log10(x);
   return detail::apply(x, [](auto v) { return std::log10(v); });
+}
+template <typename T>
+[[gnu::always_inline]] inline T log1p(T x) {
+  if constexpr (detail::is_vec_math_v<T>) return vec_math::log1p(x);
+  return detail::apply(x, [](auto v) { return std::log1p(v); });
+}
+template <typename T>
+[[gnu::always_inline]] inline T cos(T x) {
+  if constexpr (detail::is_vec_math_v<T>) return vec_math::cos(x);
+  return detail::apply(x, [](auto v) { return std::cos(v); });
+}
+template <typename T>
+[[gnu::always_inline]] inline T asin(T x) {
+  if constexpr (detail::is_vec_math_v<T>) return vec_math::asin(x);
+  return detail::apply(x, [](auto v) { return std::asin(v); });
+}
+template <typename T>
+[[gnu::always_inline]] inline T acos(T x) {
+  if constexpr (detail::is_vec_math_v<T>) return vec_math::acos(x);
+  return detail::apply(x, [](auto v) { return std::acos(v); });
+}
+template <typename T>
+[[gnu::always_inline]] inline T atan(T x) {
+  if constexpr (detail::is_vec_math_v<T>) return vec_math::atan(x);
+  return detail::apply(x, [](auto v) { return std::atan(v); });
+}
+template <typename T>
+[[gnu::always_inline]] inline T sinh(T x) {
+  if constexpr (detail::is_vec_math_v<T>) return vec_math::sinh(x);
+  return detail::apply(x, [](auto v) { return std::sinh(v); });
+}
+template <typename T>
+[[gnu::always_inline]] inline T cosh(T x) {
+  if constexpr (detail::is_vec_math_v<T>) return vec_math::cosh(x);
+  return detail::apply(x, [](auto v) { return std::cosh(v); });
+}
+template <typename T>
+[[gnu::always_inline]] inline T asinh(T x) {
+  if constexpr (detail::is_vec_math_v<T>) return vec_math::asinh(x);
+  return detail::apply(x, [](auto v) { return std::asinh(v); });
+}
+template <typename T>
+[[gnu::always_inline]] inline T acosh(T x) {
+  if constexpr (detail::is_vec_math_v<T>) return vec_math::acosh(x);
+  return detail::apply(x, [](auto v) { return std::acosh(v); });
+}
+template <typename T>
+[[gnu::always_inline]] inline T atanh(T x) {
+  if constexpr (detail::is_vec_math_v<T>) return vec_math::atanh(x);
+  return detail::apply(x, [](auto v) { return std::atanh(v); });
 }
 // 1 / sqrt(x) (the standard has no rsqrt; complex: 1 / the principal root).
 template <typename T>
 [[gnu::always_inline]] inline T rsqrt(T x) {
+  if constexpr (detail::is_vec_math_v<T>) return T(1) / vec_math::sqrt(x);
   return detail::apply(x, [](auto v) { return decltype(v)(1) / std::sqrt(v); });
+}
+template <typename T>
+[[gnu::always_inline]] inline T erfc(T x) {
+  if constexpr (detail::is_vec_math_v<T>) return vec_math::erfc(x);
+  return detail::apply(x, [](auto v) { return std::erfc(v); });
+}
+template <typename T>
+[[gnu::always_inline]] inline T lgamma(T x) {
+  if constexpr (detail::is_vec_math_v<T>) return vec_math::lgamma(x);
+  return detail::apply(x, [](auto v) { return std::lgamma(v); });
 }
 
 // |x|. Floating: the sign bit cleared (abs(-0.0) is +0.0). Integers: the minimum stays the
@@ -190,23 +245,8 @@ template <typename T>
 // Real only.
 template <typename T>
 [[gnu::always_inline]] inline T erf(T x) {
+  if constexpr (detail::is_vec_math_v<T>) return vec_math::erf(x);
   return detail::apply(x, [](auto v) { return std::erf(v); });
-}
-template <typename T>
-[[gnu::always_inline]] inline T erfc(T x) {
-  return detail::apply(x, [](auto v) { return std::erfc(v); });
-}
-template <typename T>
-[[gnu::always_inline]] inline T exp2(T x) {
-  return detail::apply(x, [](auto v) { return std::exp2(v); });
-}
-template <typename T>
-[[gnu::always_inline]] inline T expm1(T x) {
-  return detail::apply(x, [](auto v) { return std::expm1(v); });
-}
-template <typename T>
-[[gnu::always_inline]] inline T log1p(T x) {
-  return detail::apply(x, [](auto v) { return std::log1p(v); });
 }
 // The nearest integer, ties to even (the default rounding mode), as PyTorch's round.
 template <typename T>

@@ -30,6 +30,7 @@ struct Abs {
 // CPU kernel since pytorch#140358 (1.13's vectorised kernel gave exp(inf+0j) = inf+nanj).
 struct Exp {
   static constexpr bool kVectorized = true;
+  static constexpr bool kWideVectors = true;  // no comparisons: see loops.h
   template <typename T>
   T operator()(T x) const {
     return exp(x);
@@ -39,6 +40,7 @@ struct Exp {
 // log: the natural logarithm (complex: the principal branch).
 struct Log {
   static constexpr bool kVectorized = true;
+  static constexpr bool kWideVectors = true;
   template <typename T>
   T operator()(T x) const {
     return log(x);
@@ -48,6 +50,7 @@ struct Log {
 // sqrt: the square root (sqrt(-0.0) is -0.0; complex: the principal root).
 struct Sqrt {
   static constexpr bool kVectorized = true;
+  static constexpr bool kWideVectors = true;
   template <typename T>
   T operator()(T x) const {
     return sqrt(x);
@@ -56,6 +59,7 @@ struct Sqrt {
 
 struct Sin {
   static constexpr bool kVectorized = true;
+  static constexpr bool kWideVectors = true;
   template <typename T>
   T operator()(T x) const {
     return sin(x);
@@ -64,6 +68,7 @@ struct Sin {
 
 struct Tanh {
   static constexpr bool kVectorized = true;
+  static constexpr bool kWideVectors = true;
   template <typename T>
   T operator()(T x) const {
     return tanh(x);
@@ -73,6 +78,7 @@ struct Tanh {
 // sigmoid: 1 / (1 + e^-x).
 struct Sigmoid {
   static constexpr bool kVectorized = true;
+  static constexpr bool kWideVectors = true;
   template <typename T>
   T operator()(T x) const {
     return T(1) / (T(1) + exp(-x));
@@ -82,6 +88,7 @@ struct Sigmoid {
 // erf: the error function (real types only).
 struct Erf {
   static constexpr bool kVectorized = true;
+  static constexpr bool kWideVectors = true;
   template <typename T>
   T operator()(T x) const {
     return erf(x);
@@ -168,6 +175,7 @@ struct NanToNum {
 // exp2: 2^x.
 struct Exp2 {
   static constexpr bool kVectorized = true;
+  static constexpr bool kWideVectors = true;
   template <typename T>
   T operator()(T x) const {
     return exp2(x);
@@ -177,6 +185,7 @@ struct Exp2 {
 // expm1: e^x - 1, accurate near 0.
 struct Expm1 {
   static constexpr bool kVectorized = true;
+  static constexpr bool kWideVectors = true;
   template <typename T>
   T operator()(T x) const {
     return expm1(x);
@@ -186,6 +195,7 @@ struct Expm1 {
 // log2: the base-2 logarithm (complex: log(z) / log(2)).
 struct Log2 {
   static constexpr bool kVectorized = true;
+  static constexpr bool kWideVectors = true;
   template <typename T>
   T operator()(T x) const {
     return log2(x);
@@ -195,6 +205,7 @@ struct Log2 {
 // log10: the base-10 logarithm (complex: the principal branch).
 struct Log10 {
   static constexpr bool kVectorized = true;
+  static constexpr bool kWideVectors = true;
   template <typename T>
   T operator()(T x) const {
     return log10(x);
@@ -204,6 +215,7 @@ struct Log10 {
 // log1p: log(1 + x), accurate near 0.
 struct Log1p {
   static constexpr bool kVectorized = true;
+  static constexpr bool kWideVectors = true;
   template <typename T>
   T operator()(T x) const {
     return log1p(x);
@@ -213,6 +225,7 @@ struct Log1p {
 // rsqrt: 1 / sqrt(x) (rsqrt(-0.0) is -inf; complex: 1 / the principal root).
 struct Rsqrt {
   static constexpr bool kVectorized = true;
+  static constexpr bool kWideVectors = true;
   template <typename T>
   T operator()(T x) const {
     return rsqrt(x);
@@ -221,6 +234,7 @@ struct Rsqrt {
 
 struct Cos {
   static constexpr bool kVectorized = true;
+  static constexpr bool kWideVectors = true;
   template <typename T>
   T operator()(T x) const {
     return cos(x);
@@ -229,6 +243,7 @@ struct Cos {
 
 struct Tan {
   static constexpr bool kVectorized = true;
+  static constexpr bool kWideVectors = true;
   template <typename T>
   T operator()(T x) const {
     return tan(x);
@@ -237,6 +252,7 @@ struct Tan {
 
 struct Asin {
   static constexpr bool kVectorized = true;
+  static constexpr bool kWideVectors = true;
   template <typename T>
   T operator()(T x) const {
     return asin(x);
@@ -245,6 +261,7 @@ struct Asin {
 
 struct Acos {
   static constexpr bool kVectorized = true;
+  static constexpr bool kWideVectors = true;
   template <typename T>
   T operator()(T x) const {
     return acos(x);
@@ -253,6 +270,7 @@ struct Acos {
 
 struct Atan {
   static constexpr bool kVectorized = true;
+  static constexpr bool kWideVectors = true;
   template <typename T>
   T operator()(T x) const {
     return atan(x);
@@ -261,6 +279,7 @@ struct Atan {
 
 struct Sinh {
   static constexpr bool kVectorized = true;
+  static constexpr bool kWideVectors = true;
   template <typename T>
   T operator()(T x) const {
     return sinh(x);
@@ -269,6 +288,7 @@ struct Sinh {
 
 struct Cosh {
   static constexpr bool kVectorized = true;
+  static constexpr bool kWideVectors = true;
   template <typename T>
   T operator()(T x) const {
     return cosh(x);
@@ -277,6 +297,7 @@ struct Cosh {
 
 struct Asinh {
   static constexpr bool kVectorized = true;
+  static constexpr bool kWideVectors = true;
   template <typename T>
   T operator()(T x) const {
     return asinh(x);
@@ -285,6 +306,7 @@ struct Asinh {
 
 struct Acosh {
   static constexpr bool kVectorized = true;
+  static constexpr bool kWideVectors = true;
   template <typename T>
   T operator()(T x) const {
     return acosh(x);
@@ -293,6 +315,7 @@ struct Acosh {
 
 struct Atanh {
   static constexpr bool kVectorized = true;
+  static constexpr bool kWideVectors = true;
   template <typename T>
   T operator()(T x) const {
     return atanh(x);
@@ -302,6 +325,7 @@ struct Atanh {
 // erfc: 1 - erf(x), accurate where erf(x) is near 1 (real types only).
 struct Erfc {
   static constexpr bool kVectorized = true;
+  static constexpr bool kWideVectors = true;
   template <typename T>
   T operator()(T x) const {
     return erfc(x);
@@ -327,6 +351,7 @@ struct Logit {
 // constant (integers compute in float).
 struct Deg2Rad {
   static constexpr bool kVectorized = true;
+  static constexpr bool kWideVectors = true;
   template <typename T>
   T operator()(T x) const {
     return x * T(0.017453292519943295769236907684886127134428718885417);
@@ -334,6 +359,7 @@ struct Deg2Rad {
 };
 struct Rad2Deg {
   static constexpr bool kVectorized = true;
+  static constexpr bool kWideVectors = true;
   template <typename T>
   T operator()(T x) const {
     return x * T(57.295779513082320876798154814105170332405472466564);

@@ -254,6 +254,20 @@ constexpr int vec_op_width(Seq seq) {
   }
 }
 
+// The vector width for `VecOp` on the ISA path whose width type is Width: 64 bytes on AVX-512
+// for vector ops that declare `static constexpr bool kWideVectors = true` (their vector form
+// makes no comparisons, selects, maximum / minimum or clamps, which GCC would turn into scalar
+// code at that width: see cpu_capability.h), else the path's width.
+template <typename VecOp, typename Width>
+constexpr int isa_width() {
+  if constexpr (std::is_same_v<Width, Avx512Width32>) {
+    if constexpr (requires { VecOp::kWideVectors; }) {
+      if constexpr (VecOp::kWideVectors) return 64;
+    }
+  }
+  return Width::value;
+}
+
 inline void check_kernel_arity(const TensorIteratorBase& iter, int arity) {
   BP_CHECK(iter.noutputs() == 1, "cpu_kernel: expected an iterator with one output, got ",
            iter.noutputs());
@@ -295,7 +309,8 @@ auto make_loop2d(const TensorIteratorBase& iter, const Op& op, const VecOp* vop)
           });
         }
         dispatch_cpu([&](auto width) __attribute__((always_inline)) {
-          constexpr int kWidth = vec_op_width<VecOp, result_of<Op>, decltype(width)::value>(Seq{});
+          constexpr int kWidth =
+              vec_op_width<VecOp, result_of<Op>, isa_width<VecOp, decltype(width)>()>(Seq{});
           each_row([&](char* const* p) __attribute__((always_inline)) {
             contiguous_row_of_kind<kWidth>(kind, op, vop, p, size0, Seq{});
           });

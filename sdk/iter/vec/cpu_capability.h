@@ -54,19 +54,24 @@ std::string_view cpu_capability_name(CpuCapability c);
 #define BP_AVX512_LOOPS 0
 #endif
 
+// The width dispatch_cpu hands out on the AVX-512 path: 32, as a type of its own so that a
+// body whose vectors make no comparisons can take 64-byte vectors there (the loops of
+// cpu_kernel_vec do for vector ops that say so: see loops.h).
+struct Avx512Width32 : std::integral_constant<int, 32> {};
+
 namespace detail {
-template <int kWidth, typename Body>
+template <int kWidth, typename Body, typename Width = std::integral_constant<int, kWidth>>
 [[gnu::always_inline]] inline void call_body(const Body& body) {
   if constexpr (std::is_invocable_v<const Body&>) {
     body();  // a body that does not take the width
   } else {
-    body(std::integral_constant<int, kWidth>());
+    body(Width());
   }
 }
 #if BP_AVX512_LOOPS
 template <typename Body>
 [[gnu::target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]] void run_avx512(const Body& body) {
-  call_body<32>(body);  // not 64: see the file comment
+  call_body<32, Body, Avx512Width32>(body);  // not 64: see the file comment
 }
 #endif
 #if defined(__x86_64__)

@@ -21,7 +21,9 @@
 // ATen's Vectorized: arithmetic, maximum/minimum (NaN-propagating for floating types; of equal
 // values the first, as std::max: see maximum), comparisons
 // returning all-bits-set masks (operator<) or 1/0 values (lt()), blendv (select), exp (float:
-// Cephes polynomial, <= 2 ulp everywhere; double: per lane std::exp), horizontal sums.
+// Cephes polynomial, <= 2 ulp everywhere; double: per lane std::exp), horizontal sums. The other
+// elementary functions of float and double vectors (log, sin, tanh, erf, ...) are in vec_math.h
+// (SLEEF, <= 1 ulp), which reference_backend/math/primitives.h uses for vectors.
 //
 // Thread safety: a plain value.
 #ifndef BACKPLANE_SDK_ITER_VEC_VECTORIZED_H_

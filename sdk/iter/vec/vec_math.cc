@@ -1,0 +1,109 @@
+#include "sdk/iter/vec/vec_math.h"
+
+#include <cmath>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+// sleef.h declares each ISA's functions only where the compiler targets that ISA (#ifdef
+// __AVX__ ...); this file calls them only inside functions compiled for that ISA.
+#define __AVX__ 1
+#define __AVX2__ 1
+#define __AVX512F__ 1
+#include <sleef.h>
+#undef __AVX__
+#undef __AVX2__
+#undef __AVX512F__
+#endif
+
+namespace bp::vec_math_detail {
+namespace {
+
+#if defined(__x86_64__)
+
+#define BP_SSE2(name, ulp)                                                        \
+  void name##_f_sse2(const float* in, float* out, int64_t n) {                    \
+    for (int64_t i = 0; i < n; i += 4)                                            \
+      _mm_storeu_ps(out + i, Sleef_##name##f4_##ulp##sse2(_mm_loadu_ps(in + i))); \
+  }                                                                               \
+  void name##_d_sse2(const double* in, double* out, int64_t n) {                  \
+    for (int64_t i = 0; i < n; i += 2)                                            \
+      _mm_storeu_pd(out + i, Sleef_##name##d2_##ulp##sse2(_mm_loadu_pd(in + i))); \
+  }
+#define BP_AVX2(name, ulp)                                                                   \
+  [[gnu::target("avx2,fma")]] void name##_f_avx2(const float* in, float* out, int64_t n) {   \
+    for (int64_t i = 0; i < n; i += 8)                                                       \
+      _mm256_storeu_ps(out + i, Sleef_##name##f8_##ulp##avx2(_mm256_loadu_ps(in + i)));      \
+  }                                                                                          \
+  [[gnu::target("avx2,fma")]] void name##_d_avx2(const double* in, double* out, int64_t n) { \
+    for (int64_t i = 0; i < n; i += 4)                                                       \
+      _mm256_storeu_pd(out + i, Sleef_##name##d4_##ulp##avx2(_mm256_loadu_pd(in + i)));      \
+  }
+#define BP_AVX512(name, ulp)                                                                  \
+  [[gnu::target("avx512f")]] void name##_f_avx512(const float* in, float* out, int64_t n) {   \
+    for (int64_t i = 0; i < n; i += 16)                                                       \
+      _mm512_storeu_ps(out + i, Sleef_##name##f16_##ulp##avx512f(_mm512_loadu_ps(in + i)));   \
+  }                                                                                           \
+  [[gnu::target("avx512f")]] void name##_d_avx512(const double* in, double* out, int64_t n) { \
+    for (int64_t i = 0; i < n; i += 8)                                                        \
+      _mm512_storeu_pd(out + i, Sleef_##name##d8_##ulp##avx512f(_mm512_loadu_pd(in + i)));    \
+  }
+BP_VEC_MATH_FUNCTIONS(BP_SSE2)
+BP_VEC_MATH_FUNCTIONS(BP_AVX2)
+BP_VEC_MATH_FUNCTIONS(BP_AVX512)
+#undef BP_SSE2
+#undef BP_AVX2
+#undef BP_AVX512
+
+#else  // no SLEEF build for this architecture here: std:: per element
+
+#define BP_STD(name, ulp)                                        \
+  void name##_f_sse2(const float* in, float* out, int64_t n) {   \
+    for (int64_t i = 0; i < n; ++i) out[i] = std::name(in[i]);   \
+  }                                                              \
+  void name##_d_sse2(const double* in, double* out, int64_t n) { \
+    for (int64_t i = 0; i < n; ++i) out[i] = std::name(in[i]);   \
+  }
+BP_VEC_MATH_FUNCTIONS(BP_STD)
+#undef BP_STD
+
+#endif
+
+}  // namespace
+
+#define BP_F(name, isa) name##_f_##isa,
+#define BP_D(name, isa) name##_d_##isa,
+#define BP_F_SSE2(name, ulp) BP_F(name, sse2)
+#define BP_D_SSE2(name, ulp) BP_D(name, sse2)
+#if defined(__x86_64__)
+#define BP_F_AVX2(name, ulp) BP_F(name, avx2)
+#define BP_D_AVX2(name, ulp) BP_D(name, avx2)
+#define BP_F_AVX512(name, ulp) BP_F(name, avx512)
+#define BP_D_AVX512(name, ulp) BP_D(name, avx512)
+#else
+#define BP_F_AVX2 BP_F_SSE2
+#define BP_D_AVX2 BP_D_SSE2
+#define BP_F_AVX512 BP_F_SSE2
+#define BP_D_AVX512 BP_D_SSE2
+#endif
+
+constinit const Table kSse2 = {{BP_VEC_MATH_FUNCTIONS(BP_F_SSE2)},
+                               {BP_VEC_MATH_FUNCTIONS(BP_D_SSE2)}};
+constinit const Table kAvx2 = {{BP_VEC_MATH_FUNCTIONS(BP_F_AVX2)},
+                               {BP_VEC_MATH_FUNCTIONS(BP_D_AVX2)}};
+// Not in the header: reached through widest_table only.
+constinit const Table kAvx512 = {{BP_VEC_MATH_FUNCTIONS(BP_F_AVX512)},
+                                 {BP_VEC_MATH_FUNCTIONS(BP_D_AVX512)}};
+
+constinit const Table* wide_table = &kSse2;
+constinit const Table* widest_table = &kSse2;
+
+namespace {
+[[maybe_unused]] const bool tables_set = [] {
+  const CpuCapability c = detected_cpu_capability();
+  if (c != CpuCapability::kDefault) wide_table = widest_table = &kAvx2;
+  if (c == CpuCapability::kAvx512) widest_table = &kAvx512;
+  return true;
+}();
+}  // namespace
+
+}  // namespace bp::vec_math_detail

@@ -1,0 +1,109 @@
+#include "sdk/iter/vec/vec_math.h"
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "sdk/iter/vec/cpu_capability.h"
+#include "sdk/iter/vec/vectorized.h"
+
+namespace bp {
+namespace {
+
+// Distance in units in the last place of T between `got` and the exact value `want`.
+template <typename T>
+double ulps(T got, long double want) {
+  if (std::isnan(want)) return std::isnan(got) ? 0 : 1e9;
+  const T w = static_cast<T>(want);  // inf where T overflows
+  if (std::isinf(w) || std::isinf(got)) return got == w ? 0 : 1e9;
+  const long double ulp =
+      std::nextafter(std::fabs(w), std::numeric_limits<T>::infinity()) - std::fabs(w);
+  return static_cast<double>(std::fabs(static_cast<long double>(got) - want) / ulp);
+}
+
+// Inputs: a sweep over [-lo, hi] plus special values.
+template <typename T>
+std::vector<T> inputs(T lo, T hi) {
+  std::vector<T> x;
+  for (int i = 0; i <= 4000; ++i) x.push_back(lo + (hi - lo) * static_cast<T>(i) / 4000);
+  for (T v : {T(0), T(-0.0), T(1e-30), T(-1e-30), T(0.5), T(-0.5), T(1), T(-1),
+              std::numeric_limits<T>::infinity(), -std::numeric_limits<T>::infinity(),
+              std::numeric_limits<T>::quiet_NaN(), std::numeric_limits<T>::denorm_min()})
+    x.push_back(v);
+  while (x.size() % 16 != 0) x.push_back(T(0.25));
+  return x;
+}
+
+// Runs vec(x) for every width and ISA against ref (long double) within `max_ulps`, and checks
+// NaN, inf and -0.0 as std::.
+template <typename T, typename VecFn, typename Ref>
+void check(const char* name, VecFn vec, Ref ref, T lo, T hi, double max_ulps) {
+  const std::vector<T> x = inputs(lo, hi);
+  for (CpuCapability c : {CpuCapability::kDefault, CpuCapability::kAvx2, CpuCapability::kAvx512}) {
+    set_cpu_capability(c);
+    auto run = [&](auto width) {
+      using Vec = Vectorized<T, decltype(width)::value>;
+      for (size_t i = 0; i < x.size(); i += Vec::size()) {
+        const Vec y = vec(Vec::loadu(&x[i]));
+        for (int l = 0; l < Vec::size(); ++l) {
+          const T in = x[i + l];
+          const long double want = ref(static_cast<long double>(in));
+          EXPECT_LE(ulps<T>(y[l], want), max_ulps)
+              << name << "(" << in << ") = " << y[l] << ", want " << static_cast<double>(want);
+          if (want == 0 && y[l] == 0) {
+            EXPECT_EQ(std::signbit(y[l]), std::signbit(static_cast<T>(want)))
+                << name << "(" << in << ")";
+          }
+        }
+      }
+    };
+    run(VectorWidth<16>());
+    run(VectorWidth<32>());
+    run(VectorWidth<64>());
+  }
+  set_cpu_capability(CpuCapability::kAvx512);
+}
+
+#define BP_CHECK_BOTH(fn, lo, hi, bound)                                                     \
+  check<float>(                                                                              \
+      #fn, [](auto v) { return vec_math::fn(v); }, [](long double v) { return std::fn(v); }, \
+      float(lo), float(hi), bound);                                                          \
+  check<double>(                                                                             \
+      #fn, [](auto v) { return vec_math::fn(v); }, [](long double v) { return std::fn(v); }, \
+      double(lo), double(hi), bound)
+
+TEST(VecMath, ExponentialsAndLogarithmsAreWithinOneUlp) {
+  BP_CHECK_BOTH(exp, -100, 100, 1.0);
+  BP_CHECK_BOTH(exp2, -140, 140, 1.0);
+  BP_CHECK_BOTH(expm1, -20, 20, 1.0);
+  BP_CHECK_BOTH(log, -1, 1e6, 1.0);
+  BP_CHECK_BOTH(log2, -1, 1e6, 1.0);
+  BP_CHECK_BOTH(log10, -1, 1e6, 1.0);
+  BP_CHECK_BOTH(log1p, -2, 1e3, 1.0);
+  BP_CHECK_BOTH(sqrt, -1, 1e6, 0.5);
+}
+
+TEST(VecMath, TrigonometricAndHyperbolicFunctionsAreWithinOneUlp) {
+  BP_CHECK_BOTH(sin, -100, 100, 1.0);
+  BP_CHECK_BOTH(cos, -100, 100, 1.0);
+  BP_CHECK_BOTH(tan, -100, 100, 1.0);
+  BP_CHECK_BOTH(asin, -1.5, 1.5, 1.0);
+  BP_CHECK_BOTH(acos, -1.5, 1.5, 1.0);
+  BP_CHECK_BOTH(atan, -100, 100, 1.0);
+  BP_CHECK_BOTH(sinh, -80, 80, 1.0);
+  BP_CHECK_BOTH(cosh, -80, 80, 1.0);
+  BP_CHECK_BOTH(tanh, -20, 20, 1.0);
+  BP_CHECK_BOTH(asinh, -100, 100, 1.0);
+  BP_CHECK_BOTH(acosh, 0, 100, 1.0);
+  BP_CHECK_BOTH(atanh, -1.5, 1.5, 1.0);
+}
+
+TEST(VecMath, ErrorFunctionsAndLgammaAreWithinTheirBounds) {
+  BP_CHECK_BOTH(erf, -6, 6, 1.0);
+  BP_CHECK_BOTH(erfc, -6, 10, 1.5);
+  BP_CHECK_BOTH(lgamma, 0.01, 100, 1.0);
+}
+
+}  // namespace
+}  // namespace bp
