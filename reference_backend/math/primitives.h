@@ -187,6 +187,12 @@ template <typename T>
   }
 }
 
+// log(1 + x), accurate for small |x|. Real only.
+template <typename T>
+[[gnu::always_inline]] inline T log1p(T x) {
+  return detail::apply(x, [](auto v) { return std::log1p(v); });
+}
+
 // Real only.
 template <typename T>
 [[gnu::always_inline]] inline T erf(T x) {
@@ -307,6 +313,17 @@ template <typename T>
     return a != a || b != b ? a + b : (b < a ? b : a);
   } else {
     return b < a ? b : a;
+  }
+}
+
+// a where `condition` holds, else b: both are evaluated. For scalars the condition is a bool;
+// for vectors it is a comparison's mask (x <= T(0)), and the choice is made lane by lane.
+template <typename C, typename T>
+[[gnu::always_inline]] inline T select(C condition, T a, T b) {
+  if constexpr (detail::is_vectorized_v<T>) {
+    return blendv(b, a, condition);  // Vectorized's: b's lanes where the mask is set
+  } else {
+    return condition ? a : b;
   }
 }
 
