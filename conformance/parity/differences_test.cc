@@ -110,6 +110,15 @@ TEST(IntentionalDifferences, NanToNumOverlap) {
                         "memory location"));
 }
 
+// hardtanh-fractional-bound: a uint8 self takes the bounds converted to uint8 directly, so a
+// bound in (-1, 0) overflows (PyTorch 1.13 truncates it to the int64 0 first).
+TEST(IntentionalDifferences, HardtanhFractionalBound) {
+  const Tensor x = int_tensor_of(ST::kUInt8, {1, 5});
+  EXPECT_THAT(message_of([&] { hardtanh(x, -0.5, 2.5); }),
+              HasSubstr("value cannot be converted to type uint8_t without overflow"));
+  expect_values(hardtanh(x, 0, 2), ST::kUInt8, {1, 2});
+}
+
 // scalar-loop: where PyTorch 1.13's vectorised CPU loop and its scalar loop disagree, Backplane
 // gives the scalar loop's result everywhere (PyTorch's depends on the tensor's length).
 TEST(IntentionalDifferences, ScalarLoop) {

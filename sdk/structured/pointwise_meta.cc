@@ -157,6 +157,7 @@ void ceil_op(TensorIteratorBase& iter, const Tensor& self) {
 
 void relu_op(TensorIteratorBase& iter, const Tensor& self) {
   BP_CHECK(self.dtype() != ScalarType::kBool, "Boolean inputs not supported for relu");
+  BP_CHECK(!is_complex(self.dtype()), "clamp is not supported for complex types");
   TensorIteratorConfig config;
   config.set_check_mem_overlap(true)
       .promote_inputs_to_common_dtype(true)

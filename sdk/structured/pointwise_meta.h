@@ -74,7 +74,7 @@ void signbit_op(TensorIteratorBase& iter, const Tensor& self);
 void nan_to_num_op(TensorIteratorBase& iter, const Tensor& self);
 
 // relu (clamp_min(self, 0)): self's dtype, which a given out of any dtype is cast to;
-// "Boolean inputs not supported for relu".
+// "Boolean inputs not supported for relu"; "clamp is not supported for complex types".
 void relu_op(TensorIteratorBase& iter, const Tensor& self);
 // hardtanh (clamp(self, min_val, max_val)): unary_op. "Bool inputs not supported for hardtanh";
 // "clamp is not supported for complex types"; a uint8 self with a bound below 0 (as an integer):
