@@ -116,6 +116,23 @@ void add_activation_entries(OpDatabase& db) {
                    const double m = x <= -3 ? 0.0 : x >= 3 ? 6.0 : x + 3;
                    return c.round_opmath(x * m) / 6;
                  }))));
+  PointwiseSpec gelu = activation(
+      "gelu", kBFloat16Float32Float64, math<kRealKind>([](double x, const Ctx& c) {
+        const long double v = x;
+        if (c.args().string("approximate").value_or("none") == "tanh") {
+          const long double inner = std::sqrt(2.0L / M_PIl) * (v + 0.044715L * v * v * v);
+          return static_cast<double>(0.5L * v * (1 + std::tanh(inner)));
+        }
+        return static_cast<double>(0.5L * v * (1 + std::erf(v / std::sqrt(2.0L))));
+      }),
+      {{{"approximate", Value("tanh")}}, {{"approximate", Value("none")}}});
+  gelu.check_after_build = [](const RefArgs& a, ScalarType) {
+    const std::string approximate = a.string("approximate").value_or("none");
+    if (approximate != "none" && approximate != "tanh") {
+      throw RefError{"approximate argument must be either none or tanh."};
+    }
+  };
+  db.add(pointwise(std::move(gelu)));
   db.add(pointwise(activation(
       "softplus", kBFloat16Float32Float64, math<kRealKind>([](double x, const Ctx& c) {
         const double beta = real_arg(c, "beta", 1), threshold = real_arg(c, "threshold", 20);

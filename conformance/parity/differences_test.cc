@@ -119,6 +119,13 @@ TEST(IntentionalDifferences, HardtanhFractionalBound) {
   expect_values(hardtanh(x, 0, 2), ST::kUInt8, {1, 2});
 }
 
+// gelu-bfloat16: bfloat16 gelu computes in float and rounds once (PyTorch 1.13 rounded
+// 1 + erf(x / sqrt 2) to bfloat16 first, so gelu(-3) was -0).
+TEST(IntentionalDifferences, GeluBFloat16) {
+  expect_values(gelu(tensor_of(ST::kBFloat16, {-3.0})), ST::kBFloat16, {-0.00404822},
+                tolerance_of(ST::kBFloat16));
+}
+
 // scalar-loop: where PyTorch 1.13's vectorised CPU loop and its scalar loop disagree, Backplane
 // gives the scalar loop's result everywhere (PyTorch's depends on the tensor's length).
 TEST(IntentionalDifferences, ScalarLoop) {

@@ -187,12 +187,6 @@ template <typename T>
   }
 }
 
-// log(1 + x), accurate for small |x|. Real only.
-template <typename T>
-[[gnu::always_inline]] inline T log1p(T x) {
-  return detail::apply(x, [](auto v) { return std::log1p(v); });
-}
-
 // Real only.
 template <typename T>
 [[gnu::always_inline]] inline T erf(T x) {

@@ -178,6 +178,12 @@ void hardtanh_op(TensorIteratorBase& iter, const Tensor& self, const Scalar& min
   unary_op(iter, self);
 }
 
+void gelu_op(TensorIteratorBase& iter, const Tensor& self, std::string_view approximate) {
+  unary_op(iter, self);
+  BP_CHECK(approximate == "none" || approximate == "tanh",
+           "approximate argument must be either none or tanh.");
+}
+
 void nan_to_num_op(TensorIteratorBase& iter, const Tensor& self) {
   const Tensor& out = iter.maybe_get_output(0);
   BP_CHECK(!out.defined() || out.dtype() == self.dtype(),

@@ -82,6 +82,9 @@ void relu_op(TensorIteratorBase& iter, const Tensor& self);
 void hardtanh_op(TensorIteratorBase& iter, const Tensor& self, const Scalar& min_val,
                  const Scalar& max_val);
 
+// gelu: unary_op, then "approximate argument must be either none or tanh." for other values.
+void gelu_op(TensorIteratorBase& iter, const Tensor& self, std::string_view approximate);
+
 // binary_op, then PyTorch's checks of alpha against the common dtype: "Boolean alpha only
 // supported for Boolean results.", "For integral input tensors, argument alpha must not be a
 // floating point number.", "For non-complex input tensors, argument alpha must not be a complex
