@@ -32,6 +32,7 @@ void add_scan_entries(OpDatabase& db);
 void add_factory_entries(OpDatabase& db);
 void add_view_entries(OpDatabase& db);
 void add_copy_entries(OpDatabase& db);
+void add_activation_entries(OpDatabase& db);
 
 }  // namespace bp::conformance
 

@@ -110,6 +110,22 @@ TEST(IntentionalDifferences, NanToNumOverlap) {
                         "memory location"));
 }
 
+// hardtanh-fractional-bound: a uint8 self takes the bounds converted to uint8 directly, so a
+// bound in (-1, 0) overflows (PyTorch 1.13 truncates it to the int64 0 first).
+TEST(IntentionalDifferences, HardtanhFractionalBound) {
+  const Tensor x = int_tensor_of(ST::kUInt8, {1, 5});
+  EXPECT_THAT(message_of([&] { hardtanh(x, -0.5, 2.5); }),
+              HasSubstr("value cannot be converted to type uint8_t without overflow"));
+  expect_values(hardtanh(x, 0, 2), ST::kUInt8, {1, 2});
+}
+
+// gelu-bfloat16: bfloat16 gelu computes in float and rounds once (PyTorch 1.13 rounded
+// 1 + erf(x / sqrt 2) to bfloat16 first, so gelu(-3) was -0).
+TEST(IntentionalDifferences, GeluBFloat16) {
+  expect_values(gelu(tensor_of(ST::kBFloat16, {-3.0})), ST::kBFloat16, {-0.00404822},
+                tolerance_of(ST::kBFloat16));
+}
+
 // scalar-loop: where PyTorch 1.13's vectorised CPU loop and its scalar loop disagree, Backplane
 // gives the scalar loop's result everywhere (PyTorch's depends on the tensor's length).
 TEST(IntentionalDifferences, ScalarLoop) {

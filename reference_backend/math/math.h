@@ -4,6 +4,7 @@
 #ifndef BACKPLANE_REFERENCE_BACKEND_MATH_MATH_H_
 #define BACKPLANE_REFERENCE_BACKEND_MATH_MATH_H_
 
+#include "reference_backend/math/activation.h"     // IWYU pragma: export
 #include "reference_backend/math/binary.h"         // IWYU pragma: export
 #include "reference_backend/math/normalization.h"  // IWYU pragma: export
 #include "reference_backend/math/reduction.h"      // IWYU pragma: export

@@ -350,6 +350,17 @@ template <typename T>
   }
 }
 
+// a where `condition` holds, else b: both are evaluated. For scalars the condition is a bool;
+// for vectors it is a comparison's mask (x <= T(0)), and the choice is made lane by lane.
+template <typename C, typename T>
+[[gnu::always_inline]] inline T select(C condition, T a, T b) {
+  if constexpr (detail::is_vectorized_v<T>) {
+    return blendv(b, a, condition);  // Vectorized's: b's lanes where the mask is set
+  } else {
+    return condition ? a : b;
+  }
+}
+
 }  // namespace bp::math
 
 #endif  // BACKPLANE_REFERENCE_BACKEND_MATH_PRIMITIVES_H_

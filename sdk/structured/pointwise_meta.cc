@@ -158,6 +158,35 @@ void ceil_op(TensorIteratorBase& iter, const Tensor& self) {
   unary_op(iter, self);
 }
 
+void relu_op(TensorIteratorBase& iter, const Tensor& self) {
+  BP_CHECK(self.dtype() != ScalarType::kBool, "Boolean inputs not supported for relu");
+  BP_CHECK(!is_complex(self.dtype()), "clamp is not supported for complex types");
+  TensorIteratorConfig config;
+  config.set_check_mem_overlap(true)
+      .promote_inputs_to_common_dtype(true)
+      .cast_common_dtype_to_outputs(true)
+      .add_output(iter.maybe_get_output(0))
+      .add_input(self);
+  iter.build(config);
+}
+
+void hardtanh_op(TensorIteratorBase& iter, const Tensor& self, const Scalar& min_val,
+                 const Scalar& max_val) {
+  BP_CHECK(self.dtype() != ScalarType::kBool, "Bool inputs not supported for hardtanh");
+  BP_CHECK(!is_complex(self.dtype()), "clamp is not supported for complex types");
+  if (self.dtype() == ScalarType::kUInt8) {
+    BP_CHECK(min_val.to<int64_t>() >= 0 && max_val.to<int64_t>() >= 0,
+             "cannot do hardtanh on an unsigned type with negative limits");
+  }
+  unary_op(iter, self);
+}
+
+void gelu_op(TensorIteratorBase& iter, const Tensor& self, std::string_view approximate) {
+  unary_op(iter, self);
+  BP_CHECK(approximate == "none" || approximate == "tanh",
+           "approximate argument must be either none or tanh.");
+}
+
 void nan_to_num_op(TensorIteratorBase& iter, const Tensor& self) {
   const Tensor& out = iter.maybe_get_output(0);
   BP_CHECK(!out.defined() || out.dtype() == self.dtype(),

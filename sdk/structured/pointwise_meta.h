@@ -73,6 +73,18 @@ void signbit_op(TensorIteratorBase& iter, const Tensor& self);
 // same as input: float64".
 void nan_to_num_op(TensorIteratorBase& iter, const Tensor& self);
 
+// relu (clamp_min(self, 0)): self's dtype, which a given out of any dtype is cast to;
+// "Boolean inputs not supported for relu"; "clamp is not supported for complex types".
+void relu_op(TensorIteratorBase& iter, const Tensor& self);
+// hardtanh (clamp(self, min_val, max_val)): unary_op. "Bool inputs not supported for hardtanh";
+// "clamp is not supported for complex types"; a uint8 self with a bound below 0 (as an integer):
+// "cannot do hardtanh on an unsigned type with negative limits".
+void hardtanh_op(TensorIteratorBase& iter, const Tensor& self, const Scalar& min_val,
+                 const Scalar& max_val);
+
+// gelu: unary_op, then "approximate argument must be either none or tanh." for other values.
+void gelu_op(TensorIteratorBase& iter, const Tensor& self, std::string_view approximate);
+
 // binary_op, then PyTorch's checks of alpha against the common dtype: "Boolean alpha only
 // supported for Boolean results.", "For integral input tensors, argument alpha must not be a
 // floating point number.", "For non-complex input tensors, argument alpha must not be a complex

@@ -60,6 +60,30 @@ def _reduction(op, dtype, types):
     return s
 
 
+# Activations: pointwise.unary's samples, then each non-default argument set on the special
+# values and on a random tensor.
+ACTIVATION_ARGS = {
+    "elu": [dict(alpha=0.5), dict(alpha=2, scale=1.0507, input_scale=1.5),
+            dict(alpha=-1.5, scale=-2.0, input_scale=0.25)],
+    "leaky_relu": [dict(negative_slope=0.2), dict(negative_slope=-3.0),
+                   dict(negative_slope=0), dict(negative_slope=2)],
+    "hardtanh": [dict(min_val=0, max_val=6), dict(min_val=2.0, max_val=1.0),
+                 dict(min_val=-0.5, max_val=2.5), dict(min_val=3, max_val=100)],
+    "softplus": [dict(beta=2), dict(beta=0.5, threshold=1.0), dict(beta=-1.0),
+                 dict(threshold=0)],
+    "gelu": [dict(approximate="tanh"), dict(approximate="none"), dict(approximate="exact")],
+}
+
+
+def _activation(op, dtype):
+    s = pointwise.unary(op, dtype)
+    for args in ACTIVATION_ARGS.get(op, []):
+        text = ", ".join("%s=%r" % kv for kv in args.items())
+        s.append(Sample("special values, " + text, dict(s[0].args, **args)))
+        s.append(Sample("random 3x4, " + text, dict(s[1].args, **args), variants=False))
+    return s
+
+
 def _along_dim(op, dtype, takes_dtype):
     s = reductions.along_dim(op, dtype)
     if takes_dtype:
@@ -94,6 +118,8 @@ def functional_sampler(op):
     names = [a.name for a in op.args]
     if op.family == "unary":
         return pointwise.unary
+    if op.family == "activations":
+        return _activation
     if op.family == "binary":
         first, second = names[0], names[1]
         if types[first].startswith("Scalar"):

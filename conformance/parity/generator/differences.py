@@ -191,6 +191,16 @@ def _nan_to_num_overlap(op, case, siblings):
         not s["dtype"].startswith(("float", "bfloat", "complex"))
 
 
+def _hardtanh_fractional_bound(op, case, siblings):
+    bounds = [case["args"].get(k) for k in ("min_val", "max_val")]
+    return op.base == "hardtanh" and case["dtype"] == "uint8" and any(
+        isinstance(b, float) and -1 < b < 0 for b in bounds)
+
+
+def _gelu_bfloat16(op, case, siblings):
+    return op.base == "gelu" and case["dtype"] == "bfloat16" and "outputs" in case["expect"]
+
+
 RULES = [
     ("complex32", "PyTorch 1.13 gives complex32, a dtype Backplane does not have", _complex32),
     ("internal-error", "PyTorch 1.13 fails an internal check: not a contract", _internal_error),
@@ -218,6 +228,10 @@ RULES = [
      _var_out_dtype),
     ("nan-to-num-overlap", "in-place ops refuse overlapping outputs, nan_to_num_ of integers too",
      _nan_to_num_overlap),
+    ("hardtanh-fractional-bound", "hardtanh of uint8 with a bound in (-1, 0): converted to "
+     "uint8 directly, not truncated to int64 first", _hardtanh_fractional_bound),
+    ("gelu-bfloat16", "gelu of bfloat16 computes in float (later PyTorch); 1.13 rounds each "
+     "step to bfloat16", _gelu_bfloat16),
 ]
 
 

@@ -827,6 +827,12 @@ BP_INLINE T minimum(T a, T b) {
   }
 }
 
+// select(condition, a, b): a where the condition holds, else b (both evaluated).
+template <typename T>
+BP_INLINE T select(bool condition, T a, T b) {
+  return condition ? a : b;
+}
+
 // Classification: false for integers and bool, as std::isnan(int) is.
 template <typename T>
 BP_INLINE bool isnan(T x) {
