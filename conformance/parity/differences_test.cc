@@ -126,6 +126,51 @@ TEST(IntentionalDifferences, GeluBFloat16) {
                 tolerance_of(ST::kBFloat16));
 }
 
+// round-decimals-bfloat16: round(bfloat16, decimals=) scales and rounds in float, once (1.13
+// rounded x * 100 to bfloat16 first: 0.28515625 gave 0.279296875).
+TEST(IntentionalDifferences, RoundDecimalsBFloat16) {
+  expect_values(round(tensor_of(ST::kBFloat16, {0.28515625}), 2), ST::kBFloat16, {0.2890625});
+}
+
+// c99-complex-inverse: complex asin / acos / atan / asinh / acosh / atanh of infinities, NaN and
+// huge values are C99's (glibc's, NumPy's); 1.13's formula gave NaN or overflowed.
+TEST(IntentionalDifferences, C99ComplexInverse) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double half_pi = 1.5707963267948966;
+  expect_complex_values(asin(complex_tensor_of(ST::kComplex128, {C(inf, 0)})), ST::kComplex128,
+                        {C(half_pi, inf)});
+  expect_complex_values(acos(complex_tensor_of(ST::kComplex128, {C(1e30, 1)})), ST::kComplex128,
+                        {C(1e-30, -69.77069997038132)}, tolerance_of(ST::kFloat64));
+  expect_complex_values(atanh(complex_tensor_of(ST::kComplex128, {C(0, inf)})), ST::kComplex128,
+                        {C(0, half_pi)});
+}
+
+// log1p-huge: log1p of values above 1e37 is finite (1.13's vectorised SLEEF kernel gave inf).
+TEST(IntentionalDifferences, Log1pHuge) {
+  expect_values(log1p(tensor_of(ST::kFloat32, {3e38})), ST::kFloat32, {88.59684582244185},
+                tolerance_of(ST::kFloat32));
+}
+
+// angle-complex-layout: angle of a transposed complex tensor keeps the layout, as abs does (1.13
+// returned a contiguous tensor).
+TEST(IntentionalDifferences, AngleComplexLayout) {
+  const Tensor z = complex_tensor_of(ST::kComplex64, {C(1, 1), C(2, 0), C(3, 0), C(0, 4)})
+                       .view({2, 2})
+                       .t();
+  EXPECT_EQ(angle(z).strides(), z.strides());
+  EXPECT_EQ(abs(z).strides(), z.strides());
+}
+
+// conj-physical-real-copy: conj_physical of a real tensor is a new tensor with self's values
+// (1.13 returned self).
+TEST(IntentionalDifferences, ConjPhysicalRealCopy) {
+  const Tensor x = tensor_of(ST::kFloat32, {1, -2});
+  const Tensor y = conj_physical(x);
+  EXPECT_FALSE(y.is_same(x));
+  EXPECT_NE(y.data_ptr(), x.data_ptr());
+  expect_values(y, ST::kFloat32, {1, -2});
+}
+
 // scalar-loop: where PyTorch 1.13's vectorised CPU loop and its scalar loop disagree, Backplane
 // gives the scalar loop's result everywhere (PyTorch's depends on the tensor's length).
 TEST(IntentionalDifferences, ScalarLoop) {

@@ -72,6 +72,12 @@ class DeclaredOp:
         return self.name.split(".")[0].rstrip("_")
 
     @property
+    def target_base(self):
+        """base, or for an alias's ops the base of the op aliased ("acos" for arccos_): the
+        differences follow the math, whichever name calls it."""
+        return self.alias_of.split(".")[0] if self.alias_of else self.base
+
+    @property
     def overload(self):
         return self.name.split(".")[1] if "." in self.name else ""
 

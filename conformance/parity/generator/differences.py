@@ -70,7 +70,7 @@ def _internal_error(op, case, siblings):
     # logsumexp over dim=[] fails on its own intermediate: "output with shape [] doesn't match
     # the broadcast shape [1, 1]".
     return "pytorch_internal_error" in e or (
-        op.base == "logsumexp" and case["args"].get("dim") == [] and "error" in e)
+        op.target_base == "logsumexp" and case["args"].get("dim") == [] and "error" in e)
 
 
 # (structured group or op, dtype kind) Backplane declares and computes where PyTorch 1.13 has no
@@ -88,7 +88,7 @@ def _kind(dtype):
 
 def _extra_dtype(op, case, siblings):
     missing = messages.missing_kernel_dtype(case["expect"].get("error", ""))
-    group = op.delegate or next(iter(g for g, _ in EXTRA_DTYPES if g.startswith(op.base + ".")),
+    group = op.delegate or next(iter(g for g, _ in EXTRA_DTYPES if g.startswith(op.target_base + ".")),
                                 op.name)
     return bool(missing and missing == case["dtype"] and (group, _kind(missing)) in EXTRA_DTYPES)
 
@@ -105,55 +105,56 @@ def _dtype_checked_first(op, case, siblings):
 
 
 def _c99_cexp(op, case, siblings):
-    return op.base in ("exp", "sigmoid") and _complex_result(case) and any(
+    return op.target_base in ("exp", "sigmoid") and _complex_result(case) and any(
         not math.isfinite(x) for v in case["args"].values() for x in _reals(v))
 
 
 def _smith_division(op, case, siblings):
-    return op.base in ("div", "reciprocal") and _complex_result(case) and _has_special(case)
+    return op.target_base in ("div", "reciprocal", "rsqrt", "sgn") and _complex_result(case) and \
+        _has_special(case)
 
 
 def _fma(op, case, siblings):
     lo, hi = SPECIAL_MAGNITUDE
     big = any(math.isfinite(x) and abs(x) > hi for v in case["args"].values() for x in _reals(v))
-    if op.base == "mul":
+    if op.target_base in ("mul", "square"):
         return _complex_result(case) and big
-    return op.base == "addcmul" and (big or any(
+    return op.target_base == "addcmul" and (big or any(
         not math.isfinite(x) for v in case["args"].values() for x in _reals(v)))
 
 
 def _complex_pow(op, case, siblings):
-    return op.base == "pow" and _complex_result(case) and _has_special(case)
+    return op.target_base == "pow" and _complex_result(case) and _has_special(case)
 
 
 def _complex_sub_zero(op, case, siblings):
-    return op.base == "sub" and _complex_result(case) and any(
+    return op.target_base == "sub" and _complex_result(case) and any(
         x == 0 for v in case["args"].values() for x in _reals(v))
 
 
 def _lerp_weight(op, case, siblings):
     w = case["args"].get("weight")
-    return op.base == "lerp" and not isinstance(w, dict) and w is not None and \
+    return op.target_base == "lerp" and not isinstance(w, dict) and w is not None and \
         _reals(w) and _reals(w)[0] <= -0.5
 
 
 def _logsumexp_complex(op, case, siblings):
-    return op.base == "logsumexp" and (_is_complex(case["args"].get("self")) or
+    return op.target_base == "logsumexp" and (_is_complex(case["args"].get("self")) or
                                        _is_complex(case["args"].get("out")))
 
 
 def _complex_to_bool(op, case, siblings):
     a = case["args"]
-    if op.base == "copy":
+    if op.target_base == "copy":
         return _is_complex(a.get("src")) and a["self"]["dtype"] == "bool"
-    if op.base in ("to", "_to_copy"):
+    if op.target_base in ("to", "_to_copy"):
         target = a.get("dtype") or (a.get("other") or {}).get("dtype")
         return _is_complex(a.get("self")) and target == "bool"
     return False
 
 
 def _norm_is_vector_norm(op, case, siblings):
-    if op.base != "norm":
+    if op.target_base != "norm":
         return False
     a = case["args"]
     self_dtype = a["self"]["dtype"]
@@ -180,7 +181,7 @@ def _norm_is_vector_norm(op, case, siblings):
 
 def _var_out_dtype(op, case, siblings):
     out = case["args"].get("out")
-    return op.base == "var" and out is not None and (
+    return op.target_base == "var" and out is not None and (
         not out["dtype"].startswith(("float", "bfloat", "complex")) or
         (_is_complex(out) and not _is_complex(case["args"]["self"])))
 
@@ -193,12 +194,37 @@ def _nan_to_num_overlap(op, case, siblings):
 
 def _hardtanh_fractional_bound(op, case, siblings):
     bounds = [case["args"].get(k) for k in ("min_val", "max_val")]
-    return op.base == "hardtanh" and case["dtype"] == "uint8" and any(
+    return op.target_base == "hardtanh" and case["dtype"] == "uint8" and any(
         isinstance(b, float) and -1 < b < 0 for b in bounds)
 
 
 def _gelu_bfloat16(op, case, siblings):
-    return op.base == "gelu" and case["dtype"] == "bfloat16" and "outputs" in case["expect"]
+    return op.target_base == "gelu" and case["dtype"] == "bfloat16" and "outputs" in case["expect"]
+
+
+def _round_decimals_bfloat16(op, case, siblings):
+    return op.target_base == "round" and "decimals" in case["args"] and \
+        case["dtype"] == "bfloat16" and "outputs" in case["expect"]
+
+
+def _c99_complex_inverse(op, case, siblings):
+    return op.target_base in ("asin", "acos", "atan", "asinh", "acosh", "atanh") and \
+        _complex_result(case) and _has_special(case)
+
+
+def _angle_complex_layout(op, case, siblings):
+    return op.name == "angle" and _is_complex(case["args"].get("self")) and \
+        "outputs" in case["expect"]
+
+
+def _conj_physical_real_copy(op, case, siblings):
+    return op.name == "conj_physical" and not _is_complex(case["args"].get("self")) and \
+        "outputs" in case["expect"]
+
+
+def _log1p_huge(op, case, siblings):
+    return op.target_base == "log1p" and "outputs" in case["expect"] and any(
+        math.isfinite(x) and x > 1e37 for v in case["args"].values() for x in _reals(v))
 
 
 RULES = [
@@ -232,6 +258,17 @@ RULES = [
      "uint8 directly, not truncated to int64 first", _hardtanh_fractional_bound),
     ("gelu-bfloat16", "gelu of bfloat16 computes in float (later PyTorch); 1.13 rounds each "
      "step to bfloat16", _gelu_bfloat16),
+    ("round-decimals-bfloat16", "round(decimals=) of bfloat16 scales in float (later PyTorch); "
+     "1.13 rounds each step to bfloat16", _round_decimals_bfloat16),
+    ("c99-complex-inverse", "complex asin, acos, atan and their hyperbolic forms of infinities, "
+     "NaN and huge values: C99 (glibc, NumPy); 1.13's formula gives NaN or overflows",
+     _c99_complex_inverse),
+    ("angle-complex-layout", "angle of a complex tensor keeps its layout, as abs; 1.13 "
+     "returns it contiguous", _angle_complex_layout),
+    ("conj-physical-real-copy", "conj_physical of a real tensor is a new tensor; 1.13 returns "
+     "self", _conj_physical_real_copy),
+    ("log1p-huge", "log1p of values above 1e37: the finite logarithm; 1.13's SLEEF kernel "
+     "overflows to inf", _log1p_huge),
 ]
 
 
