@@ -27,6 +27,7 @@ const OpDatabase& op_database() {
     add_ternary_entries(*d);
     add_reduction_entries(*d);
     add_scan_entries(*d);
+    add_special_entries(*d);
     return d;
   }();
   return *db;

@@ -13,6 +13,7 @@ OP_FAMILIES = [
     "reductions",
     "ternary",
     "scans",
+    "special",
 ]
 
 def sdk_generated_sources():
