@@ -192,14 +192,15 @@ T i1(T x) {
   return x < T(0) ? -out : out;
 }
 
-// erfinv, the inverse error function: a rational first guess (central range |y| <= 0.7, else
+// calc_erfinv, the inverse error function (not `erfinv`, which names the device's libdevice
+// primitive in the jit prelude): a rational first guess (central range |y| <= 0.7, else
 // in sqrt(-log((1 - |y|) / 2))) and two Newton steps on erf, as PyTorch's calc_erfinv (Pavlis,
 // from Matlab's erfinv). erfinv(+-1) = +-inf, nan outside [-1, 1].
 // Accuracy (relative, against Boost.Math's erf_inv): double <= 1.5e-15 for |y| <= 0.99
 // (measured 7.6e-16), growing near +-1 with the condition of the problem (y's rounding against
 // 1 - |y|): <= 5e-14 for |y| <= 0.9999, <= 5e-12 for |y| <= 1 - 1e-6; float <= 1e-6 (4.5e-7).
 template <typename T>
-T erfinv(T y) {
+T calc_erfinv(T y) {
   const T y_abs = abs(y);
   if (y_abs > T(1)) return quiet_nan<T>();
   if (y_abs == T(1)) return copysign(infinity<T>(), y);
@@ -623,7 +624,7 @@ struct Lgamma {
 struct Erfinv {
   template <typename T>
   T operator()(T x) const {
-    return erfinv(x);
+    return calc_erfinv(x);
   }
 };
 
