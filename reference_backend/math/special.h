@@ -495,6 +495,14 @@ T bessel_j1(T x) {
   return negative ? -result : result;
 }
 
+// log |gamma(x)| of float computed in double and rounded, as PyTorch's CPU kernel gives it (its
+// float results are double's rounded, not C's lgammaf, which is 1 ulp off at x = 32767); double
+// is the primitive.
+template <typename T>
+T lgamma_rounded(T x) {
+  return static_cast<T>(lgamma(static_cast<double>(x)));
+}
+
 // trigamma, psi'(x): PyTorch's trigamma (computed in T as PyTorch): the reflection
 // psi'(x) = pi^2 / sin^2(pi x) - psi'(1 - x) below 1/2, six steps of psi'(x) = psi'(x + 1) + 1/x^2,
 // then the asymptotic series 1/x + 1/(2x^2) + 1/(6x^3) - 1/(30x^5) + 1/(42x^7).
@@ -599,7 +607,7 @@ T polygamma(int n, T x) {
 template <typename T>
 T mvlgamma(T x, int p) {
   T sum = T(0);
-  for (int j = p - 1; j >= 0; --j) sum += lgamma(x - static_cast<T>(j) / T(2));
+  for (int j = p - 1; j >= 0; --j) sum += lgamma_rounded(x - static_cast<T>(j) / T(2));
   const double log_pi = 1.14472988584940017414;
   return sum + static_cast<T>(static_cast<double>(p) * static_cast<double>(p - 1) * log_pi / 4.0);
 }
@@ -613,11 +621,11 @@ struct Digamma {
   }
 };
 
-// lgamma: log |gamma(x)|, the primitive (C's lgamma on the host, libdevice's on the device).
+// lgamma: log |gamma(x)|, of the primitive (C's lgamma on the host, libdevice's on the device).
 struct Lgamma {
   template <typename T>
   T operator()(T x) const {
-    return lgamma(x);
+    return lgamma_rounded(x);
   }
 };
 
