@@ -28,6 +28,7 @@ const OpDatabase& op_database() {
     add_reduction_entries(*d);
     add_scan_entries(*d);
     add_activation_entries(*d);
+    add_special_entries(*d);
     return d;
   }();
   return *db;

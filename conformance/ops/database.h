@@ -29,6 +29,7 @@ void add_binary_entries(OpDatabase& db);
 void add_ternary_entries(OpDatabase& db);
 void add_reduction_entries(OpDatabase& db);
 void add_scan_entries(OpDatabase& db);
+void add_special_entries(OpDatabase& db);
 void add_factory_entries(OpDatabase& db);
 void add_view_entries(OpDatabase& db);
 void add_copy_entries(OpDatabase& db);

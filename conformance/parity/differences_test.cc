@@ -37,6 +37,24 @@ TEST(IntentionalDifferences, DtypeCheckedFirst) {
               HasSubstr("not implemented for 'int64'"));
 }
 
+// bfloat16-arithmetic: sinc and special_ndtr of bfloat16 compute in float32 and round once
+// (PyTorch 1.13 rounds every operation to bfloat16: sinc(100) = 3.1e-4, ndtr(-2.5) = 0.00586).
+TEST(IntentionalDifferences, BFloat16Arithmetic) {
+  const Tensor x = tensor_of(ST::kBFloat16, {100, -2.5});
+  const std::vector<double> s = values_of(sinc(x));
+  EXPECT_NEAR(s[0], 0.0, 1e-6);
+  const std::vector<double> n = values_of(special_ndtr(x));
+  EXPECT_NEAR(n[1], 0.0062096653, 0.0062096653 / 256);  // within bfloat16's rounding
+}
+
+// smith-division, for sinc: sin(pi z) / (pi z) of a tiny complex z is 1 (PyTorch 1.13's
+// division squares the divisor's parts to 0: nan+nanj).
+TEST(IntentionalDifferences, SincDividesWithSmithsAlgorithm) {
+  const Tensor z =
+      complex_tensor_of(ST::kComplex128, {C(5.562684646268003e-309, -5.562684646268003e-309)});
+  expect_complex_values(sinc(z), ST::kComplex128, {C(1, 0)});
+}
+
 // extra-dtype: dtypes Backplane declares where PyTorch 1.13 has no CPU kernel.
 TEST(IntentionalDifferences, ExtraDtype) {
   expect_complex_values(arange(Scalar(3), ST::kComplex64), ST::kComplex64,

@@ -253,6 +253,11 @@ template <typename T>
 [[gnu::always_inline]] inline T nearbyint(T x) {
   return detail::apply(x, [](auto v) { return std::nearbyint(v); });
 }
+// log |gamma(x)| (C's lgamma; +inf at the poles 0, -1, -2, ...).
+template <typename T>
+[[gnu::always_inline]] inline T lgamma(T x) {
+  return detail::apply(x, [](auto v) { return std::lgamma(v); });
+}
 template <typename T>
 [[gnu::always_inline]] inline T ceil(T x) {
   return detail::apply(x, [](auto v) { return std::ceil(v); });

@@ -6,8 +6,14 @@
 #include <cmath>
 #include <limits>
 
+#include "boost/math/distributions/normal.hpp"
 #include "boost/math/policies/policy.hpp"
+#include "boost/math/special_functions/bessel.hpp"
 #include "boost/math/special_functions/digamma.hpp"
+#include "boost/math/special_functions/erf.hpp"
+#include "boost/math/special_functions/gamma.hpp"
+#include "boost/math/special_functions/polygamma.hpp"
+#include "boost/math/special_functions/trigamma.hpp"
 #include "gtest/gtest.h"
 
 namespace bp::math {
@@ -16,7 +22,8 @@ namespace {
 // Boost reports domain and pole errors through errno instead of throwing; the grids avoid them.
 using Policy = boost::math::policies::policy<
     boost::math::policies::domain_error<boost::math::policies::errno_on_error>,
-    boost::math::policies::pole_error<boost::math::policies::errno_on_error>>;
+    boost::math::policies::pole_error<boost::math::policies::errno_on_error>,
+    boost::math::policies::overflow_error<boost::math::policies::errno_on_error>>;
 
 long double reference_digamma(long double x) { return boost::math::digamma(x, Policy()); }
 
@@ -71,6 +78,246 @@ TEST(Digamma, HasPyTorchsSpecialValues) {
   EXPECT_DOUBLE_EQ(digamma(1.0), -0.57721566490153286061);
   EXPECT_DOUBLE_EQ(digamma(10.0), 2.25175258906672110764);
   EXPECT_DOUBLE_EQ(digamma(0.5), -1.96351002602142347944);
+}
+
+// ---- The other special functions: the largest error over a grid -------------------------------
+
+// The largest error of f<T> against `reference` (in long double) over x in [lo, hi] in steps of
+// `step`: relative where |reference| >= floor, absolute (scaled by floor) below.
+template <typename T, typename F, typename R>
+double max_error_of(F f, R reference, double lo, double hi, double step, double floor = 0) {
+  double worst = 0;
+  for (double x = lo; x <= hi; x += step) {
+    const T t = static_cast<T>(x);
+    const long double expected = reference(static_cast<long double>(t));
+    const long double actual = f(t);
+    const long double scale = std::max(std::abs(expected), static_cast<long double>(floor));
+    worst = std::max(worst, static_cast<double>(std::abs(actual - expected) / scale));
+  }
+  return worst;
+}
+
+long double ref_i0(long double x) { return boost::math::cyl_bessel_i(0, x, Policy()); }
+long double ref_i1(long double x) { return boost::math::cyl_bessel_i(1, x, Policy()); }
+long double ref_i0e(long double x) { return ref_i0(x) * std::exp(-std::abs(x)); }
+long double ref_i1e(long double x) { return ref_i1(x) * std::exp(-std::abs(x)); }
+long double ref_j0(long double x) { return boost::math::cyl_bessel_j(0, x, Policy()); }
+long double ref_j1(long double x) { return boost::math::cyl_bessel_j(1, x, Policy()); }
+long double ref_erfinv(long double x) { return boost::math::erf_inv(x, Policy()); }
+long double ref_ndtr(long double x) { return std::erfc(-x / std::sqrt(2.0L)) / 2; }
+long double ref_ndtri(long double p) {
+  return boost::math::quantile(boost::math::normal_distribution<long double, Policy>(), p);
+}
+long double ref_erfcx(long double x) { return std::exp(x * x) * std::erfc(x); }
+// exp(x^2) erfc(x) where erfc does not underflow in long double, else its asymptotic series.
+long double ref_erfcx_wide(long double x) {
+  if (x < 100) return ref_erfcx(x);
+  long double sum = 1, term = 1;
+  for (int k = 1; k < 20; ++k) {
+    term *= -(2 * k - 1) / (2 * x * x);
+    sum += term;
+  }
+  return sum / (x * std::sqrt(3.14159265358979323846264338327950288L));
+}
+// log1p near 1 (no cancellation), log of erfcx in the lower tail (no underflow).
+long double ref_log_ndtr(long double x) {
+  const long double t = x / std::sqrt(2.0L);
+  if (x < -1) return std::log(ref_erfcx_wide(-t) / 2) - t * t;
+  return std::log1p(-std::erfc(t) / 2);
+}
+
+#define BP_FN(fn) [](auto x) { return fn(x); }
+
+TEST(BesselI, ScaledAndUnscaledAreWithinTheirStatedBounds) {
+  // special.h: i0e, i0 double <= 1e-15 (measured 4.3e-16, 5.0e-16), float <= 1e-6 (3.6e-7);
+  // i1e, i1 double <= 3e-15 (1.5e-15), float <= 2.5e-6 (1.2e-6).
+  EXPECT_LE(max_error_of<double>(BP_FN(i0e), ref_i0e, -700, 700, 0.0731), 1e-15);
+  EXPECT_LE(max_error_of<double>(BP_FN(i1e), ref_i1e, -700, 700, 0.0731, 1e-300), 3e-15);
+  EXPECT_LE(max_error_of<double>(BP_FN(i0), ref_i0, -700, 700, 0.0731), 1e-15);
+  EXPECT_LE(max_error_of<double>(BP_FN(i1), ref_i1, -700, 700, 0.0731, 1e-300), 3e-15);
+  EXPECT_LE(max_error_of<float>(BP_FN(i0e), ref_i0e, -80, 80, 0.0131), 1e-6);
+  EXPECT_LE(max_error_of<float>(BP_FN(i1e), ref_i1e, -80, 80, 0.0131, 1e-30), 2.5e-6);
+  EXPECT_LE(max_error_of<float>(BP_FN(i0), ref_i0, -80, 80, 0.0131), 1e-6);
+  EXPECT_LE(max_error_of<float>(BP_FN(i1), ref_i1, -80, 80, 0.0131, 1e-30), 2.5e-6);
+}
+
+TEST(BesselI, HasPyTorchsSpecialValues) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(i0(0.0), 1.0);
+  EXPECT_EQ(i0e(0.0), 1.0);
+  EXPECT_EQ(i1(0.0), 0.0);
+  // i0 and i1 of +-inf are nan, as PyTorch 1.13's exp(|x|) * (c / sqrt(|x|)) = inf * 0.
+  EXPECT_TRUE(std::isnan(i0(kInf)));
+  EXPECT_TRUE(std::isnan(i0(-kInf)));
+  EXPECT_TRUE(std::isnan(i1(-kInf)));
+  EXPECT_EQ(i0e(kInf), 0.0);
+  EXPECT_EQ(i1e(kInf), 0.0);
+  EXPECT_TRUE(std::signbit(i1e(-kInf)));
+  EXPECT_TRUE(std::isnan(i0(std::nan(""))));
+  EXPECT_TRUE(std::isnan(i1e(std::nan(""))));
+  EXPECT_EQ(i0(800.0), kInf);  // overflows as PyTorch's exp(x) * ...
+}
+
+TEST(BesselJ, IsWithinItsStatedAbsoluteBound) {
+  // special.h: absolute, scaled by max(1, |j|): double <= 5e-16 on |x| <= 5 (measured 3.3e-16)
+  // and <= 1e-15 on |x| <= 100 (6.0e-16); float <= 5e-7 (2.2e-7). PyTorch 1.13's ports are off
+  // by up to 4e-7 here (j0(5) = -0.17759678121123898; Boost: -0.17759677131433830).
+  EXPECT_LE(max_error_of<double>(BP_FN(bessel_j0), ref_j0, -5, 5, 0.00731, 1), 5e-16);
+  EXPECT_LE(max_error_of<double>(BP_FN(bessel_j1), ref_j1, -5, 5, 0.00731, 1), 5e-16);
+  EXPECT_LE(max_error_of<double>(BP_FN(bessel_j0), ref_j0, -100, 100, 0.0173, 1), 1e-15);
+  EXPECT_LE(max_error_of<double>(BP_FN(bessel_j1), ref_j1, -100, 100, 0.0173, 1), 1e-15);
+  EXPECT_LE(max_error_of<float>(BP_FN(bessel_j0), ref_j0, -100, 100, 0.0173, 1), 5e-7);
+  EXPECT_LE(max_error_of<float>(BP_FN(bessel_j1), ref_j1, -100, 100, 0.0173, 1), 5e-7);
+  EXPECT_NEAR(bessel_j0(5.0), -0.17759677131433830, 1e-16);
+}
+
+TEST(BesselJ, HasPyTorchsSpecialValues) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(bessel_j0(0.0), 1.0);
+  EXPECT_EQ(bessel_j1(0.0), 0.0);
+  EXPECT_EQ(bessel_j1(-2.0), -bessel_j1(2.0));
+  EXPECT_TRUE(std::isnan(bessel_j0(kInf)));  // cos of an infinite phase, as PyTorch
+  EXPECT_TRUE(std::isnan(bessel_j1(-kInf)));
+  EXPECT_TRUE(std::isnan(bessel_j0(std::nan(""))));
+}
+
+TEST(Erfinv, IsWithinItsStatedBounds) {
+  // special.h: double <= 1.5e-15 for |y| <= 0.99 (measured 7.6e-16), <= 5e-14 for |y| <= 0.9999
+  // (2.7e-14), <= 5e-12 for |y| <= 1 - 1e-6 (2.2e-12: y's rounding against 1 - |y|); float
+  // <= 1e-6 for |y| <= 0.9999 (4.5e-7).
+  EXPECT_LE(max_error_of<double>(BP_FN(calc_erfinv), ref_erfinv, -0.99, 0.99, 1.37e-5, 1e-300),
+            1.5e-15);
+  EXPECT_LE(max_error_of<double>(BP_FN(calc_erfinv), ref_erfinv, -0.9999, 0.9999, 1.37e-5, 1e-300),
+            5e-14);
+  EXPECT_LE(
+      max_error_of<double>(BP_FN(calc_erfinv), ref_erfinv, -0.999999, 0.999999, 1.37e-5, 1e-300),
+      5e-12);
+  EXPECT_LE(max_error_of<float>(BP_FN(calc_erfinv), ref_erfinv, -0.9999, 0.9999, 1.37e-5, 1e-30),
+            1e-6);
+}
+
+TEST(Erfinv, HasPyTorchsSpecialValues) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(calc_erfinv(1.0), kInf);
+  EXPECT_EQ(calc_erfinv(-1.0), -kInf);
+  EXPECT_EQ(calc_erfinv(0.0), 0.0);
+  EXPECT_TRUE(std::isnan(calc_erfinv(1.5)));
+  EXPECT_TRUE(std::isnan(calc_erfinv(-kInf)));
+  EXPECT_TRUE(std::isnan(calc_erfinv(std::nan(""))));
+}
+
+TEST(Ndtr, AndItsInverseAreWithinTheirStatedBounds) {
+  // special.h: ndtr double <= 5e-15 on |x| <= 5 (measured 3.3e-15), <= 3e-13 on [-37, 9]
+  // (1.8e-13); float <= 2.5e-6 on |x| <= 5 (1.2e-6), <= 2.5e-5 on [-13, 6] (1.2e-5).
+  EXPECT_LE(max_error_of<double>(BP_FN(ndtr), ref_ndtr, -5, 5, 0.00731), 5e-15);
+  EXPECT_LE(max_error_of<double>(BP_FN(ndtr), ref_ndtr, -37, 9, 0.00731), 3e-13);
+  EXPECT_LE(max_error_of<float>(BP_FN(ndtr), ref_ndtr, -5, 5, 0.00731), 2.5e-6);
+  EXPECT_LE(max_error_of<float>(BP_FN(ndtr), ref_ndtr, -13, 6, 0.00731), 2.5e-5);
+  // ndtri: relative, absolute below 0.1 near its zero at 1/2: double <= 1.5e-15 (6.9e-16),
+  // float <= 1e-6 (4.7e-7).
+  EXPECT_LE(max_error_of<double>(BP_FN(ndtri), ref_ndtri, 1e-6, 1 - 1e-6, 1.37e-5, 1e-1), 1.5e-15);
+  EXPECT_LE(max_error_of<double>(BP_FN(ndtri), ref_ndtri, 1e-300, 1e-6, 3.7e-9), 1.5e-15);
+  EXPECT_LE(max_error_of<float>(BP_FN(ndtri), ref_ndtri, 1e-6, 1 - 1e-6, 1.37e-5, 1e-1), 1e-6);
+}
+
+TEST(Ndtr, AndItsInverseHavePyTorchsSpecialValues) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(ndtr(0.0), 0.5);
+  EXPECT_EQ(ndtr(kInf), 1.0);
+  EXPECT_EQ(ndtr(-kInf), 0.0);
+  EXPECT_EQ(ndtri(0.0), -kInf);
+  EXPECT_EQ(ndtri(1.0), kInf);
+  EXPECT_EQ(ndtri(0.5), 0.0);
+  EXPECT_TRUE(std::isnan(ndtri(-0.1)));
+  EXPECT_TRUE(std::isnan(ndtri(1.1)));
+  EXPECT_TRUE(std::isnan(ndtri(std::nan(""))));
+}
+
+TEST(Erfcx, AndLogNdtrAreWithinTheirStatedBounds) {
+  // special.h: erfcx double <= 1.5e-15 (measured 5.9e-16 on [-26, 100]), float rounded from
+  // double (5.9e-8); log_ndtr double <= 2e-14 on [-1000, 8] (8.6e-15), float <= 2e-6 (1.1e-6).
+  EXPECT_LE(max_error_of<double>(BP_FN(erfcx), ref_erfcx, -26, 100, 0.00731), 1.5e-15);
+  EXPECT_LE(max_error_of<float>(BP_FN(erfcx), ref_erfcx, -9, 100, 0.00731), 1.2e-7);
+  for (double x : {150.0, 1e3, 1e5, 4e7, 6e7, 1e10, 1e300}) {
+    EXPECT_NEAR(erfcx(x) / static_cast<double>(ref_erfcx_wide(x)), 1.0, 1.5e-15) << "x = " << x;
+  }
+  EXPECT_LE(max_error_of<double>(BP_FN(log_ndtr), ref_log_ndtr, -1000, 8, 0.0731, 1e-300), 2e-14);
+  EXPECT_LE(max_error_of<float>(BP_FN(log_ndtr), ref_log_ndtr, -100, 5, 0.0731, 1e-30), 2e-6);
+}
+
+TEST(Erfcx, AndLogNdtrHavePyTorchsSpecialValues) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(erfcx(0.0), 1.0);
+  EXPECT_EQ(erfcx(kInf), 0.0);
+  EXPECT_EQ(erfcx(-kInf), kInf);
+  EXPECT_EQ(erfcx(-27.0), kInf);
+  EXPECT_TRUE(std::isnan(erfcx(std::nan(""))));
+  EXPECT_EQ(log_ndtr(kInf), 0.0);
+  EXPECT_EQ(log_ndtr(-kInf), -kInf);
+  EXPECT_TRUE(std::isnan(log_ndtr(std::nan(""))));
+}
+
+TEST(EntrAndSinc, HavePyTorchsValues) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(entr(0.0), 0.0);
+  EXPECT_EQ(entr(-1.0), -kInf);
+  EXPECT_EQ(entr(kInf), -kInf);
+  EXPECT_DOUBLE_EQ(entr(0.5), 0.5 * std::log(2.0));
+  EXPECT_TRUE(std::isnan(entr(std::nan(""))));
+  EXPECT_EQ(sinc(0.0), 1.0);
+  EXPECT_DOUBLE_EQ(sinc(0.5), 2 / 3.14159265358979323846);
+  EXPECT_NEAR(sinc(3.0), 0.0, 1e-16);
+  EXPECT_TRUE(std::isnan(sinc(kInf)));
+  const complex<double> z = sinc(complex<double>(0.5, 0.5));
+  const std::complex<long double> p(3.14159265358979323846264338327950288L / 2,
+                                    3.14159265358979323846264338327950288L / 2);
+  const std::complex<long double> expected = std::sin(p) / p;
+  EXPECT_NEAR(z.real(), static_cast<double>(expected.real()), 1e-15);
+  EXPECT_NEAR(z.imag(), static_cast<double>(expected.imag()), 1e-15);
+  EXPECT_EQ(sinc(complex<double>(0, 0)).real(), 1.0);
+}
+
+TEST(Polygamma, IsWithinItsStatedBounds) {
+  // special.h: trigamma (PyTorch's series) double <= 1e-9 (measured 4.9e-10), float <= 1e-6;
+  // n >= 2 double <= 1.5e-15 (5.9e-16), float <= 3e-7 (1.0e-7). Relative, absolute below 1.
+  const auto ref = [](int n) {
+    return [n](long double x) { return boost::math::polygamma(n, x, Policy()); };
+  };
+  const auto ours = [](int n) { return [n](auto x) { return polygamma(n, x); }; };
+  EXPECT_LE(max_error_of<double>(ours(1), ref(1), 1e-3, 30, 0.0137, 1), 1e-9);
+  EXPECT_LE(max_error_of<double>(ours(1), ref(1), -30, 0, 0.0137, 1), 1e-9);
+  EXPECT_LE(max_error_of<float>(ours(1), ref(1), 1e-3, 30, 0.0137, 1), 1e-6);
+  for (int n : {2, 3, 5}) {
+    EXPECT_LE(max_error_of<double>(ours(n), ref(n), 1e-2, 30, 0.0137, 1), 1.5e-15) << n;
+    EXPECT_LE(max_error_of<float>(ours(n), ref(n), 1e-2, 30, 0.0137, 1), 3e-7) << n;
+  }
+  EXPECT_EQ(polygamma(0, 0.5), digamma(0.5));
+}
+
+TEST(Polygamma, HasPyTorchsSpecialValues) {
+  // (-1)^(n+1) n! zeta(n + 1, x): the poles at 0, -1, ... take the sign of (-1)^(n+1), and
+  // infinity is nan (zeta's sum at inf), as PyTorch 1.13.
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(polygamma(2, 0.0), -kInf);
+  EXPECT_EQ(polygamma(3, -2.0), kInf);
+  EXPECT_EQ(polygamma(1, 0.0), kInf);
+  EXPECT_EQ(polygamma(1, kInf), 0.0);
+  EXPECT_TRUE(std::isnan(polygamma(2, kInf)));
+  EXPECT_TRUE(std::isnan(polygamma(2, std::nan(""))));
+}
+
+TEST(Mvlgamma, SumsLgammaAndItsConstantAsPyTorch) {
+  // p (p - 1) / 4 log(pi) + sum_j lgamma(x - j / 2), against Boost.Math in long double.
+  for (int p : {1, 2, 3, 5}) {
+    for (double x : {2.5, 3.75, 10.0, 100.5}) {
+      long double expected = p * (p - 1) / 4.0L * std::log(3.14159265358979323846264338327950288L);
+      for (int j = 0; j < p; ++j) expected += boost::math::lgamma(x - j / 2.0L, Policy());
+      EXPECT_NEAR(mvlgamma(x, p) / static_cast<double>(expected), 1.0, 1e-14) << p << " " << x;
+    }
+  }
+  // No domain check, as PyTorch 1.13: lgamma's values below (p - 1) / 2, inf at its poles.
+  EXPECT_NEAR(mvlgamma(0.4f, 2), 3.738004207611084f, 1e-6f);
+  EXPECT_EQ(mvlgamma(1.0, 3), std::numeric_limits<double>::infinity());
 }
 
 }  // namespace

@@ -14,6 +14,7 @@ OP_FAMILIES = [
     "ternary",
     "scans",
     "activations",
+    "special",
 ]
 
 def sdk_generated_sources():

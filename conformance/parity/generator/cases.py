@@ -72,7 +72,7 @@ def make_case(op, dtype, sample):
 # some special values (complex division and reciprocal, remainder and floor division with an
 # overflowing quotient); the golden values are the scalar loop's, the op's element-wise
 # definition (docs/pytorch_parity.md).
-SCALAR_LOOP_FAMILIES = {"unary", "binary", "ternary", "activations"}
+SCALAR_LOOP_FAMILIES = {"unary", "binary", "ternary", "activations", "special"}
 vector_scalar_disagreements = collections.Counter()
 
 

@@ -104,6 +104,10 @@ OWN_SAMPLERS = {
     "round.decimals": functools.partial(pointwise.unary_with_arg, name="decimals",
                                         values=[2, -1, 0, 5], required=True),
     "logit": functools.partial(pointwise.unary_with_arg, name="eps", values=[0.25, 0.0, -0.5]),
+    "polygamma": functools.partial(pointwise.unary_with_arg, name="n", values=[2, 0, 1, 3, -1],
+                                   required=True),
+    "mvlgamma": functools.partial(pointwise.unary_with_arg, name="p", values=[2, 1, 5, 0],
+                                  required=True),
 }
 
 
@@ -116,7 +120,7 @@ def functional_sampler(op):
         return OWN_SAMPLERS[op.alias_of or op.name]
     types = {a.name: a.type for a in op.args}
     names = [a.name for a in op.args]
-    if op.family == "unary":
+    if op.family in ("unary", "special"):
         return pointwise.unary
     if op.family == "activations":
         return _activation

@@ -110,7 +110,9 @@ def _c99_cexp(op, case, siblings):
 
 
 def _smith_division(op, case, siblings):
-    return op.target_base in ("div", "reciprocal", "rsqrt", "sgn") and _complex_result(case) and \
+    # sinc divides sin(pi z) by pi z; sgn divides by |z|; rsqrt is 1 / sqrt(z).
+    return op.target_base in ("div", "reciprocal", "rsqrt", "sgn", "sinc") and \
+        _complex_result(case) and \
         _has_special(case)
 
 
@@ -186,6 +188,17 @@ def _var_out_dtype(op, case, siblings):
         (_is_complex(out) and not _is_complex(case["args"]["self"])))
 
 
+# Ops whose 1.13 CPU kernel computes bfloat16 inputs in bfloat16 arithmetic (each operation
+# rounded to 8 bits: sinc(100) = sin(314.0) / 314.0 = 3.1e-4); Backplane computes them in float32
+# and rounds once, as 1.13 itself does for i0, lgamma, erfinv and the other special functions.
+BFLOAT16_ARITHMETIC = {"sinc", "special_ndtr"}
+
+
+def _bfloat16_arithmetic(op, case, siblings):
+    return op.target_base in BFLOAT16_ARITHMETIC and case["dtype"] == "bfloat16" and \
+        "outputs" in case["expect"]
+
+
 def _nan_to_num_overlap(op, case, siblings):
     s = case["args"].get("self", {})
     return op.name == "nan_to_num_" and 0 in s.get("strides", [1]) and \
@@ -252,6 +265,8 @@ RULES = [
      _norm_is_vector_norm),
     ("var-out-dtype", "var with an out= it cannot be cast to: the structured-op cast check",
      _var_out_dtype),
+    ("bfloat16-arithmetic", "sinc and special_ndtr of bfloat16 computed in float32, rounded "
+     "once", _bfloat16_arithmetic),
     ("nan-to-num-overlap", "in-place ops refuse overlapping outputs, nan_to_num_ of integers too",
      _nan_to_num_overlap),
     ("hardtanh-fractional-bound", "hardtanh of uint8 with a bound in (-1, 0): converted to "

@@ -1,0 +1,166 @@
+// Special functions (sdk/ops/special.yaml): references in long double, from Boost.Math and the
+// C++ library, independent of the Cephes ports of reference_backend/math/special.h. Where Boost
+// reports a pole, an overflow or a domain error, the reference gives PyTorch's value itself.
+#include <cmath>
+#include <complex>
+#include <limits>
+
+#include "boost/math/distributions/normal.hpp"
+#include "boost/math/policies/policy.hpp"
+#include "boost/math/special_functions/bessel.hpp"
+#include "boost/math/special_functions/erf.hpp"
+#include "conformance/families/pointwise.h"
+#include "conformance/ops/database.h"
+
+namespace bp::conformance {
+namespace {
+
+using LD = long double;
+namespace policies = boost::math::policies;
+using Policy = policies::policy<policies::domain_error<policies::errno_on_error>,
+                                policies::pole_error<policies::errno_on_error>,
+                                policies::overflow_error<policies::errno_on_error>,
+                                policies::evaluation_error<policies::errno_on_error>>;
+
+// The dtypes PyTorch 1.13 computes only in float32 and float64 (integers and bool promote).
+constexpr DtypeSet kFloat32And64 =
+    kIntegral | kBoolOnly | DtypeSet(ScalarType::kFloat32) | DtypeSet(ScalarType::kFloat64);
+
+PointwiseSpec special_op(std::string name, DtypeSet dtypes, ElementFn math,
+                         Domain domain = Domain{}) {
+  return PointwiseSpec{.name = std::move(name),
+                       .dtypes = dtypes,
+                       .tier = 2,
+                       .operands = {{"self", std::nullopt, domain}},
+                       .result = ResultDtype::kFloat,
+                       .math = std::move(math)};
+}
+
+double erfinv_reference(double x) {
+  if (std::isnan(x) || std::fabs(x) > 1) return NAN;
+  if (x == 0) return x;  // odd: erfinv(-0) = -0
+  if (std::fabs(x) == 1) return std::copysign(INFINITY, x);
+  return static_cast<double>(boost::math::erf_inv(static_cast<LD>(x), Policy()));
+}
+
+// I0 and I1 (order 0 or 1), or exp(-|x|) times them (scaled). PyTorch computes the unscaled ones
+// as exp(|x|) times the scaled one, so they overflow where exp(|x|) does in the compute dtype
+// (|x| > 88.7 in float32, where I1 itself is still finite up to 91), and are nan at +-inf
+// (inf * 0); the reference does the same. Beyond |x| = 1e4 (integer inputs' extremes) the scaled
+// ones are the asymptotic series (1 - (4n^2 - 1) / (8|x|)) / sqrt(2 pi |x|).
+double bessel_i_reference(int order, double x, bool scaled, const Ctx& c) {
+  if (std::isnan(x)) return NAN;
+  const LD a = std::fabs(static_cast<LD>(x));
+  const double sign = order == 1 && x < 0 ? -1.0 : 1.0;
+  if (!scaled) {
+    if (std::isinf(x)) return NAN;
+    const double max_log = c.compute() == ScalarType::kFloat64 ? 709.782712893384 : 88.7228391;
+    if (a > max_log) return sign * INFINITY;
+    return static_cast<double>(boost::math::cyl_bessel_i(order, static_cast<LD>(x), Policy()));
+  }
+  if (std::isinf(x)) return sign * 0.0;
+  if (a > 1e4) {
+    const LD mu = 4.0L * order * order;
+    return sign *
+           static_cast<double>((1 - (mu - 1) / (8 * a) + (mu - 1) * (mu - 9) / (128 * a * a)) /
+                               std::sqrt(2 * 3.14159265358979323846264338327950288L * a));
+  }
+  return static_cast<double>(boost::math::cyl_bessel_i(order, static_cast<LD>(x), Policy()) *
+                             std::exp(-a));
+}
+
+double ndtr_reference(double x) {
+  return static_cast<double>(std::erfc(-static_cast<LD>(x) / std::sqrt(2.0L)) / 2);
+}
+
+double ndtri_reference(double p) {
+  if (std::isnan(p) || p < 0 || p > 1) return NAN;
+  if (p == 0) return -INFINITY;
+  if (p == 1) return INFINITY;
+  return static_cast<double>(
+      boost::math::quantile(boost::math::normal_distribution<LD, Policy>(), static_cast<LD>(p)));
+}
+
+// exp(x^2) erfc(x): directly in long double where erfc does not underflow, else the asymptotic
+// series 1 / (sqrt(pi) x) (1 - 1 / (2x^2) + 3 / (4x^4) - ...).
+LD erfcx_wide(LD x) {
+  if (std::isnan(x)) return x;
+  if (x < 100) return std::exp(x * x) * std::erfc(x);
+  LD sum = 1, term = 1;
+  for (int k = 1; k < 12; ++k) {
+    term *= -(2 * k - 1) / (2 * x * x);
+    sum += term;
+  }
+  return sum / (x * std::sqrt(3.14159265358979323846264338327950288L));
+}
+
+double log_ndtr_reference(double x) {
+  if (std::isnan(x)) return NAN;
+  const LD t = static_cast<LD>(x) / std::sqrt(2.0L);
+  if (x < -1) return static_cast<double>(std::log(erfcx_wide(-t) / 2) - t * t);
+  return static_cast<double>(std::log1p(-std::erfc(t) / 2));
+}
+
+double entr_reference(double x) {
+  if (std::isnan(x)) return NAN;
+  if (x > 0) return static_cast<double>(-static_cast<LD>(x) * std::log(static_cast<LD>(x)));
+  return x == 0 ? 0.0 : -INFINITY;
+}
+
+// J0 and J1; nan at +-inf, as PyTorch (the cosine of an infinite phase).
+double bessel_j_reference(int order, double x) {
+  if (std::isnan(x) || std::isinf(x)) return NAN;
+  if (x == 0) return order == 0 ? 1.0 : x;  // j1 is odd: j1(-0) = -0
+  return static_cast<double>(boost::math::cyl_bessel_j(order, static_cast<LD>(x), Policy()));
+}
+
+}  // namespace
+
+void add_special_entries(OpDatabase& db) {
+  db.add(pointwise(special_op("lgamma", kAllButComplex, math<kRealKind>([](double x) {
+                                return static_cast<double>(std::lgamma(static_cast<LD>(x)));
+                              }))));
+  db.add(pointwise(special_op("erfinv", kAllButComplex, math<kRealKind>(erfinv_reference),
+                              Domain{.low = -1, .high = 1})));
+  db.add(pointwise(special_op("i0", kAllButComplex, math<kRealKind>([](double x, const Ctx& c) {
+                                return bessel_i_reference(0, x, false, c);
+                              }))));
+  db.add(pointwise(special_op(
+      "special_i0e", kAllButComplex,
+      math<kRealKind>([](double x, const Ctx& c) { return bessel_i_reference(0, x, true, c); }))));
+  db.add(pointwise(special_op(
+      "special_i1", kFloat32And64,
+      math<kRealKind>([](double x, const Ctx& c) { return bessel_i_reference(1, x, false, c); }))));
+  db.add(pointwise(special_op(
+      "special_i1e", kFloat32And64,
+      math<kRealKind>([](double x, const Ctx& c) { return bessel_i_reference(1, x, true, c); }))));
+  db.add(pointwise(special_op("sinc", kAllDtypes, math<kFloatingKind>([](auto x) {
+                                using T = decltype(x);
+                                if (x == T(0)) return T(1);
+                                const long double pi = 3.14159265358979323846264338327950288L;
+                                if constexpr (kIsComplex<T>) {
+                                  const std::complex<LD> p(pi * x.real(), pi * x.imag());
+                                  const std::complex<LD> r = std::sin(p) / p;
+                                  return T(static_cast<double>(r.real()),
+                                           static_cast<double>(r.imag()));
+                                } else {
+                                  const LD p = pi * x;
+                                  return static_cast<T>(std::sin(p) / p);
+                                }
+                              }))));
+  db.add(pointwise(special_op("special_ndtr", kAllButComplex, math<kRealKind>(ndtr_reference))));
+  db.add(pointwise(special_op("special_ndtri", kFloat32And64, math<kRealKind>(ndtri_reference),
+                              Domain{.low = 0, .high = 1})));
+  db.add(pointwise(
+      special_op("special_log_ndtr", kFloat32And64, math<kRealKind>(log_ndtr_reference))));
+  db.add(pointwise(special_op("special_erfcx", kFloat32And64, math<kRealKind>([](double x) {
+                                return static_cast<double>(erfcx_wide(static_cast<LD>(x)));
+                              }))));
+  db.add(pointwise(special_op("special_entr", kAllButComplex, math<kRealKind>(entr_reference))));
+  db.add(pointwise(special_op("special_bessel_j0", kFloat32And64,
+                              math<kRealKind>([](double x) { return bessel_j_reference(0, x); }))));
+  db.add(pointwise(special_op("special_bessel_j1", kFloat32And64,
+                              math<kRealKind>([](double x) { return bessel_j_reference(1, x); }))));
+}
+
+}  // namespace bp::conformance
