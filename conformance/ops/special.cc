@@ -161,6 +161,10 @@ void add_special_entries(OpDatabase& db) {
                               math<kRealKind>([](double x) { return bessel_j_reference(0, x); }))));
   db.add(pointwise(special_op("special_bessel_j1", kFloat32And64,
                               math<kRealKind>([](double x) { return bessel_j_reference(1, x); }))));
+  add_alias(db, "special_gammaln", "lgamma");
+  add_alias(db, "special_erfinv", "erfinv");
+  add_alias(db, "special_i0", "i0");
+  add_alias(db, "special_sinc", "sinc");
 }
 
 }  // namespace bp::conformance
