@@ -219,6 +219,7 @@ template <typename T>
   if constexpr (detail::is_vec_math_v<T>) return vec_math::erfc(x);
   return detail::apply(x, [](auto v) { return std::erfc(v); });
 }
+// log |gamma(x)| (C's lgamma; +inf at the poles 0, -1, -2, ...).
 template <typename T>
 [[gnu::always_inline]] inline T lgamma(T x) {
   if constexpr (detail::is_vec_math_v<T>) return vec_math::lgamma(x);
@@ -252,11 +253,6 @@ template <typename T>
 template <typename T>
 [[gnu::always_inline]] inline T nearbyint(T x) {
   return detail::apply(x, [](auto v) { return std::nearbyint(v); });
-}
-// log |gamma(x)| (C's lgamma; +inf at the poles 0, -1, -2, ...).
-template <typename T>
-[[gnu::always_inline]] inline T lgamma(T x) {
-  return detail::apply(x, [](auto v) { return std::lgamma(v); });
 }
 template <typename T>
 [[gnu::always_inline]] inline T ceil(T x) {

@@ -111,7 +111,12 @@ void abs_op(TensorIteratorBase& iter, const Tensor& self) {
 }
 
 void angle_op(TensorIteratorBase& iter, const Tensor& self) {
-  is_complex(self.dtype()) ? complex_to_real_op(iter, self) : unary_float_op(iter, self);
+  // Into a complex out, PyTorch's float path (unary_op_impl_float_out): any complex out the
+  // result casts to.
+  const Tensor& out = iter.maybe_get_output(0);
+  const bool complex_out = out.defined() && is_complex(out.dtype());
+  is_complex(self.dtype()) && !complex_out ? complex_to_real_op(iter, self)
+                                           : unary_float_op(iter, self);
 }
 
 void floor_op(TensorIteratorBase& iter, const Tensor& self) {

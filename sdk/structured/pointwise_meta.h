@@ -60,8 +60,8 @@ void sign_op(TensorIteratorBase& iter, const Tensor& self);
 // deg2rad / rad2deg: unary_float_op; "deg2rad is not supported for complex tensors."
 void deg2rad_op(TensorIteratorBase& iter, const Tensor& self);
 void rad2deg_op(TensorIteratorBase& iter, const Tensor& self);
-// angle: complex inputs give their real dtype (as abs_op), others compute in float
-// (unary_float_op).
+// angle: complex inputs give their real dtype (as abs_op) unless the out is complex; otherwise
+// unary_float_op (integers compute in float; an out of any dtype the result casts to).
 void angle_op(TensorIteratorBase& iter, const Tensor& self);
 // isposinf / isneginf / signbit: unary_force_boolean_op over real inputs whose output is bool:
 // "isposinf does not support complex inputs.", "signbit is not implemented for complex

@@ -231,8 +231,8 @@ def _angle_complex_layout(op, case, siblings):
 
 
 def _conj_physical_real_copy(op, case, siblings):
-    return op.name == "conj_physical" and not _is_complex(case["args"].get("self")) and \
-        "outputs" in case["expect"]
+    return op.name in ("conj_physical", "conj_physical_") and \
+        not _is_complex(case["args"].get("self")) and "outputs" in case["expect"]
 
 
 def _log1p_huge(op, case, siblings):
@@ -280,8 +280,8 @@ RULES = [
      _c99_complex_inverse),
     ("angle-complex-layout", "angle of a complex tensor keeps its layout, as abs; 1.13 "
      "returns it contiguous", _angle_complex_layout),
-    ("conj-physical-real-copy", "conj_physical of a real tensor is a new tensor; 1.13 returns "
-     "self", _conj_physical_real_copy),
+    ("conj-physical-real-copy", "conj_physical of a real tensor is a new tensor, and "
+     "conj_physical_ of one runs as any in-place op; 1.13 returns self", _conj_physical_real_copy),
     ("log1p-huge", "log1p of values above 1e37: the finite logarithm; 1.13's SLEEF kernel "
      "overflows to inf", _log1p_huge),
 ]
