@@ -216,9 +216,8 @@ std::string composite_kernel(const OpDecl& op, DispatchTarget target) {
 std::string alias_kernel(const Model& model, const OpDecl& op) {
   std::ostringstream o;
   o << return_type(op.schema) << " " << kernel_name(op, "CompositeImplicit") << "(DispatchKeySet, "
-    << parameter_list(all_arguments(op)) << ") {\n  return "
-    << handle_call(alias_target(model, op)) << ".call(" << argument_names(all_arguments(op))
-    << ");\n}\n\n";
+    << parameter_list(all_arguments(op)) << ") {\n  return " << handle_call(alias_target(model, op))
+    << ".call(" << argument_names(all_arguments(op)) << ");\n}\n\n";
   return o.str();
 }
 

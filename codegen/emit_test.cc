@@ -112,7 +112,9 @@ TEST(Emit, CudaTablesListMathOpsWithArgumentPositionsAndEveryOpsArguments) {
   // add.out: inputs self (0) and other (1), alpha (2) for Add, out at 3 of 4 arguments.
   EXPECT_THAT(files.at("pointwise_ops.inc"),
               HasSubstr("{\"add.out\", \"add\", \"Add\", \"add_op\", 4095u, 2, {0, 1, -1, -1}, "
-                        "1, {2, -1, -1, -1}, {\"Scalar\", nullptr, nullptr, nullptr}, {nullptr, nullptr, nullptr, nullptr}, {nullptr, nullptr, nullptr, nullptr}, 3, 4, \"sdk/ops/binary.yaml:8\"},"));
+                        "1, {2, -1, -1, -1}, {\"Scalar\", nullptr, nullptr, nullptr}, {nullptr, "
+                        "nullptr, nullptr, nullptr}, {nullptr, nullptr, nullptr, nullptr}, 3, 4, "
+                        "\"sdk/ops/binary.yaml:8\"},"));
   EXPECT_THAT(files.at("pointwise_ops.inc"), Not(HasSubstr("sum.IntList_out")));
   EXPECT_THAT(files.at("op_arguments.inc"),
               HasSubstr("{\"sum.IntList_out\", \"self,dim,keepdim,dtype,out\"},"));

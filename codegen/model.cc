@@ -197,8 +197,9 @@ void check_math_args(const OpDecl& op, const CallSpec& math) {
                        "; a functor takes numbers (Scalar, int, float, bool) and str");
     }
     if (a.type.optional != (math.if_none.count(name) != 0)) {
-      fail(op.loc, a.type.optional ? where + " may be None: write " + name + "=number, the value "
-                                              "None stands for"
+      fail(op.loc, a.type.optional ? where + " may be None: write " + name +
+                                         "=number, the value "
+                                         "None stands for"
                                    : where + " is not optional: it takes no value for None");
     }
     if ((k == TypeKind::kStr) != (math.choices.count(name) != 0)) {
@@ -488,8 +489,8 @@ OpDecl read_entry(const YAML::Node& node, const std::string& path, const std::st
   if (node["alias_of"]) {
     op.alias_of = trim(node["alias_of"].as<std::string>());
     const auto [base, overload] = split_op_name(*op.alias_of);
-    if (!is_identifier(base) || (op.alias_of->find('.') != std::string::npos &&
-                                 !is_identifier(overload))) {
+    if (!is_identifier(base) ||
+        (op.alias_of->find('.') != std::string::npos && !is_identifier(overload))) {
       fail(at("alias_of"), "alias_of: '" + *op.alias_of + "' is not an op name");
     }
   }
@@ -597,7 +598,6 @@ AliasInfo written() { return AliasInfo{"a", true}; }
 
 bool is_true(const std::string& v) { return v == "True" || v == "true"; }
 bool is_false(const std::string& v) { return v == "False" || v == "false"; }
-
 
 std::vector<std::string> without_core(std::vector<std::string> tags) {
   tags.erase(std::remove(tags.begin(), tags.end(), "core"), tags.end());
@@ -758,8 +758,9 @@ std::vector<OpDecl> expand_alias(const YAML::Node& node, const std::string& path
     fail(spec.loc, "alias_of: " + spec.name() + " is not a functional op returning one Tensor");
   }
   if (!node["inplace"]) {
-    fail(spec.loc, "alias_of: say which variants " + f.name +
-                       "_ has ('inplace: method', 'inplace: function, method') or 'inplace: False'");
+    fail(spec.loc,
+         "alias_of: say which variants " + f.name +
+             "_ has ('inplace: method', 'inplace: function, method') or 'inplace: False'");
   }
   if (node["inplace_name"]) fail(at("inplace_name"), "inplace_name: aliases follow the rule");
   std::vector<OpDecl> ops = {spec};
@@ -962,7 +963,8 @@ void validate(const Model& model) {
     const std::vector<Argument>& a = op.schema.arguments;
     const std::vector<Argument>& b = target.schema.arguments;
     bool same = a.size() == b.size();
-    for (size_t i = 0; same && i < a.size(); ++i) same = a[i].name == b[i].name && a[i].type == b[i].type;
+    for (size_t i = 0; same && i < a.size(); ++i)
+      same = a[i].name == b[i].name && a[i].type == b[i].type;
     if (!same) fail(op.loc, "the arguments of " + op.name() + " must be those of " + target.name());
   }
   for (const OpDecl& op : model.ops()) {

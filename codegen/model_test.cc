@@ -75,7 +75,7 @@ TEST(Model, RejectsBadDeclarationsWithFileAndLine) {
       "sdk/ops/binary.yaml:4: unknown key 'colour' (known keys: func, variants, structured, "
       "structured_delegate, structured_inherits, dispatch, tags, meta, math, scan, normalize, "
       "dtypes, device_check, structured_group, alias_of, inplace, inplace_name, reduce, "
-            "reduce_in, "
+      "reduce_in, "
       "reduce_outputs)");
   EXPECT_THAT(error_of("\n- func: add(Tensor self -> Tensor\n  dispatch:\n    CPU: add\n"),
               HasSubstr("sdk/ops/binary.yaml:2: schema parse error: schema 'add(Tensor self -> "

@@ -26,10 +26,10 @@ namespace bp::conformance {
 
 // The dtype of a pointwise op's result, from the common dtype of its operands.
 enum class ResultDtype {
-  kCommon,         // the common dtype (add, maximum, neg)
-  kFloat,          // the common dtype, with bool and integral promoted to float32 (exp, div)
-  kBool,           // bool, comparing in the common dtype (eq, isnan, logical_and)
-  kComplexToReal,  // the common dtype, complex ones as their real counterpart (abs)
+  kCommon,              // the common dtype (add, maximum, neg)
+  kFloat,               // the common dtype, with bool and integral promoted to float32 (exp, div)
+  kBool,                // bool, comparing in the common dtype (eq, isnan, logical_and)
+  kComplexToReal,       // the common dtype, complex ones as their real counterpart (abs)
   kFloatComplexToReal,  // kFloat, and complex ones as their real counterpart (angle)
 };
 

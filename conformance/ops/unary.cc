@@ -1,7 +1,7 @@
 // Unary pointwise ops: PyTorch's semantics in wide precision, one entry each.
 #include <cmath>
-#include <limits>
 #include <initializer_list>
+#include <limits>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -53,7 +53,6 @@ double digamma_reference(double x) {
   if (std::isinf(x)) return INFINITY;
   return static_cast<double>(boost::math::digamma(static_cast<long double>(x)));
 }
-
 
 // sign in wide precision: 1, 0 or -1 (0 for NaN and both zeros); bool: itself.
 template <typename T>
@@ -199,17 +198,28 @@ void add_unary_entries(OpDatabase& db) {
   real("expm1", [](double x) { return std::expm1(x); });
   real("log1p", [](double x) { return std::log1p(x); });
   real("erfc", [](double x) { return std::erfc(x); });
-  db.add(pointwise(float_op("cos", kAllDtypes, math<kFloatingKind>([](auto x) { return std::cos(x); }), 2)));
-  db.add(pointwise(float_op("tan", kAllDtypes, math<kFloatingKind>([](auto x) { return std::tan(x); }), 2)));
-  db.add(pointwise(float_op("asin", kAllDtypes, math<kFloatingKind>([](auto x) { return std::asin(x); }), 2)));
-  db.add(pointwise(float_op("acos", kAllDtypes, math<kFloatingKind>([](auto x) { return std::acos(x); }), 2)));
-  db.add(pointwise(float_op("atan", kAllDtypes, math<kFloatingKind>([](auto x) { return std::atan(x); }), 2)));
-  db.add(pointwise(float_op("sinh", kAllDtypes, math<kFloatingKind>([](auto x) { return std::sinh(x); }), 2)));
-  db.add(pointwise(float_op("cosh", kAllDtypes, math<kFloatingKind>([](auto x) { return std::cosh(x); }), 2)));
-  db.add(pointwise(float_op("asinh", kAllDtypes, math<kFloatingKind>([](auto x) { return std::asinh(x); }), 2)));
-  db.add(pointwise(float_op("acosh", kAllDtypes, math<kFloatingKind>([](auto x) { return std::acosh(x); }), 2)));
-  db.add(pointwise(float_op("atanh", kAllDtypes, math<kFloatingKind>([](auto x) { return std::atanh(x); }), 2)));
-  db.add(pointwise(float_op("log10", kAllDtypes, math<kFloatingKind>([](auto x) { return std::log10(x); }), 2)));
+  db.add(pointwise(
+      float_op("cos", kAllDtypes, math<kFloatingKind>([](auto x) { return std::cos(x); }), 2)));
+  db.add(pointwise(
+      float_op("tan", kAllDtypes, math<kFloatingKind>([](auto x) { return std::tan(x); }), 2)));
+  db.add(pointwise(
+      float_op("asin", kAllDtypes, math<kFloatingKind>([](auto x) { return std::asin(x); }), 2)));
+  db.add(pointwise(
+      float_op("acos", kAllDtypes, math<kFloatingKind>([](auto x) { return std::acos(x); }), 2)));
+  db.add(pointwise(
+      float_op("atan", kAllDtypes, math<kFloatingKind>([](auto x) { return std::atan(x); }), 2)));
+  db.add(pointwise(
+      float_op("sinh", kAllDtypes, math<kFloatingKind>([](auto x) { return std::sinh(x); }), 2)));
+  db.add(pointwise(
+      float_op("cosh", kAllDtypes, math<kFloatingKind>([](auto x) { return std::cosh(x); }), 2)));
+  db.add(pointwise(
+      float_op("asinh", kAllDtypes, math<kFloatingKind>([](auto x) { return std::asinh(x); }), 2)));
+  db.add(pointwise(
+      float_op("acosh", kAllDtypes, math<kFloatingKind>([](auto x) { return std::acosh(x); }), 2)));
+  db.add(pointwise(
+      float_op("atanh", kAllDtypes, math<kFloatingKind>([](auto x) { return std::atanh(x); }), 2)));
+  db.add(pointwise(
+      float_op("log10", kAllDtypes, math<kFloatingKind>([](auto x) { return std::log10(x); }), 2)));
   db.add(pointwise(float_op("log2", kAllDtypes, math<kFloatingKind>([](auto x) {
                               if constexpr (kIsComplex<decltype(x)>) {
                                 return std::log(x) / std::log(2.0);
@@ -218,17 +228,19 @@ void add_unary_entries(OpDatabase& db) {
                               }
                             }),
                             2)));
-  db.add(pointwise(float_op("rsqrt", kAllDtypes, math<kFloatingKind>([](auto x) {
-                              return decltype(x)(1) / std::sqrt(x);
-                            }),
-                            2)));
+  db.add(pointwise(
+      float_op("rsqrt", kAllDtypes,
+               math<kFloatingKind>([](auto x) { return decltype(x)(1) / std::sqrt(x); }), 2)));
   PointwiseSpec logit_spec = float_op("logit", kAllButComplex, math<kRealKind>(logit), 2);
   logit_spec.extra_kwargs = {{{"eps", Value(0.25)}}, {{"eps", Value(-0.5)}}, {{"eps", Value(0.0)}}};
   db.add(pointwise(std::move(logit_spec)));
-  for (const auto& [name, factor] : {std::pair{"deg2rad", M_PI / 180}, std::pair{"rad2deg", 180 / M_PI}}) {
-    PointwiseSpec spec = float_op(name, kAllButComplex, math<kRealKind>([factor](double x, const Ctx& c) {
-                                    return c.round_opmath(x * c.round_opmath(factor));
-                                  }), 2);
+  for (const auto& [name, factor] :
+       {std::pair{"deg2rad", M_PI / 180}, std::pair{"rad2deg", 180 / M_PI}}) {
+    PointwiseSpec spec =
+        float_op(name, kAllButComplex, math<kRealKind>([factor](double x, const Ctx& c) {
+                   return c.round_opmath(x * c.round_opmath(factor));
+                 }),
+                 2);
     spec.rejected = kComplex;
     spec.rejected_message = std::string(name) + " is not supported for complex tensors.";
     db.add(pointwise(std::move(spec)));
@@ -249,28 +261,32 @@ void add_unary_entries(OpDatabase& db) {
                       .out_dtype = OutDtypeRule::kExact,
                       .out_dtype_error = found_dtype}));
   }
-  db.add(pointwise({.name = "round.decimals",
-                    .dtypes = kFloating,
-                    .tier = 2,
-                    .math = math<kRealKind>(round_decimals),
-                    .kwargs = {{"decimals", Value(int64_t{2})}},
-                    .extra_kwargs = {{{"decimals", Value(int64_t{-1})}}, {{"decimals", Value(int64_t{0})}}},
-                    .out_dtype = OutDtypeRule::kExact,
-                    .out_dtype_error = found_dtype}));
+  db.add(pointwise(
+      {.name = "round.decimals",
+       .dtypes = kFloating,
+       .tier = 2,
+       .math = math<kRealKind>(round_decimals),
+       .kwargs = {{"decimals", Value(int64_t{2})}},
+       .extra_kwargs = {{{"decimals", Value(int64_t{-1})}}, {{"decimals", Value(int64_t{0})}}},
+       .out_dtype = OutDtypeRule::kExact,
+       .out_dtype_error = found_dtype}));
   db.add(pointwise({.name = "frac",
                     .dtypes = kFloating,
                     .tier = 2,
-                    .math = math<kRealKind>([](double x, const Ctx& c) { return c.round_opmath(x - std::trunc(x)); }),
+                    .math = math<kRealKind>(
+                        [](double x, const Ctx& c) { return c.round_opmath(x - std::trunc(x)); }),
                     .out_dtype = OutDtypeRule::kExact,
                     .out_dtype_error = found_dtype}));
-  db.add(pointwise({.name = "sign",
-                    .dtypes = kAllButComplex,
-                    .tier = 2,
-                    .math = math<kIntOrRealKind>([](auto x, const Ctx& c) { return sign_of(x, c); }),
-                    .rejected = kComplex,
-                    .rejected_message = "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn instead.",
-                    .out_dtype = OutDtypeRule::kExact,
-                    .out_dtype_error = found_dtype}));
+  db.add(
+      pointwise({.name = "sign",
+                 .dtypes = kAllButComplex,
+                 .tier = 2,
+                 .math = math<kIntOrRealKind>([](auto x, const Ctx& c) { return sign_of(x, c); }),
+                 .rejected = kComplex,
+                 .rejected_message = "Unlike NumPy, torch.sign is not intended to support complex "
+                                     "numbers. Please use torch.sgn instead.",
+                 .out_dtype = OutDtypeRule::kExact,
+                 .out_dtype_error = found_dtype}));
   db.add(pointwise({.name = "sgn",
                     .dtypes = kAllDtypes,
                     .tier = 2,
@@ -322,9 +338,9 @@ void add_unary_entries(OpDatabase& db) {
       return;
     }
     spec.rejected = kComplex;
-    spec.rejected_message = std::string(name) +
-                            (std::string_view(name) == "signbit" ? " is not implemented for complex tensors."
-                                                                 : " does not support complex inputs.");
+    spec.rejected_message = std::string(name) + (std::string_view(name) == "signbit"
+                                                     ? " is not implemented for complex tensors."
+                                                     : " does not support complex inputs.");
     spec.out_dtype = OutDtypeRule::kExact;
     spec.out_dtype_error = [name](ScalarType, ScalarType) {
       return std::string(name) + " does not support non-boolean outputs.";
@@ -368,9 +384,10 @@ void add_unary_entries(OpDatabase& db) {
   db.add(pointwise({.name = "square",
                     .dtypes = kAllDtypes,
                     .tier = 2,
-                    .result_dtype = [](const RefArgs&, ScalarType common) {
-                      return common == ScalarType::kBool ? ScalarType::kInt64 : common;
-                    },
+                    .result_dtype =
+                        [](const RefArgs&, ScalarType common) {
+                          return common == ScalarType::kBool ? ScalarType::kInt64 : common;
+                        },
                     .math = math<kAnyKind>([](auto x, const Ctx& c) {
                       if constexpr (kIsInt<decltype(x)>) {
                         return c.wrap(x * x);
@@ -382,12 +399,24 @@ void add_unary_entries(OpDatabase& db) {
                     .out_dtype_error = found_dtype,
                     .inplace_dtype_error = found_dtype}));
   for (const auto& [alias, target] : std::initializer_list<std::pair<const char*, const char*>>{
-           {"absolute", "abs"}, {"negative", "neg"}, {"arccos", "acos"}, {"arcsin", "asin"},
-           {"arctan", "atan"}, {"arccosh", "acosh"}, {"arcsinh", "asinh"}, {"arctanh", "atanh"},
-           {"fix", "trunc"}, {"special_expm1", "expm1"}, {"special_exp2", "exp2"},
-           {"special_log1p", "log1p"}, {"special_erf", "erf"}, {"special_erfc", "erfc"},
-           {"special_digamma", "digamma"}, {"special_psi", "digamma"},
-           {"special_expit", "sigmoid"}, {"special_logit", "logit"},
+           {"absolute", "abs"},
+           {"negative", "neg"},
+           {"arccos", "acos"},
+           {"arcsin", "asin"},
+           {"arctan", "atan"},
+           {"arccosh", "acosh"},
+           {"arcsinh", "asinh"},
+           {"arctanh", "atanh"},
+           {"fix", "trunc"},
+           {"special_expm1", "expm1"},
+           {"special_exp2", "exp2"},
+           {"special_log1p", "log1p"},
+           {"special_erf", "erf"},
+           {"special_erfc", "erfc"},
+           {"special_digamma", "digamma"},
+           {"special_psi", "digamma"},
+           {"special_expit", "sigmoid"},
+           {"special_logit", "logit"},
            {"special_round", "round.decimals"}}) {
     add_alias(db, alias, target);
   }

@@ -172,9 +172,8 @@ TEST(IntentionalDifferences, Log1pHuge) {
 // angle-complex-layout: angle of a transposed complex tensor keeps the layout, as abs does (1.13
 // returned a contiguous tensor).
 TEST(IntentionalDifferences, AngleComplexLayout) {
-  const Tensor z = complex_tensor_of(ST::kComplex64, {C(1, 1), C(2, 0), C(3, 0), C(0, 4)})
-                       .view({2, 2})
-                       .t();
+  const Tensor z =
+      complex_tensor_of(ST::kComplex64, {C(1, 1), C(2, 0), C(3, 0), C(0, 4)}).view({2, 2}).t();
   EXPECT_EQ(angle(z).strides(), z.strides());
   EXPECT_EQ(abs(z).strides(), z.strides());
 }

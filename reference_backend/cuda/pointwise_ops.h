@@ -22,21 +22,21 @@
 namespace bp::cuda {
 
 struct PointwiseOp {
-  const char* name;       // "add.out"
-  const char* base_name;  // "add": how error messages name the op
-  const char* functor;    // "Add"
-  const char* meta;       // the meta function: "add_op" (for messages)
-  uint32_t dtypes;        // bit code(d): common dtype d is supported
-  int num_inputs;         // tensor inputs of the functor, in TensorIterator order
-  int inputs[4];          // their boxed argument indices
+  const char* name;          // "add.out"
+  const char* base_name;     // "add": how error messages name the op
+  const char* functor;       // "Add"
+  const char* meta;          // the meta function: "add_op" (for messages)
+  uint32_t dtypes;           // bit code(d): common dtype d is supported
+  int num_inputs;            // tensor inputs of the functor, in TensorIterator order
+  int inputs[4];             // their boxed argument indices
   int num_args;              // arguments of the functor after its tensor inputs (numbers, str)
   int args[4];               // their boxed argument indices
   const char* arg_types[4];  // their schema types: "Scalar", "int", "float?", "str"
   const char* if_none[4];    // for an optional one, the number None stands for: "-1"
   const char* choices[4];    // for a str one, its values: "none|tanh" (the functor gets the index)
-  int out;                // the boxed argument index of `out`
-  int num_arguments;      // arguments in the schema
-  const char* source;     // "sdk/ops/binary.yaml:14"
+  int out;                   // the boxed argument index of `out`
+  int num_arguments;         // arguments in the schema
+  const char* source;        // "sdk/ops/binary.yaml:14"
 
   bool supports(Dtype dtype) const { return in_mask(dtypes, dtype); }
 };
