@@ -604,6 +604,23 @@ std::vector<std::string> without_core(std::vector<std::string> tags) {
   return tags;
 }
 
+// The out= op `name` of functional op `spec`: `*, Tensor(a!) out` after its arguments, returning
+// it; a function, not a method; no `core` tag.
+OpDecl out_variant(const OpDecl& spec, const std::string& name) {
+  OpDecl out = spec;
+  std::tie(out.schema.name, out.schema.overload_name) = split_op_name(name);
+  Argument out_arg;
+  out_arg.name = "out";
+  out_arg.kwarg_only = true;
+  out_arg.alias = written();
+  out.schema.arguments.push_back(out_arg);
+  out.schema.returns[0].alias = written();
+  out.function_variant = true;
+  out.method_variant = false;
+  out.tags = without_core(spec.tags);
+  return out;
+}
+
 // `structured_group: True` on a functional op's entry: the entry stands for the group's three
 // declarations, written out as in PyTorch (docs/op_declarations.md):
 //   hypot(Tensor self, Tensor other) -> Tensor                         structured_delegate
@@ -717,20 +734,10 @@ std::vector<OpDecl> expand_structured_group(const YAML::Node& node, const std::s
   functional.dispatch.clear();
   functional.dtypes = parse_dtype_set("all");  // what a declaration without `dtypes` gets
 
-  OpDecl out = spec;
-  std::tie(out.schema.name, out.schema.overload_name) = split_op_name(out_name);
-  Argument out_arg;
-  out_arg.name = "out";
-  out_arg.kwarg_only = true;
-  out_arg.alias = written();
-  out.schema.arguments.push_back(out_arg);
-  out.schema.returns[0].alias = written();
-  out.function_variant = true;
-  out.method_variant = false;
+  OpDecl out = out_variant(spec, out_name);
   out.structured = true;
   // Ops along a dim do not run over a TensorIterator.
   if (!spec.scan && !spec.normalize) out.structured_inherits = "TensorIteratorBase";
-  out.tags = without_core(spec.tags);
 
   std::vector<OpDecl> ops = {functional};
   if (has_inplace) {
@@ -774,18 +781,8 @@ std::vector<OpDecl> expand_alias(const YAML::Node& node, const std::string& path
     inplace.tags = without_core(spec.tags);
     ops.push_back(std::move(inplace));
   }
-  OpDecl out = spec;
-  out.schema.overload_name = f.overload_name.empty() ? "out" : f.overload_name + "_out";
-  Argument out_arg;
-  out_arg.name = "out";
-  out_arg.kwarg_only = true;
-  out_arg.alias = written();
-  out.schema.arguments.push_back(out_arg);
-  out.schema.returns[0].alias = written();
-  out.function_variant = true;
-  out.method_variant = false;
-  out.tags = without_core(spec.tags);
-  ops.push_back(std::move(out));
+  ops.push_back(out_variant(
+      spec, f.name + "." + (f.overload_name.empty() ? "out" : f.overload_name + "_out")));
   for (OpDecl& op : ops) check_decl(op);
   return ops;
 }
