@@ -20,11 +20,15 @@ namespace {
 
 // SLEEF's u10 functions whose bound holds on part of the domain only (SLEEF's documentation):
 // asinh and acosh overflow to inf above 1.8e19 (float) / 1.3e154 (double), log1p above 1e38 /
-// 1e307. Lanes beyond take std::'s value, so every lane keeps the stated bound.
+// 1e307, sinh and cosh above 88.5 / 709 (where the result is still finite up to 89.4 / 710.5).
+// Lanes beyond take std::'s value, so every lane keeps the stated bound.
 template <typename T>
 constexpr T domain_limit(Function fn) {
   constexpr bool f = sizeof(T) == 4;
   switch (fn) {
+    case k_sinh:
+    case k_cosh:
+      return f ? T(88) : T(708);
     case k_asinh:
     case k_acosh:
       return f ? T(1.8e19) : T(1.3e154);
@@ -42,6 +46,10 @@ T std_function(Function fn, T x) {
       return std::asinh(x);
     case k_acosh:
       return std::acosh(x);
+    case k_sinh:
+      return std::sinh(x);
+    case k_cosh:
+      return std::cosh(x);
     default:
       return std::log1p(x);
   }

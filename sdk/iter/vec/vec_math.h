@@ -10,12 +10,14 @@
 //
 // Accuracy: SLEEF's u10 functions, at most 1.0 ulp from the exact result in every lane, for
 // float and double alike; erfc (SLEEF has no u10 erfc) 1.5 ulp; sqrt is correctly rounded (the
-// vector instruction). Special values as C99's libm (NaN in, NaN out; -0.0 kept by the odd
-// functions; inf, overflow and domain errors as std::), without errno. The scalar primitives
-// (reference_backend/math/primitives.h) stay std:: calls, so a vector and the scalar tail of the
-// same loop may differ by those bounds, as in PyTorch, whose kernels call the same SLEEF
-// functions (at u10) in their vector loops. Why SLEEF and not Highway's contrib math, with the
-// measurement: docs/design/iter.md ("Vector math").
+// vector instruction). Past SLEEF's documented domains (sinh and cosh above 88 / 708, asinh and
+// acosh above 1.8e19 / 1.3e154, log1p above 1e37 / 1e306) a lane takes std::'s value (glibc's:
+// sinh and cosh within 1.6 ulp near overflow). Special values as C99's libm (NaN in, NaN out; -0.0
+// kept by the odd functions; inf, overflow and domain errors as std::), without errno. The scalar
+// primitives (reference_backend/math/primitives.h) stay std:: calls, so a vector and the scalar
+// tail of the same loop may differ by those bounds, as in PyTorch, whose kernels call the same
+// SLEEF functions (at u10) in their vector loops. Why SLEEF and not Highway's contrib math, with
+// the measurement: docs/design/iter.md ("Vector math").
 //
 // The SLEEF functions are out of line (in libsleef.so), and each call goes through a function
 // compiled for its ISA that takes pointers, never vectors: the vector loops that call these are
