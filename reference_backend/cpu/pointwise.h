@@ -115,10 +115,20 @@ struct VectorBody<F, M, std::index_sequence<I...>, Extras...> {
   // Vectors passed to an out-of-line function would cross an ABI boundary: GCC passes 64-byte
   // vectors differently in code compiled with and without AVX-512 (and F is compiled once,
   // for the baseline ISA), which crashes unoptimised builds.
-  template <int kBytes, typename Vec = Vectorized<M, kBytes>>
+  template <int kBytes, VecIsa kIsa, typename Vec = Vectorized<M, kBytes, kIsa>>
   [[gnu::always_inline, gnu::flatten]] Vec operator()(
-      Repeat<I, Vectorized<M, kBytes>>... in) const {
-    return std::apply([&](const Extras&... e) { return F{}(in..., Vec(e)...); }, extras);
+      Repeat<I, Vectorized<M, kBytes, kIsa>>... in) const {
+    return std::apply(
+        [&](const Extras&... e) {
+          // An argument F takes by a type of its own (an int choice) stays a scalar, the same for
+          // every lane, so F may branch on it; one it takes as T is broadcast into a vector.
+          if constexpr (std::is_invocable_v<const F&, Repeat<I, Vec>..., const Extras&...>) {
+            return F{}(in..., e...);
+          } else {
+            return F{}(in..., Vec(e)...);
+          }
+        },
+        extras);
   }
 };
 

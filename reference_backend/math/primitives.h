@@ -28,8 +28,8 @@ namespace bp::math {
 
 // ---- Traits (traits.h), with vectors: they describe a Vectorized<T>'s lanes ------------------
 
-template <typename T, int kBytes>
-struct element_of<Vectorized<T, kBytes>> {
+template <typename T, int kBytes, VecIsa kIsa>
+struct element_of<Vectorized<T, kBytes, kIsa>> {
   using type = T;
 };
 
@@ -41,15 +41,15 @@ struct element_of<Vectorized<T, kBytes>> {
 namespace detail {
 template <typename T>
 inline constexpr bool is_vectorized_v = false;
-template <typename T, int kBytes>
-inline constexpr bool is_vectorized_v<Vectorized<T, kBytes>> = true;
+template <typename T, int kBytes, VecIsa kIsa>
+inline constexpr bool is_vectorized_v<Vectorized<T, kBytes, kIsa>> = true;
 // Vectors that vec_math (SLEEF, sdk/iter/vec/vec_math.h) computes: float and double lanes.
 template <typename T>
 inline constexpr bool is_vec_math_v = false;
-template <int kBytes>
-inline constexpr bool is_vec_math_v<Vectorized<float, kBytes>> = true;
-template <int kBytes>
-inline constexpr bool is_vec_math_v<Vectorized<double, kBytes>> = true;
+template <int kBytes, VecIsa kIsa>
+inline constexpr bool is_vec_math_v<Vectorized<float, kBytes, kIsa>> = true;
+template <int kBytes, VecIsa kIsa>
+inline constexpr bool is_vec_math_v<Vectorized<double, kBytes, kIsa>> = true;
 
 template <typename T>
 using std_complex_t = std::complex<real_t<T>>;

@@ -24,8 +24,11 @@
 //     conversion rules). cpu_kernel_vec uses the scalar callable then.
 // Tiles run on several threads when the iterator has at least `grain_size` elements
 // (TensorIteratorBase::for_each); the contiguous and scalar-operand loops are compiled for each
-// ISA and the best one for the CPU is picked at run time (dispatch_cpu); strided and casting rows
-// are compiled once, for the baseline ISA.
+// ISA and the best one for the CPU is picked at run time (dispatch_cpu), and a generic vector
+// callable gets vectors tagged with that ISA (Vectorized<T, W, VecIsa>: vec_math.h then calls
+// SLEEF with the vector in a register; the callable must be inlined into the loop, as
+// pointwise.h's flattened bodies are); strided and casting rows are compiled once, for the
+// baseline ISA.
 //
 // Errors (BP_CHECK): the callable's arity differs from the iterator's inputs, or the iterator has
 // more than one output. Callables must not throw.
@@ -67,9 +70,9 @@ struct Contiguous {
   [[gnu::always_inline]] void store(int64_t i, const T& v) const {
     std::memcpy(ptr + i * static_cast<int64_t>(sizeof(T)), &v, sizeof(T));
   }
-  template <int kWidth>
-  [[gnu::always_inline]] Vectorized<T, kWidth> load_vec(int64_t i) const {
-    return Vectorized<T, kWidth>::loadu(ptr + i * static_cast<int64_t>(sizeof(T)));
+  template <int kWidth, VecIsa kIsa>
+  [[gnu::always_inline]] Vectorized<T, kWidth, kIsa> load_vec(int64_t i) const {
+    return Vectorized<T, kWidth, kIsa>::loadu(ptr + i * static_cast<int64_t>(sizeof(T)));
   }
 };
 
@@ -92,9 +95,9 @@ template <typename T>
 struct Broadcast {
   T value;
   [[gnu::always_inline]] T load(int64_t) const { return value; }
-  template <int kWidth>
-  [[gnu::always_inline]] Vectorized<T, kWidth> load_vec(int64_t) const {
-    return Vectorized<T, kWidth>(value);
+  template <int kWidth, VecIsa kIsa>
+  [[gnu::always_inline]] Vectorized<T, kWidth, kIsa> load_vec(int64_t) const {
+    return Vectorized<T, kWidth, kIsa>(value);
   }
 };
 
@@ -105,17 +108,18 @@ template <typename Op, typename Out, typename... In>
   for (int64_t i = begin; i < end; ++i) out.store(i, op(in.load(i)...));
 }
 
-// The same with 2 vectors of kWidth bytes per step; the tail goes through the scalar op.
-template <int kWidth, typename Op, typename VecOp, typename T, typename... In>
+// The same with 2 vectors of kWidth bytes (tagged kIsa) per step; the tail goes through the
+// scalar op.
+template <int kWidth, VecIsa kIsa, typename Op, typename VecOp, typename T, typename... In>
 [[gnu::always_inline]] inline void apply_row_vec(const Op& op, const VecOp& vop,
                                                  const Contiguous<T>& out, int64_t n,
                                                  const In&... in) {
-  using Vec = Vectorized<T, kWidth>;
+  using Vec = Vectorized<T, kWidth, kIsa>;
   constexpr int64_t kW = Vec::size();
   int64_t i = 0;
   for (; i + 2 * kW <= n; i += 2 * kW) {
-    const Vec r0 = vop(in.template load_vec<kWidth>(i)...);
-    const Vec r1 = vop(in.template load_vec<kWidth>(i + kW)...);
+    const Vec r0 = vop(in.template load_vec<kWidth, kIsa>(i)...);
+    const Vec r1 = vop(in.template load_vec<kWidth, kIsa>(i + kW)...);
     r0.store(out.ptr + i * static_cast<int64_t>(sizeof(T)));
     r1.store(out.ptr + (i + kW) * static_cast<int64_t>(sizeof(T)));
   }
@@ -143,15 +147,15 @@ template <typename Op, size_t I, int kScalar>
 }
 
 // Inputs are contiguous except kScalar (-1: none), which has stride 0. With a VecOp, vectorised
-// with vectors of kWidth bytes.
-template <int kScalar, int kWidth, typename Op, typename VecOp, size_t... I>
+// with vectors of kWidth bytes, tagged kIsa.
+template <int kScalar, int kWidth, VecIsa kIsa, typename Op, typename VecOp, size_t... I>
 [[gnu::always_inline]] inline void contiguous_row(const Op& op, const VecOp* vop, char* const* data,
                                                   int64_t n, std::index_sequence<I...>) {
   const Contiguous<result_of<Op>> out{data[0]};
   if constexpr (std::is_same_v<VecOp, std::nullptr_t>) {
     apply_row(op, out, 0, n, contiguous_arg<Op, I, kScalar>(data)...);
   } else {
-    apply_row_vec<kWidth>(op, *vop, out, n, contiguous_arg<Op, I, kScalar>(data)...);
+    apply_row_vec<kWidth, kIsa>(op, *vop, out, n, contiguous_arg<Op, I, kScalar>(data)...);
   }
 }
 
@@ -189,14 +193,16 @@ template <typename Op, size_t... I>
 }
 
 // A contiguous row of `kind` (kContiguousRow or a scalar input's index).
-template <int kWidth, typename Op, typename VecOp, size_t... I>
+template <int kWidth, VecIsa kIsa, typename Op, typename VecOp, size_t... I>
 [[gnu::always_inline]] inline void contiguous_row_of_kind(int kind, const Op& op, const VecOp* vop,
                                                           char* const* data, int64_t n,
                                                           std::index_sequence<I...> seq) {
-  if (kind == kContiguousRow) return contiguous_row<kContiguousRow, kWidth>(op, vop, data, n, seq);
+  if (kind == kContiguousRow) {
+    return contiguous_row<kContiguousRow, kWidth, kIsa>(op, vop, data, n, seq);
+  }
   // Instantiate the scalar-input row for each input position; run the one that matches.
   (void)((static_cast<int>(I) == kind
-              ? (contiguous_row<static_cast<int>(I), kWidth>(op, vop, data, n, seq), true)
+              ? (contiguous_row<static_cast<int>(I), kWidth, kIsa>(op, vop, data, n, seq), true)
               : false) ||
          ...);
 }
@@ -230,10 +236,10 @@ bool needs_dynamic_casting(const TensorIteratorBase& iter, std::index_sequence<I
 template <size_t, typename T>
 using Repeat = T;
 
-// Whether `vop` maps Vectorized<T, kWidth> arguments (one per I) to a Vectorized<T, kWidth>.
-template <typename VecOp, typename T, int kWidth, size_t... I>
+// Whether `vop` maps Vectorized<T, kWidth, kIsa> arguments (one per I) to one of those.
+template <typename VecOp, typename T, int kWidth, VecIsa kIsa = VecIsa::kAny, size_t... I>
 constexpr bool vec_op_takes(std::index_sequence<I...>) {
-  using Vec = Vectorized<T, kWidth>;
+  using Vec = Vectorized<T, kWidth, kIsa>;
   if constexpr (std::is_invocable_v<const VecOp&, Repeat<I, Vec>...>) {
     return std::is_same_v<std::invoke_result_t<const VecOp&, Repeat<I, Vec>...>, Vec>;
   } else {
@@ -241,16 +247,21 @@ constexpr bool vec_op_takes(std::index_sequence<I...>) {
   }
 }
 
-// The vector width to run `vop` with when the ISA's is kIsaWidth: that width for a generic vop,
-// the default (widest) one for a vop written for Vectorized<T>.
-template <typename VecOp, typename T, int kIsaWidth, typename Seq>
-constexpr int vec_op_width(Seq seq) {
+// The vector width and tag to run `vop` with on an ISA path whose vectors are kIsaWidth bytes,
+// tagged kIsa: those for a generic vop, the default Vectorized<T> (widest, untagged) for a vop
+// written for it.
+struct VecShape {
+  int width;
+  VecIsa isa;
+};
+template <typename VecOp, typename T, int kIsaWidth, VecIsa kIsa, typename Seq>
+constexpr VecShape vec_op_shape(Seq seq) {
   if constexpr (std::is_same_v<VecOp, std::nullptr_t>) {
-    return kIsaWidth;  // no vector op
-  } else if constexpr (vec_op_takes<VecOp, T, kIsaWidth>(seq)) {
-    return kIsaWidth;
+    return {kIsaWidth, kIsa};  // no vector op
+  } else if constexpr (vec_op_takes<VecOp, T, kIsaWidth, kIsa>(seq)) {
+    return {kIsaWidth, kIsa};
   } else {
-    return kMaxVectorBytes;
+    return {kMaxVectorBytes, VecIsa::kAny};
   }
 }
 
@@ -260,7 +271,7 @@ constexpr int vec_op_width(Seq seq) {
 // code at that width: see cpu_capability.h), else the path's width.
 template <typename VecOp, typename Width>
 constexpr int isa_width() {
-  if constexpr (std::is_same_v<Width, Avx512Width32>) {
+  if constexpr (Width::isa == VecIsa::kAvx512) {
     if constexpr (requires { VecOp::kWideVectors; }) {
       if constexpr (VecOp::kWideVectors) return 64;
     }
@@ -309,10 +320,11 @@ auto make_loop2d(const TensorIteratorBase& iter, const Op& op, const VecOp* vop)
           });
         }
         dispatch_cpu([&](auto width) __attribute__((always_inline)) {
-          constexpr int kWidth =
-              vec_op_width<VecOp, result_of<Op>, isa_width<VecOp, decltype(width)>()>(Seq{});
+          using Width = decltype(width);
+          constexpr VecShape kShape =
+              vec_op_shape<VecOp, result_of<Op>, isa_width<VecOp, Width>(), Width::isa>(Seq{});
           each_row([&](char* const* p) __attribute__((always_inline)) {
-            contiguous_row_of_kind<kWidth>(kind, op, vop, p, size0, Seq{});
+            contiguous_row_of_kind<kShape.width, kShape.isa>(kind, op, vop, p, size0, Seq{});
           });
         });
       };

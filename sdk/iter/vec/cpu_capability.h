@@ -7,11 +7,12 @@
 //   });
 //
 // dispatch_cpu calls `body(width)` inside a function compiled for the best ISA this CPU has
-// (AVX-512, AVX2+FMA, or the x86-64 baseline SSE2), where `width` (a VectorWidth, convertible to
+// (AVX-512, AVX2+FMA, or the x86-64 baseline SSE2), where `width` (an IsaWidth, convertible to
 // int in constant expressions) is the vector width in bytes for that ISA: 32 for AVX-512 and
-// AVX2, 16 for SSE2. An always_inline body, and the always_inline Vectorized operations it calls,
-// are compiled for that ISA. Non-x86 builds run `body(VectorWidth<16>())` as is. A body that takes
-// no argument is called as body().
+// AVX2, 16 for SSE2; `decltype(width)::isa` names the ISA (a VecIsa: kAvx512, kAvx2, or kAny for
+// the baseline). An always_inline body, and the always_inline Vectorized operations it calls,
+// are compiled for that ISA. Non-x86 builds run `body(IsaWidth<16, VecIsa::kAny>())` as is. A body
+// that takes no argument is called as body().
 //
 // Why AVX-512 gets 32-byte vectors: GCC 12 lowers a vector comparison (and so every select,
 // maximum, clamp) where the function that contains it is first compiled. That is the body
@@ -35,6 +36,8 @@
 #include <string_view>
 #include <type_traits>
 
+#include "sdk/iter/vec/vectorized.h"
+
 namespace bp {
 
 enum class CpuCapability : int { kDefault = 0, kAvx2 = 1, kAvx512 = 2 };
@@ -54,13 +57,18 @@ std::string_view cpu_capability_name(CpuCapability c);
 #define BP_AVX512_LOOPS 0
 #endif
 
-// The width dispatch_cpu hands out on the AVX-512 path: 32, as a type of its own so that a
-// body whose vectors make no comparisons can take 64-byte vectors there (the loops of
-// cpu_kernel_vec do for vector ops that say so: see loops.h).
-struct Avx512Width32 : std::integral_constant<int, 32> {};
+// The width dispatch_cpu hands out: kBytes, and the ISA of the path (a VecIsa, see
+// vectorized.h), so that vectors built from it may be tagged with it (Vectorized<T, width,
+// decltype(width)::isa>), and so that a body whose vectors make no comparisons can take 64-byte
+// vectors on the AVX-512 path (the loops of cpu_kernel_vec do for vector ops that say so: see
+// loops.h).
+template <int kBytes, VecIsa kIsa>
+struct IsaWidth : std::integral_constant<int, kBytes> {
+  static constexpr VecIsa isa = kIsa;
+};
 
 namespace detail {
-template <int kWidth, typename Body, typename Width = std::integral_constant<int, kWidth>>
+template <typename Width, typename Body>
 [[gnu::always_inline]] inline void call_body(const Body& body) {
   if constexpr (std::is_invocable_v<const Body&>) {
     body();  // a body that does not take the width
@@ -71,13 +79,13 @@ template <int kWidth, typename Body, typename Width = std::integral_constant<int
 #if BP_AVX512_LOOPS
 template <typename Body>
 [[gnu::target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]] void run_avx512(const Body& body) {
-  call_body<32, Body, Avx512Width32>(body);  // not 64: see the file comment
+  call_body<IsaWidth<32, VecIsa::kAvx512>>(body);  // not 64: see the file comment
 }
 #endif
 #if defined(__x86_64__)
 template <typename Body>
 [[gnu::target("avx2,fma")]] void run_avx2(const Body& body) {
-  call_body<32>(body);
+  call_body<IsaWidth<32, VecIsa::kAvx2>>(body);
 }
 #endif
 }  // namespace detail
@@ -96,7 +104,7 @@ void dispatch_cpu(const Body& body) {
       break;
   }
 #endif
-  detail::call_body<16>(body);
+  detail::call_body<IsaWidth<16, VecIsa::kAny>>(body);
 }
 
 }  // namespace bp

@@ -18,27 +18,6 @@
 namespace bp::vec_math_detail {
 namespace {
 
-// SLEEF's u10 functions whose bound holds on part of the domain only (SLEEF's documentation):
-// asinh and acosh overflow to inf above 1.8e19 (float) / 1.3e154 (double), log1p above 1e38 /
-// 1e307, sinh and cosh above 88.5 / 709 (where the result is still finite up to 89.4 / 710.5).
-// Lanes beyond take std::'s value, so every lane keeps the stated bound.
-template <typename T>
-constexpr T domain_limit(Function fn) {
-  constexpr bool f = sizeof(T) == 4;
-  switch (fn) {
-    case k_sinh:
-    case k_cosh:
-      return f ? T(88) : T(708);
-    case k_asinh:
-    case k_acosh:
-      return f ? T(1.8e19) : T(1.3e154);
-    case k_log1p:
-      return f ? T(1e37) : T(1e306);
-    default:
-      return T(0);  // the whole domain
-  }
-}
-
 template <typename T>
 T std_function(Function fn, T x) {
   switch (fn) {
@@ -55,73 +34,72 @@ T std_function(Function fn, T x) {
   }
 }
 
-// Recomputes the lanes of `x` (a copy of the input) beyond fn's domain_limit with std::.
 template <typename T>
-[[gnu::always_inline]] inline void repair(Function fn, const T* x, T* out, int lanes) {
+void repair(Function fn, const T* in, T* out, int lanes) {
   const T limit = domain_limit<T>(fn);
   for (int k = 0; k < lanes; ++k) {
-    if (std::fabs(x[k]) > limit) out[k] = std_function(fn, x[k]);
+    if (!(std::fabs(in[k]) <= limit)) out[k] = std_function(fn, in[k]);
   }
 }
 
 #if defined(__x86_64__)
 
-#define BP_SSE2(name, ulp)                                                                   \
-  void name##_f_sse2(const float* in, float* out, int64_t n) {                               \
-    for (int64_t i = 0; i < n; i += 4) {                                                     \
-      const __m128 x = _mm_loadu_ps(in + i);                                                 \
-      float copy[4];                                                                         \
-      if constexpr (domain_limit<float>(k_##name) != 0) _mm_storeu_ps(copy, x);              \
-      _mm_storeu_ps(out + i, Sleef_##name##f4_##ulp##sse2(x));                               \
-      if constexpr (domain_limit<float>(k_##name) != 0) repair(k_##name, copy, out + i, 4);  \
-    }                                                                                        \
-  }                                                                                          \
-  void name##_d_sse2(const double* in, double* out, int64_t n) {                             \
-    for (int64_t i = 0; i < n; i += 2) {                                                     \
-      const __m128d x = _mm_loadu_pd(in + i);                                                \
-      double copy[2];                                                                        \
-      if constexpr (domain_limit<double>(k_##name) != 0) _mm_storeu_pd(copy, x);             \
-      _mm_storeu_pd(out + i, Sleef_##name##d2_##ulp##sse2(x));                               \
-      if constexpr (domain_limit<double>(k_##name) != 0) repair(k_##name, copy, out + i, 2); \
-    }                                                                                        \
+#define BP_SSE2(name, ulp)                                                                         \
+  void name##_f_sse2(const float* in, float* out, int64_t n) {                                     \
+    for (int64_t i = 0; i < n; i += 4) {                                                           \
+      const __m128 x = _mm_loadu_ps(in + i);                                                       \
+      float copy[4];                                                                               \
+      if constexpr (domain_limit<float>(k_##name) != 0) _mm_storeu_ps(copy, x);                    \
+      _mm_storeu_ps(out + i, Sleef_##name##f4_##ulp##sse2(x));                                     \
+      if constexpr (domain_limit<float>(k_##name) != 0) repair_lanes(k_##name, copy, out + i, 4);  \
+    }                                                                                              \
+  }                                                                                                \
+  void name##_d_sse2(const double* in, double* out, int64_t n) {                                   \
+    for (int64_t i = 0; i < n; i += 2) {                                                           \
+      const __m128d x = _mm_loadu_pd(in + i);                                                      \
+      double copy[2];                                                                              \
+      if constexpr (domain_limit<double>(k_##name) != 0) _mm_storeu_pd(copy, x);                   \
+      _mm_storeu_pd(out + i, Sleef_##name##d2_##ulp##sse2(x));                                     \
+      if constexpr (domain_limit<double>(k_##name) != 0) repair_lanes(k_##name, copy, out + i, 2); \
+    }                                                                                              \
   }
-#define BP_AVX2(name, ulp)                                                                   \
-  [[gnu::target("avx2,fma")]] void name##_f_avx2(const float* in, float* out, int64_t n) {   \
-    for (int64_t i = 0; i < n; i += 8) {                                                     \
-      const __m256 x = _mm256_loadu_ps(in + i);                                              \
-      float copy[8];                                                                         \
-      if constexpr (domain_limit<float>(k_##name) != 0) _mm256_storeu_ps(copy, x);           \
-      _mm256_storeu_ps(out + i, Sleef_##name##f8_##ulp##avx2(x));                            \
-      if constexpr (domain_limit<float>(k_##name) != 0) repair(k_##name, copy, out + i, 8);  \
-    }                                                                                        \
-  }                                                                                          \
-  [[gnu::target("avx2,fma")]] void name##_d_avx2(const double* in, double* out, int64_t n) { \
-    for (int64_t i = 0; i < n; i += 4) {                                                     \
-      const __m256d x = _mm256_loadu_pd(in + i);                                             \
-      double copy[4];                                                                        \
-      if constexpr (domain_limit<double>(k_##name) != 0) _mm256_storeu_pd(copy, x);          \
-      _mm256_storeu_pd(out + i, Sleef_##name##d4_##ulp##avx2(x));                            \
-      if constexpr (domain_limit<double>(k_##name) != 0) repair(k_##name, copy, out + i, 4); \
-    }                                                                                        \
+#define BP_AVX2(name, ulp)                                                                         \
+  [[gnu::target("avx2,fma")]] void name##_f_avx2(const float* in, float* out, int64_t n) {         \
+    for (int64_t i = 0; i < n; i += 8) {                                                           \
+      const __m256 x = _mm256_loadu_ps(in + i);                                                    \
+      float copy[8];                                                                               \
+      if constexpr (domain_limit<float>(k_##name) != 0) _mm256_storeu_ps(copy, x);                 \
+      _mm256_storeu_ps(out + i, Sleef_##name##f8_##ulp##avx2(x));                                  \
+      if constexpr (domain_limit<float>(k_##name) != 0) repair_lanes(k_##name, copy, out + i, 8);  \
+    }                                                                                              \
+  }                                                                                                \
+  [[gnu::target("avx2,fma")]] void name##_d_avx2(const double* in, double* out, int64_t n) {       \
+    for (int64_t i = 0; i < n; i += 4) {                                                           \
+      const __m256d x = _mm256_loadu_pd(in + i);                                                   \
+      double copy[4];                                                                              \
+      if constexpr (domain_limit<double>(k_##name) != 0) _mm256_storeu_pd(copy, x);                \
+      _mm256_storeu_pd(out + i, Sleef_##name##d4_##ulp##avx2(x));                                  \
+      if constexpr (domain_limit<double>(k_##name) != 0) repair_lanes(k_##name, copy, out + i, 4); \
+    }                                                                                              \
   }
-#define BP_AVX512(name, ulp)                                                                  \
-  [[gnu::target("avx512f")]] void name##_f_avx512(const float* in, float* out, int64_t n) {   \
-    for (int64_t i = 0; i < n; i += 16) {                                                     \
-      const __m512 x = _mm512_loadu_ps(in + i);                                               \
-      float copy[16];                                                                         \
-      if constexpr (domain_limit<float>(k_##name) != 0) _mm512_storeu_ps(copy, x);            \
-      _mm512_storeu_ps(out + i, Sleef_##name##f16_##ulp##avx512f(x));                         \
-      if constexpr (domain_limit<float>(k_##name) != 0) repair(k_##name, copy, out + i, 16);  \
-    }                                                                                         \
-  }                                                                                           \
-  [[gnu::target("avx512f")]] void name##_d_avx512(const double* in, double* out, int64_t n) { \
-    for (int64_t i = 0; i < n; i += 8) {                                                      \
-      const __m512d x = _mm512_loadu_pd(in + i);                                              \
-      double copy[8];                                                                         \
-      if constexpr (domain_limit<double>(k_##name) != 0) _mm512_storeu_pd(copy, x);           \
-      _mm512_storeu_pd(out + i, Sleef_##name##d8_##ulp##avx512f(x));                          \
-      if constexpr (domain_limit<double>(k_##name) != 0) repair(k_##name, copy, out + i, 8);  \
-    }                                                                                         \
+#define BP_AVX512(name, ulp)                                                                       \
+  [[gnu::target("avx512f")]] void name##_f_avx512(const float* in, float* out, int64_t n) {        \
+    for (int64_t i = 0; i < n; i += 16) {                                                          \
+      const __m512 x = _mm512_loadu_ps(in + i);                                                    \
+      float copy[16];                                                                              \
+      if constexpr (domain_limit<float>(k_##name) != 0) _mm512_storeu_ps(copy, x);                 \
+      _mm512_storeu_ps(out + i, Sleef_##name##f16_##ulp##avx512f(x));                              \
+      if constexpr (domain_limit<float>(k_##name) != 0) repair_lanes(k_##name, copy, out + i, 16); \
+    }                                                                                              \
+  }                                                                                                \
+  [[gnu::target("avx512f")]] void name##_d_avx512(const double* in, double* out, int64_t n) {      \
+    for (int64_t i = 0; i < n; i += 8) {                                                           \
+      const __m512d x = _mm512_loadu_pd(in + i);                                                   \
+      double copy[8];                                                                              \
+      if constexpr (domain_limit<double>(k_##name) != 0) _mm512_storeu_pd(copy, x);                \
+      _mm512_storeu_pd(out + i, Sleef_##name##d8_##ulp##avx512f(x));                               \
+      if constexpr (domain_limit<double>(k_##name) != 0) repair_lanes(k_##name, copy, out + i, 8); \
+    }                                                                                              \
   }
 
 BP_VEC_MATH_FUNCTIONS(BP_SSE2)
@@ -146,6 +124,13 @@ BP_VEC_MATH_FUNCTIONS(BP_STD)
 #endif
 
 }  // namespace
+
+void repair_lanes(Function fn, const float* in, float* out, int lanes) {
+  repair(fn, in, out, lanes);
+}
+void repair_lanes(Function fn, const double* in, double* out, int lanes) {
+  repair(fn, in, out, lanes);
+}
 
 #define BP_F(name, isa) name##_f_##isa,
 #define BP_D(name, isa) name##_d_##isa,

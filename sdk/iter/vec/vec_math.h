@@ -19,18 +19,22 @@
 // SLEEF functions (at u10) in their vector loops. Why SLEEF and not Highway's contrib math, with
 // the measurement: docs/design/iter.md ("Vector math").
 //
-// The SLEEF functions are out of line (in libsleef.so), and each call goes through a function
-// compiled for its ISA that takes pointers, never vectors: the vector loops that call these are
-// compiled for the baseline ISA and only inlined into AVX2 / AVX-512 functions (see
-// cpu_capability.h), so a vector passed by value would cross an ABI boundary, and an
-// always_inline wrapper with a target attribute cannot be inlined there (GCC rejects inlining
-// an always_inline function with wider target options into the baseline body it is written in).
+// The SLEEF functions are out of line (in libsleef.so). 16-byte vectors, and vectors tagged
+// with the ISA their code is compiled for (Vectorized's VecIsa: the loops of loops.h tag theirs),
+// are passed to them directly, in registers, as PyTorch's kernels do. Other 32- and 64-byte
+// vectors may sit in code compiled for the baseline ISA, where GCC passes such vectors in memory
+// while SLEEF's AVX functions take them in registers; those go through a table of functions
+// compiled for each ISA that take pointers (a store, an indirect call, a load: 5-15% of the
+// time of exp, log or sin on 1e6 floats). An always_inline wrapper with a target attribute
+// cannot replace either: GCC rejects inlining it into the baseline body it is written in.
 //
 // Thread safety: pure functions.
 #ifndef BACKPLANE_SDK_ITER_VEC_VEC_MATH_H_
 #define BACKPLANE_SDK_ITER_VEC_VEC_MATH_H_
 
 #include <cstdint>
+#include <cstring>
+#include <limits>
 #include <type_traits>
 
 #include "sdk/iter/vec/cpu_capability.h"
@@ -92,32 +96,143 @@ extern constinit const Table* wide_table;
 // (detected_cpu_capability()), else *wide_table's, piecewise.
 extern constinit const Table* widest_table;
 
-template <typename T, int kBytes>
-[[gnu::always_inline]] inline Vectorized<T, kBytes> call(Function fn, Vectorized<T, kBytes> x) {
+// SLEEF's lanes that may be past its documented domain: beyond domain_limit (0 for none) in
+// absolute value (or NaN) for sinh and cosh (88 / 708), asinh and acosh (1.8e19 / 1.3e154), log1p
+// (1e37 / 1e306); those lanes take std::'s value (repair_lanes), so that every lane keeps the
+// stated bound.
+template <typename T>
+constexpr T domain_limit(Function fn) {
+  constexpr bool f = sizeof(T) == 4;
+  switch (fn) {
+    case k_sinh:
+    case k_cosh:
+      return f ? T(88) : T(708);
+    case k_asinh:
+    case k_acosh:
+      return f ? T(1.8e19) : T(1.3e154);
+    case k_log1p:
+      return f ? T(1e37) : T(1e306);
+    default:
+      return T(0);  // the whole domain
+  }
+}
+// out[k] = std::fn(in[k]) where |in[k]| > domain_limit(fn) (or NaN), for k < lanes.
+void repair_lanes(Function fn, const float* in, float* out, int lanes);
+void repair_lanes(Function fn, const double* in, double* out, int lanes);
+
+// Whether any lane of `x` is NaN or above `limit` in absolute value, without vector comparisons
+// (which GCC turns into scalar code for 64-byte vectors in baseline bodies: cpu_capability.h):
+// |x| > limit exactly when its bits, sign cleared, exceed limit's as integers.
+template <typename V>
+[[gnu::always_inline]] inline bool any_lane_beyond(V x, typename V::value_type limit) {
+  using T = typename V::value_type;
+  using I = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
+  typedef I IRaw __attribute__((vector_size(sizeof(T) * V::size())));
+  const auto raw = x.raw();
+  IRaw bits;
+  std::memcpy(&bits, &raw, sizeof(bits));
+  I limit_bits;
+  std::memcpy(&limit_bits, &limit, sizeof(I));
+  // (|x| bits) - (limit bits + 1) is >= 0 where the lane is beyond; AND-reduce the sign bits.
+  const IRaw d = (bits & std::numeric_limits<I>::max()) - (limit_bits + 1);
+  // Fold 16-byte pieces together first (extracts, not a store and lane loads).
+  typedef I IRaw16 __attribute__((vector_size(16)));
+  IRaw16 folded;
+  std::memcpy(&folded, &d, 16);
+  for (int piece = 1; piece < static_cast<int>(sizeof(IRaw)) / 16; ++piece) {
+    IRaw16 next;
+    std::memcpy(&next, reinterpret_cast<const char*>(&d) + 16 * piece, 16);
+    folded &= next;
+  }
+  I all = folded[0];
+  for (int k = 1; k < static_cast<int>(16 / sizeof(I)); ++k) all &= folded[k];
+  return all >= 0;
+}
+
+#if defined(__x86_64__)
+// SLEEF's functions, overloaded by vector type, bound to SLEEF's symbols by asm labels: sleef.h
+// declares each ISA's functions only where the compiler targets that ISA.
+typedef float F4 __attribute__((vector_size(16)));
+typedef double D2 __attribute__((vector_size(16)));
+typedef float F8 __attribute__((vector_size(32)));
+typedef double D4 __attribute__((vector_size(32)));
+typedef float F16 __attribute__((vector_size(64)));
+typedef double D8 __attribute__((vector_size(64)));
+namespace sleef {
+#define BP_VEC_MATH_SLEEF(name, ulp)                           \
+  F4 name(F4) __asm__("Sleef_" #name "f4_" #ulp "sse2");       \
+  D2 name(D2) __asm__("Sleef_" #name "d2_" #ulp "sse2");       \
+  F8 name(F8) __asm__("Sleef_" #name "f8_" #ulp "avx2");       \
+  D4 name(D4) __asm__("Sleef_" #name "d4_" #ulp "avx2");       \
+  F16 name(F16) __asm__("Sleef_" #name "f16_" #ulp "avx512f"); \
+  D8 name(D8) __asm__("Sleef_" #name "d8_" #ulp "avx512f");
+BP_VEC_MATH_FUNCTIONS(BP_VEC_MATH_SLEEF)
+#undef BP_VEC_MATH_SLEEF
+}  // namespace sleef
+#endif
+
+// Whether a vector of kBytes tagged kIsa calls SLEEF directly (see the file comment).
+template <int kBytes, VecIsa kIsa>
+inline constexpr bool kDirect =
+#if defined(__x86_64__)
+    kBytes == 16 || (kBytes == 32 && kIsa != VecIsa::kAny) ||
+    (kBytes == 64 && kIsa == VecIsa::kAvx512);
+#else
+    false;
+#endif
+
+// fn(x) lane by lane; `direct` calls SLEEF's function for the raw vector type.
+template <Function fn, typename T, int kBytes, VecIsa kIsa, typename Direct>
+[[gnu::always_inline]] inline Vectorized<T, kBytes, kIsa> call(Vectorized<T, kBytes, kIsa> x,
+                                                               Direct direct) {
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
                 "vec_math: float and double vectors only");
-  const Table& table = kBytes == 64 ? *widest_table : kBytes == 32 ? *wide_table : kSse2;
-  T lanes[Vectorized<T, kBytes>::size()];
-  x.store(lanes);
-  if constexpr (std::is_same_v<T, float>) {
-    table.f[fn](lanes, lanes, Vectorized<T, kBytes>::size());
+  using Vec = Vectorized<T, kBytes, kIsa>;
+  Vec y;
+  if constexpr (kDirect<kBytes, kIsa>) {
+    typedef T Natural __attribute__((vector_size(kBytes)));  // SLEEF's type (natural alignment)
+    y = Vec::from_raw(
+        reinterpret_cast<typename Vec::Raw>(direct(reinterpret_cast<Natural>(x.raw()))));
   } else {
-    table.d[fn](lanes, lanes, Vectorized<T, kBytes>::size());
+    const Table& table = kBytes == 64 ? *widest_table : kBytes == 32 ? *wide_table : kSse2;
+    T lanes[Vec::size()];
+    x.store(lanes);
+    if constexpr (std::is_same_v<T, float>) {
+      table.f[fn](lanes, lanes, Vec::size());
+    } else {
+      table.d[fn](lanes, lanes, Vec::size());
+    }
+    return Vec::loadu(lanes);  // the table's functions repair their lanes themselves
   }
-  return Vectorized<T, kBytes>::loadu(lanes);
+  if constexpr (domain_limit<T>(fn) != 0) {
+    if (__builtin_expect(any_lane_beyond(x, domain_limit<T>(fn)), 0)) {
+      T in[Vec::size()], out[Vec::size()];
+      x.store(in);
+      y.store(out);
+      repair_lanes(fn, in, out, Vec::size());
+      return Vec::loadu(out);
+    }
+  }
+  return y;
 }
 
 }  // namespace vec_math_detail
 
 namespace vec_math {
 // exp(x), log1p(x), ...: the function of every lane, as std:: (see the file comment).
-#define BP_VEC_MATH_DECLARE(name, ulp)                                                \
-  template <typename T, int kBytes>                                                   \
-  [[gnu::always_inline]] inline Vectorized<T, kBytes> name(Vectorized<T, kBytes> x) { \
-    return vec_math_detail::call(vec_math_detail::k_##name, x);                       \
+#if defined(__x86_64__)
+#define BP_VEC_MATH_DIRECT(name) [](auto raw) { return vec_math_detail::sleef::name(raw); }
+#else
+#define BP_VEC_MATH_DIRECT(name) [](auto raw) { return raw; }  // unused: no direct calls
+#endif
+#define BP_VEC_MATH_DECLARE(name, ulp)                                                            \
+  template <typename T, int kBytes, VecIsa kIsa>                                                  \
+  [[gnu::always_inline]] inline Vectorized<T, kBytes, kIsa> name(Vectorized<T, kBytes, kIsa> x) { \
+    return vec_math_detail::call<vec_math_detail::k_##name>(x, BP_VEC_MATH_DIRECT(name));         \
   }
 BP_VEC_MATH_FUNCTIONS(BP_VEC_MATH_DECLARE)
 #undef BP_VEC_MATH_DECLARE
+#undef BP_VEC_MATH_DIRECT
 }  // namespace vec_math
 
 }  // namespace bp

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -35,43 +36,69 @@ std::vector<T> inputs(T lo, T hi) {
   return x;
 }
 
-// Runs vec(x) for every width and ISA against ref (long double) within `max_ulps`, and checks
-// NaN, inf and -0.0 as std::.
+// y = vec(x) on vectors of kBytes tagged kIsa. always_inline, as `vec` must be: dispatch_cpu
+// inlines it into the function compiled for kIsa, where tagged vectors call SLEEF directly.
+template <typename T, int kBytes, VecIsa kIsa, typename VecFn>
+[[gnu::always_inline]] inline void apply_vec(const VecFn& vec, const std::vector<T>& x,
+                                             std::vector<T>& y) {
+  using Vec = Vectorized<T, kBytes, kIsa>;
+  for (size_t i = 0; i < x.size(); i += Vec::size()) vec(Vec::loadu(&x[i])).store(&y[i]);
+}
+
+// Runs vec(x) for every width and ISA, untagged (16 bytes: SLEEF directly; 32, 64: through the
+// tables) and tagged with the ISA of the dispatch_cpu path (SLEEF directly), against ref (long
+// double) within `max_ulps`, and checks NaN, inf and -0.0 as std::.
 template <typename T, typename VecFn, typename Ref>
-void check(const char* name, VecFn vec, Ref ref, T lo, T hi, double max_ulps) {
+void check(const char* name, const VecFn& vec, Ref ref, T lo, T hi, double max_ulps) {
   const std::vector<T> x = inputs(lo, hi);
-  for (CpuCapability c : {CpuCapability::kDefault, CpuCapability::kAvx2, CpuCapability::kAvx512}) {
-    set_cpu_capability(c);
-    auto run = [&](auto width) {
-      using Vec = Vectorized<T, decltype(width)::value>;
-      for (size_t i = 0; i < x.size(); i += Vec::size()) {
-        const Vec y = vec(Vec::loadu(&x[i]));
-        for (int l = 0; l < Vec::size(); ++l) {
-          const T in = x[i + l];
-          const long double want = ref(static_cast<long double>(in));
-          EXPECT_LE(ulps<T>(y[l], want), max_ulps)
-              << name << "(" << in << ") = " << y[l] << ", want " << static_cast<double>(want);
-          if (want == 0 && y[l] == 0) {
-            EXPECT_EQ(std::signbit(y[l]), std::signbit(static_cast<T>(want)))
-                << name << "(" << in << ")";
-          }
-        }
+  std::vector<T> y(x.size());
+  const auto expect_close = [&](const char* how) {
+    for (size_t i = 0; i < x.size(); ++i) {
+      const long double want = ref(static_cast<long double>(x[i]));
+      EXPECT_LE(ulps<T>(y[i], want), max_ulps) << name << "(" << x[i] << ") = " << y[i] << ", want "
+                                               << static_cast<double>(want) << " (" << how << ")";
+      if (want == 0 && y[i] == 0) {
+        EXPECT_EQ(std::signbit(y[i]), std::signbit(static_cast<T>(want)))
+            << name << "(" << x[i] << ") (" << how << ")";
       }
-    };
-    run(VectorWidth<16>());
-    run(VectorWidth<32>());
-    run(VectorWidth<64>());
+    }
+  };
+  for (CpuCapability c : {CpuCapability::kDefault, CpuCapability::kAvx2, CpuCapability::kAvx512}) {
+    const std::string isa(cpu_capability_name(set_cpu_capability(c)));
+    apply_vec<T, 16, VecIsa::kAny>(vec, x, y);
+    expect_close(("16 bytes, " + isa).c_str());
+    apply_vec<T, 32, VecIsa::kAny>(vec, x, y);
+    expect_close(("32 bytes, " + isa).c_str());
+    apply_vec<T, 64, VecIsa::kAny>(vec, x, y);
+    expect_close(("64 bytes, " + isa).c_str());
+    int tagged_bytes = 0;
+    dispatch_cpu([&](auto width) __attribute__((always_inline)) {
+      constexpr VecIsa kIsa = decltype(width)::isa;
+      if constexpr (kIsa != VecIsa::kAny) {
+        apply_vec<T, 32, kIsa>(vec, x, y);
+        tagged_bytes = 32;
+      }
+    });
+    if (tagged_bytes != 0) expect_close(("32 bytes tagged, " + isa).c_str());
+    tagged_bytes = 0;
+    dispatch_cpu([&](auto width) __attribute__((always_inline)) {
+      if constexpr (decltype(width)::isa == VecIsa::kAvx512) {
+        apply_vec<T, 64, VecIsa::kAvx512>(vec, x, y);
+        tagged_bytes = 64;
+      }
+    });
+    if (tagged_bytes != 0) expect_close(("64 bytes tagged, " + isa).c_str());
   }
   set_cpu_capability(CpuCapability::kAvx512);
 }
 
-#define BP_CHECK_BOTH(fn, lo, hi, bound)                                                     \
-  check<float>(                                                                              \
-      #fn, [](auto v) { return vec_math::fn(v); }, [](long double v) { return std::fn(v); }, \
-      float(lo), float(hi), bound);                                                          \
-  check<double>(                                                                             \
-      #fn, [](auto v) { return vec_math::fn(v); }, [](long double v) { return std::fn(v); }, \
-      double(lo), double(hi), bound)
+#define BP_CHECK_BOTH(fn, lo, hi, bound)                                          \
+  check<float>(                                                                   \
+      #fn, [](auto v) __attribute__((always_inline)) { return vec_math::fn(v); }, \
+      [](long double v) { return std::fn(v); }, float(lo), float(hi), bound);     \
+  check<double>(                                                                  \
+      #fn, [](auto v) __attribute__((always_inline)) { return vec_math::fn(v); }, \
+      [](long double v) { return std::fn(v); }, double(lo), double(hi), bound)
 
 TEST(VecMath, ExponentialsAndLogarithmsAreWithinOneUlp) {
   BP_CHECK_BOTH(exp, -100, 100, 1.0);
@@ -108,11 +135,11 @@ TEST(VecMath, ErrorFunctionsAndLgammaAreWithinTheirBounds) {
 // SLEEF's sinh, cosh, asinh, acosh and log1p overflow where the result is still finite (past
 // its documented domain); vec_math computes those lanes with std::, whose bound holds there.
 TEST(VecMath, LanesBeyondSleefsDomainKeepTheBound) {
-  const auto vsinh = [](auto v) { return vec_math::sinh(v); };
-  const auto vcosh = [](auto v) { return vec_math::cosh(v); };
-  const auto vasinh = [](auto v) { return vec_math::asinh(v); };
-  const auto vacosh = [](auto v) { return vec_math::acosh(v); };
-  const auto vlog1p = [](auto v) { return vec_math::log1p(v); };
+  const auto vsinh = [](auto v) __attribute__((always_inline)) { return vec_math::sinh(v); };
+  const auto vcosh = [](auto v) __attribute__((always_inline)) { return vec_math::cosh(v); };
+  const auto vasinh = [](auto v) __attribute__((always_inline)) { return vec_math::asinh(v); };
+  const auto vacosh = [](auto v) __attribute__((always_inline)) { return vec_math::acosh(v); };
+  const auto vlog1p = [](auto v) __attribute__((always_inline)) { return vec_math::log1p(v); };
   const auto rsinh = [](long double v) { return std::sinh(v); };
   const auto rcosh = [](long double v) { return std::cosh(v); };
   const auto rasinh = [](long double v) { return std::asinh(v); };

@@ -48,11 +48,22 @@ inline constexpr int kMaxVectorBytes = 32;
 template <int kBytes>
 using VectorWidth = std::integral_constant<int, kBytes>;
 
+// The instruction set a vector's code is known to be compiled for, at least. kAny (the default):
+// unknown, the vector may live in code compiled for the baseline ISA. kAvx2 / kAvx512: the
+// vectors that the loops of loops.h hand out on dispatch_cpu's AVX2 / AVX-512 paths, whose
+// code is always inlined into functions compiled for that ISA (cpu_capability.h). vec_math.h
+// calls SLEEF directly, vectors in registers, for those and for 16-byte vectors (SSE2 is the
+// x86-64 baseline); a wider kAny vector goes through a table of functions that take pointers,
+// since GCC passes 32- and 64-byte vectors in registers only between functions compiled for
+// AVX (AVX-512). Tagging a vector whose code may be compiled for less than its tag says breaks
+// that calling convention: only dispatch_cpu's paths do it.
+enum class VecIsa : int { kAny = 0, kAvx2 = 1, kAvx512 = 2 };
+
 // Vectorized<T> (the default width, 32 bytes: the widest dispatch_cpu hands out, see
 // cpu_capability.h) is the type of vector callables written without the width parameter; they
 // run with 32-byte vectors on every ISA (slower on SSE2). New code takes the width that
-// dispatch_cpu hands out (generic lambdas).
-template <typename T, int kBytes = kMaxVectorBytes>
+// dispatch_cpu hands out (generic lambdas). kIsa: see VecIsa; it changes no operation here.
+template <typename T, int kBytes = kMaxVectorBytes, VecIsa kIsa = VecIsa::kAny>
 class Vectorized {
   static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>,
                 "Vectorized<T> supports float, double and integer element types");
@@ -99,6 +110,8 @@ class Vectorized {
   }
 
   [[gnu::always_inline]] T operator[](int lane) const { return v_[lane]; }
+  // The raw vector (GCC's vector extension type).
+  [[gnu::always_inline]] Raw raw() const { return v_; }
 
   [[gnu::always_inline]] friend Vectorized operator+(Vectorized a, Vectorized b) {
     return from_raw(a.v_ + b.v_);
