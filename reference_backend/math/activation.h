@@ -97,16 +97,18 @@ struct Softplus {
 
 // gelu: x * Phi(x) = x / 2 * (1 + erf(x / sqrt 2)) for approximate 'none' (0), or
 // x / 2 * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 x^3))) for 'tanh' (1), as PyTorch's kernel.
-// Both forms are evaluated and one selected, so that the body runs on vectors.
+// `approximate` is an int, so vector loops get it as a scalar and evaluate one form only.
 struct Gelu {
   static constexpr bool kVectorized = true;
+  static constexpr bool kWideVectors = true;  // no comparisons on T
   template <typename T>
-  T operator()(T x, T approximate) const {
+  T operator()(T x, int approximate) const {
     const T half = T(0.5);
-    const T exact = x * half * (T(1) + erf(x * T(0.70710678118654752440)));
-    const T inner = T(0.79788456080286535588) * (x + T(0.044715) * (x * x * x));
-    const T tanh_form = half * x * (T(1) + tanh(inner));
-    return select(approximate == T(1), tanh_form, exact);
+    if (approximate == 1) {
+      const T inner = T(0.79788456080286535588) * (x + T(0.044715) * (x * x * x));
+      return half * x * (T(1) + tanh(inner));
+    }
+    return x * half * (T(1) + erf(x * T(0.70710678118654752440)));
   }
 };
 
