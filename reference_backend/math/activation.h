@@ -100,15 +100,15 @@ struct Softplus {
 // `approximate` is an int, so vector loops get it as a scalar and evaluate one form only.
 struct Gelu {
   static constexpr bool kVectorized = true;
-  static constexpr bool kWideVectors = true;  // no comparisons on T
+  static constexpr bool kWideVectors = true;  // no comparisons on T (erf, tanh: none either)
   template <typename T>
   T operator()(T x, int approximate) const {
-    const T half = T(0.5);
+    const T half_x = x * T(0.5);  // half_x + half_x * f: one fused multiply-add
     if (approximate == 1) {
       const T inner = T(0.79788456080286535588) * (x + T(0.044715) * (x * x * x));
-      return half * x * (T(1) + tanh(inner));
+      return half_x + half_x * tanh(inner);
     }
-    return x * half * (T(1) + erf(x * T(0.70710678118654752440)));
+    return half_x + half_x * erf(x * T(0.70710678118654752440));
   }
 };
 

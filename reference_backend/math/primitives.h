@@ -21,6 +21,7 @@
 
 #include "reference_backend/math/traits.h"
 #include "sdk/core/complex.h"
+#include "sdk/iter/vec/vec_erf.h"
 #include "sdk/iter/vec/vec_math.h"
 #include "sdk/iter/vec/vectorized.h"
 
@@ -130,7 +131,7 @@ template <typename T>
 }
 
 // Real (and complex where std:: has it) elementary functions; float and double vectors run
-// SLEEF's (vec_math.h, <= 1 ulp; erfc 1.5), other vectors lane by lane.
+// SLEEF's (vec_math.h, <= 1 ulp; erfc 1.5; float erf vec_erf.h's, 1.1), other vectors lane by lane.
 template <typename T>
 [[gnu::always_inline]] inline T exp2(T x) {
   if constexpr (detail::is_vec_math_v<T>) return vec_math::exp2(x);
@@ -246,8 +247,13 @@ template <typename T>
 // Real only.
 template <typename T>
 [[gnu::always_inline]] inline T erf(T x) {
-  if constexpr (detail::is_vec_math_v<T>) return vec_math::erf(x);
-  return detail::apply(x, [](auto v) { return std::erf(v); });
+  if constexpr (detail::is_vec_math_v<T> && std::is_same_v<element_t<T>, float>) {
+    return vec_math::erf_float(x);  // inline, <= 1.1 ulp, 4-5x faster than SLEEF's (vec_erf.h)
+  } else if constexpr (detail::is_vec_math_v<T>) {
+    return vec_math::erf(x);  // double: SLEEF's
+  } else {
+    return detail::apply(x, [](auto v) { return std::erf(v); });
+  }
 }
 // The nearest integer, ties to even (the default rounding mode), as PyTorch's round.
 template <typename T>

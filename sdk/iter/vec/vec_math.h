@@ -188,11 +188,23 @@ template <Function fn, typename T, int kBytes, VecIsa kIsa, typename Direct>
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
                 "vec_math: float and double vectors only");
   using Vec = Vectorized<T, kBytes, kIsa>;
-  Vec y;
   if constexpr (kDirect<kBytes, kIsa>) {
     typedef T Natural __attribute__((vector_size(kBytes)));  // SLEEF's type (natural alignment)
-    y = Vec::from_raw(
-        reinterpret_cast<typename Vec::Raw>(direct(reinterpret_cast<Natural>(x.raw()))));
+    const auto sleef = [&] __attribute__((always_inline)) {
+      return Vec::from_raw(
+          reinterpret_cast<typename Vec::Raw>(direct(reinterpret_cast<Natural>(x.raw()))));
+    };
+    if constexpr (domain_limit<T>(fn) != 0) {
+      // Checked before the call, so that x need not live across it on the common path.
+      if (__builtin_expect(any_lane_beyond(x, domain_limit<T>(fn)), 0)) {
+        T in[Vec::size()], out[Vec::size()];
+        x.store(in);
+        sleef().store(out);
+        repair_lanes(fn, in, out, Vec::size());
+        return Vec::loadu(out);
+      }
+    }
+    return sleef();
   } else {
     const Table& table = kBytes == 64 ? *widest_table : kBytes == 32 ? *wide_table : kSse2;
     T lanes[Vec::size()];
@@ -204,16 +216,6 @@ template <Function fn, typename T, int kBytes, VecIsa kIsa, typename Direct>
     }
     return Vec::loadu(lanes);  // the table's functions repair their lanes themselves
   }
-  if constexpr (domain_limit<T>(fn) != 0) {
-    if (__builtin_expect(any_lane_beyond(x, domain_limit<T>(fn)), 0)) {
-      T in[Vec::size()], out[Vec::size()];
-      x.store(in);
-      y.store(out);
-      repair_lanes(fn, in, out, Vec::size());
-      return Vec::loadu(out);
-    }
-  }
-  return y;
 }
 
 }  // namespace vec_math_detail
