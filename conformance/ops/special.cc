@@ -9,6 +9,7 @@
 #include "boost/math/policies/policy.hpp"
 #include "boost/math/special_functions/bessel.hpp"
 #include "boost/math/special_functions/erf.hpp"
+#include "boost/math/special_functions/polygamma.hpp"
 #include "conformance/families/pointwise.h"
 #include "conformance/ops/database.h"
 
@@ -114,6 +115,24 @@ double bessel_j_reference(int order, double x) {
   return static_cast<double>(boost::math::cyl_bessel_j(order, static_cast<LD>(x), Policy()));
 }
 
+double polygamma_reference(int n, double x) {
+  if (std::isnan(x)) return NAN;
+  const double sign = n % 2 == 1 ? 1.0 : -1.0;  // (-1)^(n+1)
+  if (x == INFINITY) return n == 0 ? INFINITY : n == 1 ? 0.0 : NAN;
+  if (x == -INFINITY) return n < 2 ? NAN : sign * INFINITY;
+  if (x <= 0 && x == std::trunc(x))
+    return n == 0 ? (x == 0 ? std::copysign(INFINITY, -x) : NAN) : sign * INFINITY;
+  return static_cast<double>(boost::math::polygamma(n, static_cast<LD>(x), Policy()));
+}
+
+double mvlgamma_reference(double x, int64_t p) {
+  if (std::isnan(x)) return NAN;
+  LD sum = static_cast<LD>(p) * static_cast<LD>(p - 1) / 4 *
+           std::log(3.14159265358979323846264338327950288L);
+  for (int64_t j = p - 1; j >= 0; --j) sum += std::lgamma(static_cast<LD>(x) - j / 2.0L);
+  return static_cast<double>(sum);
+}
+
 }  // namespace
 
 void add_special_entries(OpDatabase& db) {
@@ -161,6 +180,50 @@ void add_special_entries(OpDatabase& db) {
                               math<kRealKind>([](double x) { return bessel_j_reference(0, x); }))));
   db.add(pointwise(special_op("special_bessel_j1", kFloat32And64,
                               math<kRealKind>([](double x) { return bessel_j_reference(1, x); }))));
+  // polygamma(n, self): Boost.Math's polygamma, with PyTorch 1.13's values where Boost reports a
+  // pole or the limit: (-1)^(n+1) inf at 0, -1, -2, ...; at +inf, digamma inf, trigamma 0, nan
+  // for n >= 2 (zeta's sum); at -inf nan for n < 2, (-1)^(n+1) inf for n >= 2. Integer inputs
+  // from 0 up: trigamma at the negative integers is PyTorch's 1 / sin^2 of a rounding
+  // (trigamma(-2) = 1.6e32), which its golden cases pin.
+  db.add(pointwise({.name = "polygamma",
+                    .dtypes = kAllButComplex,
+                    .tier = 2,
+                    .operands = {{"self", std::nullopt, Domain{.int_low = 0}}},
+                    .result = ResultDtype::kFloat,
+                    .math = math<kRealKind>([](double x, const Ctx& c) {
+                      return polygamma_reference(static_cast<int>(c.args().integer("n", 0)), x);
+                    }),
+                    .check =
+                        [](const RefArgs& a, ScalarType) {
+                          if (a.integer("n", 0) < 0) {
+                            throw RefError{"polygamma(n, x) does not support negative n."};
+                          }
+                        },
+                    .kwargs = {{"n", Value(int64_t{2})}},
+                    .extra_kwargs = {{{"n", Value(int64_t{0})}},
+                                     {{"n", Value(int64_t{1})}},
+                                     {{"n", Value(int64_t{3})}},
+                                     {{"n", Value(int64_t{-1})}}}}));
+  // mvlgamma(self, p): p (p - 1) / 4 log(pi) + sum_j lgamma(x - j / 2) in long double; no domain
+  // check (PyTorch 1.13 has none).
+  db.add(pointwise(
+      {.name = "mvlgamma",
+       .dtypes = kAllButComplex - kBoolOnly,
+       .tier = 2,
+       .result = ResultDtype::kFloat,
+       .math = math<kRealKind>(
+           [](double x, const Ctx& c) { return mvlgamma_reference(x, c.args().integer("p", 1)); }),
+       .check =
+           [](const RefArgs& a, ScalarType) {
+             if (a.integer("p", 1) < 1) {
+               throw RefError{"p has to be greater than or equal to 1"};
+             }
+           },
+       .rejected = kBoolOnly,
+       .rejected_message = "The input tensor may not be a boolean tensor.",
+       .kwargs = {{"p", Value(int64_t{2})}},
+       .extra_kwargs = {
+           {{"p", Value(int64_t{1})}}, {{"p", Value(int64_t{5})}}, {{"p", Value(int64_t{0})}}}}));
   add_alias(db, "special_gammaln", "lgamma");
   add_alias(db, "special_erfinv", "erfinv");
   add_alias(db, "special_i0", "i0");

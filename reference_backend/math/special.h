@@ -708,6 +708,21 @@ struct Entr {
   }
 };
 
+// polygamma(n, x): n reaches the functor as a number in the compute type.
+struct Polygamma {
+  template <typename T>
+  T operator()(T x, T n) const {
+    return polygamma(static_cast<int>(n), x);
+  }
+};
+
+struct Mvlgamma {
+  template <typename T>
+  T operator()(T x, T p) const {
+    return mvlgamma(x, static_cast<int>(p));
+  }
+};
+
 struct BesselJ0 {
   template <typename T>
   T operator()(T x) const {
