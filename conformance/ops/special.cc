@@ -115,11 +115,15 @@ double bessel_j_reference(int order, double x) {
   return static_cast<double>(boost::math::cyl_bessel_j(order, static_cast<LD>(x), Policy()));
 }
 
+// polygamma(n, x): Boost.Math's polygamma in long double, and the limits where Boost reports a
+// pole or there is none: at 0, -1, -2, ... (-1)^(n+1) inf for n >= 1 (digamma's -inf at +0, +inf
+// at -0 and nan at the negative integers for n = 0); at +inf digamma's inf, else (-1)^(n+1) 0;
+// at -inf nan.
 double polygamma_reference(int n, double x) {
   if (std::isnan(x)) return NAN;
   const double sign = n % 2 == 1 ? 1.0 : -1.0;  // (-1)^(n+1)
-  if (x == INFINITY) return n == 0 ? INFINITY : n == 1 ? 0.0 : NAN;
-  if (x == -INFINITY) return n < 2 ? NAN : sign * INFINITY;
+  if (x == INFINITY) return n == 0 ? INFINITY : sign * 0.0;
+  if (x == -INFINITY) return NAN;
   if (x <= 0 && x == std::trunc(x))
     return n == 0 ? (x == 0 ? std::copysign(INFINITY, -x) : NAN) : sign * INFINITY;
   return static_cast<double>(boost::math::polygamma(n, static_cast<LD>(x), Policy()));
@@ -180,15 +184,12 @@ void add_special_entries(OpDatabase& db) {
                               math<kRealKind>([](double x) { return bessel_j_reference(0, x); }))));
   db.add(pointwise(special_op("special_bessel_j1", kFloat32And64,
                               math<kRealKind>([](double x) { return bessel_j_reference(1, x); }))));
-  // polygamma(n, self): Boost.Math's polygamma, with PyTorch 1.13's values where Boost reports a
-  // pole or the limit: (-1)^(n+1) inf at 0, -1, -2, ...; at +inf, digamma inf, trigamma 0, nan
-  // for n >= 2 (zeta's sum); at -inf nan for n < 2, (-1)^(n+1) inf for n >= 2. Integer inputs
-  // from 0 up: trigamma at the negative integers is PyTorch's 1 / sin^2 of a rounding
-  // (trigamma(-2) = 1.6e32), which its golden cases pin.
+  // polygamma(n, self): the exact value and its limits (polygamma_reference), which differ from
+  // PyTorch 1.13's at the poles and infinities and from its float trigamma next to the poles
+  // (docs/pytorch_parity.md, polygamma-exact).
   db.add(pointwise({.name = "polygamma",
                     .dtypes = kAllButComplex,
                     .tier = 2,
-                    .operands = {{"self", std::nullopt, Domain{.int_low = 0}}},
                     .result = ResultDtype::kFloat,
                     .math = math<kRealKind>([](double x, const Ctx& c) {
                       return polygamma_reference(static_cast<int>(c.args().integer("n", 0)), x);
