@@ -229,6 +229,8 @@ void add_special_entries(OpDatabase& db) {
   add_alias(db, "special_erfinv", "erfinv");
   add_alias(db, "special_i0", "i0");
   add_alias(db, "special_sinc", "sinc");
+  add_alias(db, "special_polygamma", "polygamma");
+  add_alias(db, "special_multigammaln", "mvlgamma");
 }
 
 }  // namespace bp::conformance

@@ -322,6 +322,20 @@ TEST(Polygamma, PromotesIntegersAndRejectsANegativeOrder) {
             "polygamma(n, x) does not support negative n.");
 }
 
+TEST(Polygamma, TorchSpecialNamesAreAliasesWithTheSameArguments) {
+  // special_polygamma(n, self) and special_multigammaln(self, p), and their out= ops.
+  const Tensor x = tensor_of(ST::kFloat32, {0.5, 3});
+  expect_same(special_polygamma(2, x), polygamma(2, x));
+  expect_same(special_multigammaln(x, 3), mvlgamma(x, 3));
+  Tensor out = empty({0}, ST::kFloat64, kCpu);
+  special_polygamma_out(out, 1, x);
+  expect_same(out, polygamma(1, x).to(ST::kFloat64));
+  special_multigammaln_out(out, x, 2);
+  expect_same(out, mvlgamma(x, 2).to(ST::kFloat64));
+  EXPECT_EQ(message_of([&] { special_multigammaln(x, 0); }),
+            "p has to be greater than or equal to 1");
+}
+
 // ---- Every op: variants, Meta, layouts -------------------------------------------------------
 
 struct UnaryOp {
