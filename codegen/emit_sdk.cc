@@ -108,9 +108,12 @@ std::string ops_umbrella(const Model& model) {
   return o.str();
 }
 
+// A method's parameters: the op's arguments without `self`, in schema order, wherever `self`
+// stands (Tensor::polygamma(int64_t n) of polygamma(int n, Tensor self), as PyTorch).
 std::vector<const Argument*> method_arguments(const OpDecl& op) {
   std::vector<const Argument*> args = all_arguments(op);
-  args.erase(args.begin());  // self
+  args.erase(
+      std::find_if(args.begin(), args.end(), [](const Argument* a) { return a->name == "self"; }));
   return args;
 }
 
@@ -133,8 +136,11 @@ std::string tensor_methods_cc(const Model& model) {
   for (const OpDecl& op : model.ops()) {
     if (!op.method_variant) continue;
     const std::string self = op.kind() == OpKind::kInplace ? "const_cast<Tensor&>(*this)" : "*this";
-    std::string call_args = self;
-    for (const Argument* a : method_arguments(op)) call_args += ", " + a->name;
+    // The dispatcher takes the arguments in schema order, *this in self's place.
+    std::string call_args;
+    for (const Argument* a : all_arguments(op)) {
+      call_args += (call_args.empty() ? "" : ", ") + (a->name == "self" ? self : a->name);
+    }
     o << return_type(op.schema) << " Tensor::" << api_name(op) << "("
       << parameter_list(method_arguments(op)) << ") const {\n  return " << handle_call(op)
       << ".call(" << call_args << ");\n}\n\n";

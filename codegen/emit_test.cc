@@ -52,6 +52,24 @@ TEST(Emit, ApiPutsOutputsFirstAndKeepsTrailingDefaults) {
               HasSubstr("Tensor& add_(const Tensor& other, const Scalar& alpha = 1) const;"));
 }
 
+TEST(Emit, AMethodTakesTheArgumentsOtherThanSelfInOrderWhereverSelfStands) {
+  Model model(parse_declarations(R"(
+- func: polygamma(int n, Tensor self) -> Tensor
+  variants: function, method
+  dispatch:
+    CompositeImplicit: polygamma
+)",
+                                 "sdk/ops/special.yaml"),
+              {"special"});
+  Files files = emit_sdk(model);
+  EXPECT_THAT(files.at("tensor_methods.inc"), HasSubstr("Tensor polygamma(int64_t n) const;"));
+  // The dispatcher takes the schema's order, *this in self's place.
+  EXPECT_THAT(files.at("tensor_methods.cc"),
+              HasSubstr("Tensor Tensor::polygamma(int64_t n) const {\n  return "
+                        "op_handles::polygamma().call(n, *this);\n}"));
+  EXPECT_THAT(files.at("special.h"), HasSubstr("Tensor polygamma(int64_t n, const Tensor& self);"));
+}
+
 TEST(Emit, StructuredGroupsGetMetaAndCommonKernels) {
   Files files = emit_sdk(binary_model());
   const std::string& reg = files.at("binary_register.cc");

@@ -532,9 +532,11 @@ void check_decl(OpDecl& op) {
     }
   }
   if (op.method_variant) {
-    if (op.schema.arguments.empty() || op.schema.arguments[0].name != "self" ||
-        !is_tensor(op.schema.arguments[0])) {
-      fail(op.loc, "a method variant needs a first argument 'Tensor self'");
+    // `self` is the Tensor the method is called on; it need not come first (PyTorch's
+    // polygamma(int n, Tensor self) is Tensor.polygamma(n)).
+    const Argument* self = find_argument(op, "self");
+    if (self == nullptr || !is_tensor(*self) || self->type.optional || self->kwarg_only) {
+      fail(op.loc, "a method variant needs a positional argument 'Tensor self'");
     }
   }
   if (op.structured) {

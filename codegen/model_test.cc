@@ -69,6 +69,26 @@ TEST(Model, InplaceOpsAreRecognisedByTheirNameAndWrittenSelf) {
   EXPECT_EQ(model.op("neg_").kind(), OpKind::kInplace);
 }
 
+TEST(Model, AMethodNeedsAPositionalTensorSelfAnywhereInItsArguments) {
+  // PyTorch's polygamma(int n, Tensor self) is the method x.polygamma(n).
+  Model model = model_of(R"(
+- func: polygamma(int n, Tensor self) -> Tensor
+  variants: function, method
+  dispatch:
+    CPU: polygamma
+)");
+  EXPECT_TRUE(model.op("polygamma").method_variant);
+  EXPECT_EQ(error_of("- func: f(Tensor x, int n) -> Tensor\n  variants: method\n"
+                     "  dispatch:\n    CPU: f\n"),
+            "sdk/ops/binary.yaml:1: a method variant needs a positional argument 'Tensor self'");
+  EXPECT_EQ(error_of("- func: f(int n, *, Tensor self) -> Tensor\n  variants: method\n"
+                     "  dispatch:\n    CPU: f\n"),
+            "sdk/ops/binary.yaml:1: a method variant needs a positional argument 'Tensor self'");
+  EXPECT_EQ(error_of("- func: f(int n, Tensor? self) -> Tensor\n  variants: method\n"
+                     "  dispatch:\n    CPU: f\n"),
+            "sdk/ops/binary.yaml:1: a method variant needs a positional argument 'Tensor self'");
+}
+
 TEST(Model, RejectsBadDeclarationsWithFileAndLine) {
   EXPECT_EQ(
       error_of("- func: add(Tensor self) -> Tensor\n  dispatch:\n    CPU: add\n  colour: red\n"),

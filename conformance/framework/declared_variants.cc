@@ -44,12 +44,35 @@ VariantKind variant_kind(OpKind kind) {
   return VariantKind::kFunctional;
 }
 
+// The signature with its arguments in name order: equal for ops whose arguments differ only in
+// order.
+Signature unordered(Signature sig) {
+  std::sort(sig.arguments.begin(), sig.arguments.end(),
+            [](const Argument& a, const Argument& b) { return a.name < b.name; });
+  return sig;
+}
+
 // The declared ops `info` is a variant of, itself included.
 std::vector<const OpInfo*> group_of(const OpInfo& info) {
   std::vector<const OpInfo*> group;
   if (!info.structured_group.empty()) {
+    const OpInfo* functional = nullptr;
     for (const OpInfo& o : op_table()) {
-      if (o.structured_group == info.structured_group) group.push_back(&o);
+      if (o.structured_group != info.structured_group) continue;
+      group.push_back(&o);
+      if (o.kind == OpKind::kFunctional) functional = &o;
+    }
+    if (functional == nullptr) return group;
+    // An in-place op outside the group whose arguments are the functional op's in another
+    // order: PyTorch's polygamma_(Tensor(a!) self, int n) of polygamma(int n, Tensor self),
+    // which cannot delegate to polygamma.out and is a composite of it.
+    const Signature sig = unordered(signature_of(functional->schema));
+    for (const OpInfo& o : op_table()) {
+      if (o.kind != OpKind::kInplace || !o.structured_group.empty() ||
+          !o.name.starts_with(sig.base)) {
+        continue;
+      }
+      if (unordered(signature_of(o.schema)) == sig) group.push_back(&o);
     }
     return group;
   }

@@ -5,7 +5,9 @@
 //   declared_variants("add.Scalar");  // add.Scalar (functional), add_.Scalar (inplace)
 //   declared_variants("hypot", {"hypot_"});  // hypot, hypot.out: PyTorch lacks hypot_
 //
-// The ops of a structured group are its variants (OpInfo::structured_group). Other ops are
+// The ops of a structured group are its variants (OpInfo::structured_group), with an in-place op
+// outside the group whose arguments are the functional op's in another order (polygamma_(self,
+// n) of polygamma(n, self): PyTorch's in-place op takes self first). Other ops are
 // grouped as torchgen groups native functions (FunctionSchema.signature()): the ops outside
 // structured groups with the same base name (an in-place op's trailing '_' dropped) and the same
 // arguments once out= outputs and alias annotations are dropped, whatever their overload names

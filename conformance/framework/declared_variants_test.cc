@@ -41,6 +41,12 @@ TEST(DeclaredVariants, AreTheOpsOfAStructuredGroup) {
               ElementsAre("isnan:functional", "isnan.out:out"));
 }
 
+TEST(DeclaredVariants, IncludeAnInplaceOpWhoseArgumentsComeInAnotherOrder) {
+  // polygamma_(Tensor(a!) self, int n) is polygamma(int n, Tensor self)'s in-place op.
+  EXPECT_THAT(described(declared_variants("polygamma")),
+              ElementsAre("polygamma:functional", "polygamma_:inplace", "polygamma.out:out"));
+}
+
 TEST(DeclaredVariants, GroupOtherOpsByTheirSchemaAsTorchgenDoes) {
   EXPECT_THAT(described(declared_variants("add.Scalar")),
               ElementsAre("add.Scalar:functional", "add_.Scalar:inplace"));

@@ -97,13 +97,26 @@ TEST(OpDatabase, EveryStructuredPointwiseGroupIsExactlyOneEntrysVariants) {
     const OpEntry* e = op_database().entry_for_op(group.name);
     ASSERT_NE(e, nullptr) << group.name;
     std::map<std::string, VariantKind> covered;
-    for (const OpVariant& v : e->variants) covered[v.op] = v.kind;
+    size_t outside = 0;
+    for (const OpVariant& v : e->variants) {
+      // Besides the group's ops, an entry may check one in-place op declared outside it
+      // (polygamma_, whose arguments come in another order than polygamma.out's).
+      const OpInfo* info = find_op_info(v.op);
+      ASSERT_NE(info, nullptr) << v.op;
+      if (info->structured_group.empty()) {
+        EXPECT_EQ(v.kind, VariantKind::kInplace) << e->name << ": " << v.op;
+        EXPECT_EQ(info->kind, OpKind::kInplace) << e->name << ": " << v.op;
+        ++outside;
+        continue;
+      }
+      covered[v.op] = v.kind;
+    }
     for (const std::string& op : e->not_in_pytorch) {
       ASSERT_TRUE(declared.count(op)) << e->name << ": " << op;
       covered[op] = declared[op];
     }
     EXPECT_EQ(covered, declared) << e->name;
-    EXPECT_EQ(covered.size(), e->variants.size() + e->not_in_pytorch.size()) << e->name;
+    EXPECT_EQ(covered.size() + outside, e->variants.size() + e->not_in_pytorch.size()) << e->name;
   }
   EXPECT_GE(groups, 36);  // those of unary, binary and ternary.yaml
 }

@@ -9,6 +9,7 @@
 #include "boost/math/policies/policy.hpp"
 #include "boost/math/special_functions/bessel.hpp"
 #include "boost/math/special_functions/erf.hpp"
+#include "boost/math/special_functions/polygamma.hpp"
 #include "conformance/families/pointwise.h"
 #include "conformance/ops/database.h"
 
@@ -114,6 +115,28 @@ double bessel_j_reference(int order, double x) {
   return static_cast<double>(boost::math::cyl_bessel_j(order, static_cast<LD>(x), Policy()));
 }
 
+// polygamma(n, x): Boost.Math's polygamma in long double, and the limits where Boost reports a
+// pole or there is none: at 0, -1, -2, ... (-1)^(n+1) inf for n >= 1 (digamma's -inf at +0, +inf
+// at -0 and nan at the negative integers for n = 0); at +inf digamma's inf, else (-1)^(n+1) 0;
+// at -inf nan.
+double polygamma_reference(int n, double x) {
+  if (std::isnan(x)) return NAN;
+  const double sign = n % 2 == 1 ? 1.0 : -1.0;  // (-1)^(n+1)
+  if (x == INFINITY) return n == 0 ? INFINITY : sign * 0.0;
+  if (x == -INFINITY) return NAN;
+  if (x <= 0 && x == std::trunc(x))
+    return n == 0 ? (x == 0 ? std::copysign(INFINITY, -x) : NAN) : sign * INFINITY;
+  return static_cast<double>(boost::math::polygamma(n, static_cast<LD>(x), Policy()));
+}
+
+double mvlgamma_reference(double x, int64_t p) {
+  if (std::isnan(x)) return NAN;
+  LD sum = static_cast<LD>(p) * static_cast<LD>(p - 1) / 4 *
+           std::log(3.14159265358979323846264338327950288L);
+  for (int64_t j = p - 1; j >= 0; --j) sum += std::lgamma(static_cast<LD>(x) - j / 2.0L);
+  return static_cast<double>(sum);
+}
+
 }  // namespace
 
 void add_special_entries(OpDatabase& db) {
@@ -161,10 +184,53 @@ void add_special_entries(OpDatabase& db) {
                               math<kRealKind>([](double x) { return bessel_j_reference(0, x); }))));
   db.add(pointwise(special_op("special_bessel_j1", kFloat32And64,
                               math<kRealKind>([](double x) { return bessel_j_reference(1, x); }))));
+  // polygamma(n, self): the exact value and its limits (polygamma_reference), which differ from
+  // PyTorch 1.13's at the poles and infinities and from its float trigamma next to the poles
+  // (docs/pytorch_parity.md, polygamma-exact).
+  db.add(pointwise({.name = "polygamma",
+                    .dtypes = kAllButComplex,
+                    .tier = 2,
+                    .result = ResultDtype::kFloat,
+                    .math = math<kRealKind>([](double x, const Ctx& c) {
+                      return polygamma_reference(static_cast<int>(c.args().integer("n", 0)), x);
+                    }),
+                    .check =
+                        [](const RefArgs& a, ScalarType) {
+                          if (a.integer("n", 0) < 0) {
+                            throw RefError{"polygamma(n, x) does not support negative n."};
+                          }
+                        },
+                    .kwargs = {{"n", Value(int64_t{2})}},
+                    .extra_kwargs = {{{"n", Value(int64_t{0})}},
+                                     {{"n", Value(int64_t{1})}},
+                                     {{"n", Value(int64_t{3})}},
+                                     {{"n", Value(int64_t{-1})}}}}));
+  // mvlgamma(self, p): p (p - 1) / 4 log(pi) + sum_j lgamma(x - j / 2) in long double; no domain
+  // check (PyTorch 1.13 has none).
+  db.add(pointwise(
+      {.name = "mvlgamma",
+       .dtypes = kAllButComplex - kBoolOnly,
+       .tier = 2,
+       .result = ResultDtype::kFloat,
+       .math = math<kRealKind>(
+           [](double x, const Ctx& c) { return mvlgamma_reference(x, c.args().integer("p", 1)); }),
+       .check =
+           [](const RefArgs& a, ScalarType) {
+             if (a.integer("p", 1) < 1) {
+               throw RefError{"p has to be greater than or equal to 1"};
+             }
+           },
+       .rejected = kBoolOnly,
+       .rejected_message = "The input tensor may not be a boolean tensor.",
+       .kwargs = {{"p", Value(int64_t{2})}},
+       .extra_kwargs = {
+           {{"p", Value(int64_t{1})}}, {{"p", Value(int64_t{5})}}, {{"p", Value(int64_t{0})}}}}));
   add_alias(db, "special_gammaln", "lgamma");
   add_alias(db, "special_erfinv", "erfinv");
   add_alias(db, "special_i0", "i0");
   add_alias(db, "special_sinc", "sinc");
+  add_alias(db, "special_polygamma", "polygamma");
+  add_alias(db, "special_multigammaln", "mvlgamma");
 }
 
 }  // namespace bp::conformance

@@ -169,6 +169,44 @@ TEST(IntentionalDifferences, Log1pHuge) {
                 tolerance_of(ST::kFloat32));
 }
 
+// polygamma-limits: trigamma's poles give +inf (1.13: pi^2 / sin^2 of a rounding, finite), and
+// polygamma(n >= 2) gives its limit (-1)^(n+1) 0 at +inf (1.13: nan) and nan at -inf (1.13:
+// +-inf).
+TEST(IntentionalDifferences, PolygammaLimits) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  expect_values(polygamma(1, tensor_of(ST::kFloat32, {-1, -2, 0, -1e30})), ST::kFloat32,
+                {inf, inf, inf, inf});
+  expect_values(polygamma(1, int_tensor_of(ST::kInt64, {-3})), ST::kFloat32, {inf});
+  expect_values(polygamma(2, tensor_of(ST::kFloat64, {inf, -inf})), ST::kFloat64, {-0.0, nan});
+  expect_values(special_polygamma(3, tensor_of(ST::kFloat64, {inf, -inf})), ST::kFloat64,
+                {0.0, nan});
+}
+
+// computed-in-double: polygamma (n >= 1) and mvlgamma of float32 and bfloat16 are their values
+// computed in double, rounded once (1.13 rounds pi x and x - j / 2 to the input's dtype first).
+TEST(IntentionalDifferences, ComputedInDouble) {
+  // trigamma(-1.9999999f) = 7.0368744e13 (1.13: 1.08e14); mpmath, 30 digits.
+  expect_values(polygamma(1, tensor_of(ST::kFloat32, {-1.99999988079071044921875})), ST::kFloat32,
+                {7.03687442e13}, tolerance_of(ST::kFloat32));
+  // mvlgamma(-7.504394f, 2) = -13.027693833 (1.13: -13.027803).
+  expect_values(mvlgamma(tensor_of(ST::kFloat32, {-7.504394054412842}), 2), ST::kFloat32,
+                {-13.027693833289167}, tolerance_of(ST::kFloat32));
+  // uint8 255 computes in float32: the nearest float to 2310.1448808 (1.13: 2310.1450, 1 ulp
+  // off), also into a float64 out.
+  Tensor out = empty({1}, ST::kFloat64, kCpu);
+  special_multigammaln_out(out, int_tensor_of(ST::kUInt8, {255}), 2);
+  expect_values(out, ST::kFloat64, {2310.144775390625});
+}
+
+// mvlgamma-layout: mvlgamma of a transposed tensor keeps its layout, as lgamma does (1.13's
+// composite returned a contiguous tensor).
+TEST(IntentionalDifferences, MvlgammaLayout) {
+  const Tensor x = tensor_of(ST::kFloat32, {1, 2, 3, 4, 5, 6}).view({2, 3}).t();
+  EXPECT_EQ(mvlgamma(x, 2).strides(), x.strides());
+  EXPECT_EQ(lgamma(x).strides(), x.strides());
+}
+
 // angle-complex-layout: angle of a transposed complex tensor keeps the layout, as abs does (1.13
 // returned a contiguous tensor).
 TEST(IntentionalDifferences, AngleComplexLayout) {
@@ -208,6 +246,15 @@ TEST(IntentionalDifferences, ErrorWording) {
   Tensor t = tensor_of(ST::kFloat32, {1, 2, 3});
   EXPECT_THAT(message_of([&] { t.resize_({-1}); }),
               HasSubstr("Trying to create tensor with negative dimension -1"));
+  // mvlgamma.out and mvlgamma_ of integers: the structured ops' cast check (1.13: "mvlgamma:
+  // result type int16 can't be cast to the desired output type float32"; "step must be
+  // nonzero").
+  Tensor out = int_tensor_of(ST::kInt64, {0});
+  EXPECT_THAT(message_of([&] { mvlgamma_out(out, int_tensor_of(ST::kInt16, {3}), 2); }),
+              HasSubstr("result type float32 can't be cast to the desired output type int64"));
+  Tensor ints = int_tensor_of(ST::kInt32, {3});
+  EXPECT_THAT(message_of([&] { ints.mvlgamma_(2); }),
+              HasSubstr("result type float32 can't be cast to the desired output type int32"));
 }
 
 }  // namespace

@@ -42,6 +42,14 @@ TEST(Where, SelectsValuesOfEveryDtype) {
                 ST::kFloat32, {kNan, -0.0, -0.0});
 }
 
+TEST(Where, IsAlsoTheMethodSelfWhereConditionOther) {
+  // PyTorch's x.where(condition, y) is where(condition, x, y).
+  const Tensor condition = tensor_of(ST::kBool, {1, 0, 1});
+  const Tensor x = tensor_of(ST::kFloat32, {1, 2, 3});
+  const Tensor y = tensor_of(ST::kFloat32, {-1, -2, -3});
+  expect_values(x.where(condition, y), ST::kFloat32, {1, -2, 3});
+}
+
 TEST(Where, PromotesSelfAndOtherAndBroadcastsAllThree) {
   Tensor condition = tensor_of(ST::kBool, {1, 0}, {2, 1});
   Tensor r = where(condition, tensor_of(ST::kInt32, {1, 2, 3}), tensor_of(ST::kFloat64, {-1}));

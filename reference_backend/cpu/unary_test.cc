@@ -295,6 +295,47 @@ TEST(NanToNum, OutMustHaveTheInputsDtype) {
             "nan_to_num: dtype of out: float32 should be same as input: float64");
 }
 
+// ---- polygamma -------------------------------------------------------------------------------
+
+TEST(Polygamma, TakesNFirstAsAFunctionAndAsAMethodAndSelfFirstInPlace) {
+  // PyTorch's polygamma(n, x), x.polygamma(n), x.polygamma_(n), polygamma(n, x, out=).
+  const Tensor x = tensor_of(ST::kFloat64, {0.5, 2});
+  const Tensor expected = polygamma(1, x);
+  expect_values(expected, ST::kFloat64, {kPi * kPi / 2, kPi * kPi / 6 - 1},
+                tolerance_of(ST::kFloat64));
+  expect_same(x.polygamma(1), expected);
+  Tensor y = x.clone();
+  EXPECT_TRUE(y.polygamma_(1).is_same(y));
+  expect_same(y, expected);
+  Tensor out = empty({0}, ST::kFloat64, kCpu);
+  EXPECT_TRUE(polygamma_out(out, 1, x).is_same(out));
+  expect_same(out, expected);
+}
+
+TEST(Polygamma, PromotesIntegersAndRejectsANegativeOrder) {
+  Tensor ints = int_tensor_of(ST::kInt64, {1, 0, -2});
+  expect_values(ints.polygamma(1), ST::kFloat32, {kPi * kPi / 6, kInf, kInf},
+                tolerance_of(ST::kFloat32));
+  EXPECT_EQ(message_of([&] { ints.polygamma_(1); }),
+            "result type float32 can't be cast to the desired output type int64");
+  EXPECT_EQ(message_of([&] { polygamma(-1, tensor_of(ST::kFloat32, {1})); }),
+            "polygamma(n, x) does not support negative n.");
+}
+
+TEST(Polygamma, TorchSpecialNamesAreAliasesWithTheSameArguments) {
+  // special_polygamma(n, self) and special_multigammaln(self, p), and their out= ops.
+  const Tensor x = tensor_of(ST::kFloat32, {0.5, 3});
+  expect_same(special_polygamma(2, x), polygamma(2, x));
+  expect_same(special_multigammaln(x, 3), mvlgamma(x, 3));
+  Tensor out = empty({0}, ST::kFloat64, kCpu);
+  special_polygamma_out(out, 1, x);
+  expect_same(out, polygamma(1, x).to(ST::kFloat64));
+  special_multigammaln_out(out, x, 2);
+  expect_same(out, mvlgamma(x, 2).to(ST::kFloat64));
+  EXPECT_EQ(message_of([&] { special_multigammaln(x, 0); }),
+            "p has to be greater than or equal to 1");
+}
+
 // ---- Every op: variants, Meta, layouts -------------------------------------------------------
 
 struct UnaryOp {
@@ -341,6 +382,12 @@ std::vector<UnaryOp> unary_ops() {
       {"nan_to_num", ST::kFloat32, [](const Tensor& x) { return nan_to_num(x); },
        [](Tensor& x) { x.nan_to_num_(); },
        [](Tensor& o, const Tensor& x) { nan_to_num_out(o, x); }},
+      {"polygamma", ST::kFloat32, [](const Tensor& x) { return x.polygamma(2); },
+       [](Tensor& x) { x.polygamma_(2); },
+       [](Tensor& o, const Tensor& x) { polygamma_out(o, 2, x); }},
+      {"mvlgamma", ST::kFloat64, [](const Tensor& x) { return x.mvlgamma(2); },
+       [](Tensor& x) { x.mvlgamma_(2); },
+       [](Tensor& o, const Tensor& x) { mvlgamma_out(o, x, 2); }},
   };
 }
 

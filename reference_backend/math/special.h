@@ -504,31 +504,44 @@ T lgamma_rounded(T x) {
   return static_cast<T>(lgamma(static_cast<double>(x)));
 }
 
-// trigamma, psi'(x): PyTorch's trigamma (computed in T as PyTorch): the reflection
-// psi'(x) = pi^2 / sin^2(pi x) - psi'(1 - x) below 1/2, six steps of psi'(x) = psi'(x + 1) + 1/x^2,
-// then the asymptotic series 1/x + 1/(2x^2) + 1/(6x^3) - 1/(30x^5) + 1/(42x^7).
-// Accuracy (relative, absolute below 1, against Boost.Math's trigamma on [-30, 30]): double
-// <= 1e-9 (measured 4.9e-10: the series is cut after x^-7 at x >= 6.5, as PyTorch); float <= 1e-6.
-template <typename T>
-T trigamma(T x) {
-  T sign = T(1);
-  T result = T(0);
-  if (x < T(0.5)) {
-    sign = T(-1);
-    const T pi = T(3.14159265358979323846);
-    const T sin_pi_x = sin(pi * x);
-    result -= (pi * pi) / (sin_pi_x * sin_pi_x);
-    x = T(1) - x;
+// trigamma, psi'(x), in double. At the poles 0, -1, -2, ... the limit from both sides, +inf. For
+// x <= 0 the reflection psi'(x) = pi^2 / sin^2(pi x) - psi'(1 - x), with the sine taken of x's
+// distance to the nearest integer (exact in double), so that it stays accurate next to a pole and
+// for large |x| (PyTorch 1.13 takes sin(pi x) of the rounded product: finite at the poles, 1e-5
+// off near them in float); the recurrence psi'(x) = psi'(x + 1) + 1 / x^2 up to x >= 10; then
+// the asymptotic series 1/x + 1/(2x^2) + sum_{k=1..7} B_2k / x^(2k+1) (PyTorch stops at k = 3,
+// from x >= 6.5: 5e-10 off). psi'(+inf) = 0; psi'(-inf) = nan (no limit); psi'(nan) = nan.
+// Accuracy (relative, absolute below 1, against Boost.Math on [-30, 1e5]): <= 2e-15 for x > 0
+// (measured 6.8e-16) and for x < 0 (measured 5.7e-16); float, the rounding of this (<= 6e-8).
+inline double trigamma_double(double x) {
+  const double kPi = 3.14159265358979323846;
+  if (x == -infinity<double>()) return quiet_nan<double>();
+  double reflection = 0;
+  double sign = 1;
+  if (x <= 0) {
+    const double nearest = nearbyint(x);
+    if (x == nearest) return infinity<double>();
+    const double q = kPi / sin(kPi * (x - nearest));  // sin^2(pi x) = sin^2(pi (x - nearest))
+    reflection = q * q;
+    sign = -1;
+    x = 1 - x;
   }
-  for (int i = 0; i < 6; ++i) {
-    result += T(1) / (x * x);
-    x += T(1);
+  double result = 0;
+  while (x < 10) {
+    result += 1 / (x * x);
+    x += 1;
   }
-  const T ixx = T(1) / (x * x);
-  result += (T(1) + T(1) / (T(2) * x) +
-             ixx * (T(1) / T(6) - ixx * (T(1) / T(30) - ixx * (T(1) / T(42))))) /
-            x;
-  return sign * result;
+  const double z = 1 / (x * x);
+  // B_2k: 1/6, -1/30, 1/42, -1/30, 5/66, -691/2730, 7/6 (Horner's scheme in 1 / x^2).
+  double series = 7.0 / 6.0;
+  series = series * z - 691.0 / 2730.0;
+  series = series * z + 5.0 / 66.0;
+  series = series * z - 1.0 / 30.0;
+  series = series * z + 1.0 / 42.0;
+  series = series * z - 1.0 / 30.0;
+  series = series * z + 1.0 / 6.0;
+  result += (1 + 1 / (2 * x) + z * series) / x;
+  return reflection + sign * result;
 }
 
 // The Hurwitz zeta function sum_k (k + q)^-s, in double: Cephes' zeta, as PyTorch's (direct
@@ -587,30 +600,63 @@ inline double hurwitz_zeta(double s, double q) {
   return sum;
 }
 
-// polygamma, psi^(n)(x), for n >= 0 (the op checks n): digamma for n = 0, trigamma for n = 1,
-// else (-1)^(n+1) n! zeta(n + 1, x) with zeta in double, as PyTorch's calc_polygamma (whose CPU
-// zeta accumulates in double too). Accuracy (relative, absolute below 1, against Boost.Math's
-// polygamma on [0.01, 30], n = 2, 3): double <= 1.5e-15 (measured 5.9e-16); float <= 3e-7.
+// polygamma, psi^(n)(x), for n >= 0 (the op checks n). n = 0 is digamma (in T, as the digamma
+// op). n >= 1 is computed in double and rounded to T, so float results are float's roundings of
+// the exact value: trigamma_double for n = 1, else (-1)^(n+1) n! zeta(n + 1, x) with Cephes'
+// zeta, as PyTorch's calc_polygamma, except for x < -100: Cephes sums from x itself, -x terms
+// (10 s per element at x = -1e9, whose sign it loses to rounding), so there, with
+// f = x - floor(x) and s = n + 1, zeta(s, x) = zeta(s, f) + (-1)^s (zeta(s, 1 - f) -
+// zeta(s, 1 - x)), three sums over positive arguments. Special values: at the poles 0, -1, -2, ...
+// (-1)^(n+1) inf (for odd n the limit from both sides; for even n zeta's sign, the limit from the
+// right); at +inf the limit,
+// (-1)^(n+1) 0 (1.13: nan for n >= 2, zeta's 0 * inf); at -inf nan, as there is no limit (1.13:
+// (-1)^(n+1) inf for n >= 2); nan at nan.
+// Accuracy (relative, absolute below 1, against Boost.Math's polygamma, n = 2 to 5): on
+// [0.001, 30] <= 1.5e-15 (measured 8.4e-16); on [-300, 0] <= 1e-12 (measured 4.1e-13 for n = 4,
+// 1.4e-14 for n = 2, 1.3e-15 for odd n: for even n, terms of both signs cancel near the zeros);
+// float, the rounding of these (<= 6e-8, measured 5.9e-8).
+inline double polygamma_double(int n, double x) {
+  if (n == 1) return trigamma_double(x);
+  const double sign = (n % 2) ? 1.0 : -1.0;
+  if (x == infinity<double>()) return sign * 0.0;
+  if (x == -infinity<double>()) return quiet_nan<double>();
+  const double s = static_cast<double>(n + 1);
+  double zeta;
+  if (x < -100 && x != floor(x)) {
+    const double f = x - floor(x);  // exact
+    // (-1)^s = (-1)^(n+1) = sign.
+    zeta = hurwitz_zeta(s, f) + sign * (hurwitz_zeta(s, 1 - f) - hurwitz_zeta(s, 1 - x));
+  } else {
+    zeta = hurwitz_zeta(s, x);
+  }
+  const double factorial = exp(lgamma(static_cast<double>(n) + 1));
+  return sign * factorial * zeta;
+}
+
 template <typename T>
 T polygamma(int n, T x) {
   if (n == 0) return digamma(x);
-  if (n == 1) return trigamma(x);
-  const T factorial = exp(lgamma(static_cast<T>(n) + T(1)));
-  const T zeta = static_cast<T>(hurwitz_zeta(static_cast<double>(n + 1), static_cast<double>(x)));
-  return ((n % 2) ? T(1) : T(-1)) * factorial * zeta;
+  return static_cast<T>(polygamma_double(n, static_cast<double>(x)));
 }
 
 // mvlgamma, the multivariate log-gamma function of dimension p >= 1 (the op checks p):
 // p (p - 1) / 4 log(pi) + sum_{j < p} lgamma(x - j / 2), summed from j = p - 1 down as PyTorch
 // (which adds lgamma of x + arange((1 - p) / 2, 1/2, 1/2) along a new last dim). No check of
 // x > (p - 1) / 2: PyTorch 1.13 has none either (lgamma's value at the poles, inf, and its
-// log |gamma| elsewhere). Accuracy: lgamma's, plus p roundings.
+// log |gamma| elsewhere). Computed in double and rounded once to T: x - j / 2 is exact in double
+// for a float x, where float's own rounds it and lgamma magnifies that next to its poles
+// (PyTorch 1.13's float mvlgamma(-7.5044, 2) is 1.1e-4 off).
+// Accuracy (relative, absolute below 1, against lgamma in long double, p = 1 to 5, x in
+// [-30, 1e5], each x - j / 2 at least 1e-3 from a pole): double <= 5e-13 (measured 3.3e-13 next
+// to the poles, where glibc's lgamma is least accurate and the terms cancel; 4.1e-16 above 30);
+// float, its rounding (<= 6e-8, measured 5.9e-8).
 template <typename T>
 T mvlgamma(T x, int p) {
-  T sum = T(0);
-  for (int j = p - 1; j >= 0; --j) sum += lgamma_rounded(x - static_cast<T>(j) / T(2));
+  const double wide = static_cast<double>(x);
+  double sum = 0;
+  for (int j = p - 1; j >= 0; --j) sum += lgamma(wide - static_cast<double>(j) / 2);
   const double log_pi = 1.14472988584940017414;
-  return sum + static_cast<T>(static_cast<double>(p) * static_cast<double>(p - 1) * log_pi / 4.0);
+  return static_cast<T>(sum + static_cast<double>(p) * static_cast<double>(p - 1) * log_pi / 4.0);
 }
 
 // The functors of the ops (`math: Digamma`), in the compute type (float for float16 and
@@ -705,6 +751,21 @@ struct Entr {
   template <typename T>
   T operator()(T x) const {
     return entr(x);
+  }
+};
+
+// polygamma(n, x): n reaches the functor as a number in the compute type.
+struct Polygamma {
+  template <typename T>
+  T operator()(T x, T n) const {
+    return polygamma(static_cast<int>(n), x);
+  }
+};
+
+struct Mvlgamma {
+  template <typename T>
+  T operator()(T x, T p) const {
+    return mvlgamma(x, static_cast<int>(p));
   }
 };
 

@@ -50,6 +50,17 @@ void unary_float_op(TensorIteratorBase& iter, const Tensor& self) {
   iter.build_borrowing_unary_float_op(iter.maybe_get_output(0), self);
 }
 
+void polygamma_op(TensorIteratorBase& iter, const Tensor& self, int64_t n) {
+  BP_CHECK(n >= 0, "polygamma(n, x) does not support negative n.");
+  unary_float_op(iter, self);
+}
+
+void mvlgamma_op(TensorIteratorBase& iter, const Tensor& self, int64_t p) {
+  BP_CHECK(p >= 1, "p has to be greater than or equal to 1");
+  BP_CHECK(self.dtype() != ScalarType::kBool, "The input tensor may not be a boolean tensor.");
+  unary_float_op(iter, self);
+}
+
 void unary_force_boolean_op(TensorIteratorBase& iter, const Tensor& self) {
   iter.build_borrowing_unary_force_boolean_op(iter.maybe_get_output(0), self);
 }

@@ -34,6 +34,13 @@ void comparison_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& o
 void unary_op(TensorIteratorBase& iter, const Tensor& self);
 // Integer and bool inputs compute in the default float dtype.
 void unary_float_op(TensorIteratorBase& iter, const Tensor& self);
+// unary_float_op for polygamma(n, self), checking n: "polygamma(n, x) does not support negative
+// n."
+void polygamma_op(TensorIteratorBase& iter, const Tensor& self, int64_t n);
+// unary_float_op for mvlgamma(self, p), checking p: "p has to be greater than or equal to 1" (and
+// no domain check on self: PyTorch 1.13 has none); bool inputs are refused as PyTorch: "The
+// input tensor may not be a boolean tensor."
+void mvlgamma_op(TensorIteratorBase& iter, const Tensor& self, int64_t p);
 // unary_op, rejecting bool: "Negation, the `-` operator, on a bool tensor is not supported. If
 // you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
 void neg_op(TensorIteratorBase& iter, const Tensor& self);

@@ -48,7 +48,7 @@ def make_case(op, dtype, sample):
                     % missing
                 case["upcast"] = True
     except (RuntimeError, IndexError, ValueError) as e:
-        case["expect"] = {"error": messages.reworded(op.base,
+        case["expect"] = {"error": messages.reworded(op.target_base,
                                                      messages.normalize(error_message(e)))}
         if not messages.is_contract(error_message(e)):
             case["expect"]["pytorch_internal_error"] = error_message(e)

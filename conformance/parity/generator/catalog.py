@@ -158,6 +158,10 @@ def functional_of(op, ops_by_name):
     for c in candidates:
         if [a.name for a in c.args] == want:
             return c
+    # The same arguments in another order (polygamma_(self, n) of polygamma(n, self)).
+    for c in candidates:
+        if sorted(a.name for a in c.args) == sorted(want):
+            return c
     return None
 
 

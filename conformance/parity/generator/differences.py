@@ -3,7 +3,9 @@ rule. Each rule's key names its row in docs/pytorch_parity.md ("Intentional diff
 gives the reason and the test that pins Backplane's behaviour."""
 import math
 
-from . import messages
+import torch
+
+from . import expect, messages, torch_call
 
 SPECIAL_MAGNITUDE = (1e-30, 1e30)  # complex parts outside this range overflow or underflow
 
@@ -240,6 +242,84 @@ def _log1p_huge(op, case, siblings):
         math.isfinite(x) and x > 1e37 for v in case["args"].values() for x in _reals(v))
 
 
+def _floats(tensor_json):
+    """A tensor's elements in logical order, as Python floats (real parts of complex ones)."""
+    t = torch_call.decode_tensor(tensor_json)
+    return (t.real if t.dtype.is_complex else t).double().flatten().tolist()
+
+
+def _polygamma_limits(op, case, siblings):
+    """polygamma(1, x) where 1.13 gives a negative integer x (a pole) a finite value, pi^2 /
+    sin^2 of the rounded product pi x, or nan (huge x); polygamma(n >= 2, +-inf), where 1.13
+    gives nan at +inf (zeta's 0 * inf) and +-inf at -inf."""
+    if op.target_base != "polygamma" or "outputs" not in case["expect"]:
+        return False
+    n = case["args"].get("n")
+    xs = _floats(case["args"]["self"])
+    if n == 1:
+        got = _floats(case["expect"]["outputs"][0])
+        return any(math.isfinite(x) and x < 0 and x == math.floor(x) and y != math.inf
+                   for x, y in zip(xs, got))
+    return isinstance(n, int) and n >= 2 and any(math.isinf(x) for x in xs)
+
+
+# The functional form of each op whose float results Backplane computes in double, called on
+# PyTorch's tensors.
+IN_DOUBLE = {
+    "polygamma": lambda a: torch.polygamma(a["n"], a["self"]),
+    "mvlgamma": lambda a: torch.mvlgamma(a["self"], a["p"]),
+}
+
+
+def _close(actual, expected, tolerance):
+    """Whether `actual` passes for `expected` as a case compares them (conformance/
+    tolerances.json: NaN matches NaN, infinities match exactly, zeros match in sign)."""
+    if math.isnan(actual) or math.isnan(expected):
+        return math.isnan(actual) and math.isnan(expected)
+    if math.isinf(actual) or math.isinf(expected) or (actual == 0 and expected == 0):
+        return actual == expected and math.copysign(1, actual) == math.copysign(1, expected)
+    return abs(actual - expected) <= tolerance["atol"] + tolerance["rtol"] * abs(expected)
+
+
+def _computed_in_double(op, case, siblings):
+    """polygamma (n >= 1) and mvlgamma computed in a dtype below float64 (float32 for integer
+    inputs), where 1.13's values are off its own float64 values on the same inputs, rounded to
+    that dtype, by more than the case's tolerance: 1.13 rounds pi x (trigamma's reflection) and
+    x - j / 2 (mvlgamma) to the input's dtype next to the poles, which magnify it, and rounds
+    each step of bfloat16 mvlgamma. Backplane computes in double and rounds once."""
+    if op.target_base not in IN_DOUBLE or "outputs" not in case["expect"]:
+        return False
+    if op.target_base == "polygamma" and case["args"].get("n") == 0:
+        return False  # digamma
+    args = dict(case["args"])
+    x = torch_call.decode_tensor(args["self"])
+    computed_in = x.dtype if x.dtype.is_floating_point else torch.get_default_dtype()
+    if computed_in == torch.float64:
+        return False
+    args["self"] = x.double()
+    wide = IN_DOUBLE[op.target_base](args).to(computed_in).double().flatten().tolist()
+    out = case["expect"]["outputs"][0]
+    got = _floats(out)
+    tolerance = out.get("tolerance") or expect.tolerance(op, out["dtype"])
+    return any(not _close(w, e, tolerance) for e, w in zip(got, wide))
+
+
+def _permuted(t):
+    """Whether a tensor's layout is a permutation of the contiguous one (strides not
+    decreasing over its dims of more than one element, zero strides aside)."""
+    if not isinstance(t, dict) or "strides" not in t:
+        return False
+    strides = [st for size, st in zip(t["sizes"], t["strides"]) if size > 1 and st != 0]
+    return any(a < b for a, b in zip(strides, strides[1:]))
+
+
+def _mvlgamma_layout(op, case, siblings):
+    """A functional mvlgamma of a permuted tensor whose case checks the output's strides."""
+    return op.target_base == "mvlgamma" and op.kind == "functional" and \
+        "outputs" in case["expect"] and "strides" in case["expect"]["outputs"][0] and \
+        _permuted(case["args"].get("self"))
+
+
 RULES = [
     ("complex32", "PyTorch 1.13 gives complex32, a dtype Backplane does not have", _complex32),
     ("internal-error", "PyTorch 1.13 fails an internal check: not a contract", _internal_error),
@@ -284,6 +364,12 @@ RULES = [
      "conj_physical_ of one runs as any in-place op; 1.13 returns self", _conj_physical_real_copy),
     ("log1p-huge", "log1p of values above 1e37: the finite logarithm; 1.13's SLEEF kernel "
      "overflows to inf", _log1p_huge),
+    ("polygamma-limits", "polygamma at its poles (n = 1) and infinities (n >= 2): the limits; "
+     "1.13 gives finite values at the poles and nan at +inf", _polygamma_limits),
+    ("computed-in-double", "polygamma (n >= 1) and mvlgamma below float64: computed in double "
+     "and rounded once; 1.13 rounds arguments next to the poles", _computed_in_double),
+    ("mvlgamma-layout", "mvlgamma of a permuted tensor keeps its layout, as every TensorIterator "
+     "op; 1.13's composite returns it contiguous", _mvlgamma_layout),
 ]
 
 

@@ -42,6 +42,11 @@ REWORDED = [
      "upper bound and lower bound inconsistent with step sign"),
     ("resize", r"^numel: integer multiplication overflow$",
      "Trying to create tensor with negative dimension"),
+    # mvlgamma.out names self's dtype as the result type and the result's as the out's.
+    ("mvlgamma", r"^mvlgamma: result type \w+ can't be cast to the desired output type \w+$",
+     "can't be cast to the desired output type"),
+    # mvlgamma_ of an integer tensor: its arange of j / 2 in the integer dtype has step 0.
+    ("mvlgamma", r"^step must be nonzero$", "can't be cast to the desired output type"),
 ]
 
 

@@ -5,6 +5,7 @@
 // scalars passed by value, a compute dtype a Scalar decided, copies between every pair of dtypes
 // and fills.
 #include <cmath>
+#include <iterator>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -292,6 +293,58 @@ TEST_F(ElementwiseEmulation,
   Tensor expected = cpu_tensor(kSizes, ScalarType::kFloat32);
   call_op(op.name, {Value(x), Value(Scalar(2.5)), Value(expected)});
   expect_same_values(out, expected, "pow(int32, 2.5)");
+}
+
+// The poles, infinities and the regions each branch of polygamma and mvlgamma takes (the
+// reflection next to a pole, the split zeta below -100), then random values.
+Tensor gamma_family_values(ScalarType dtype) {
+  const double specials[] = {0.0,          -0.0,     -1.0,      -2.0,        -2.5,      -1.0001,
+                             0.5,          3.75,     30.5,      -150.3,      -7.504394, 1e10,
+                             -1e10 + 0.25, HUGE_VAL, -HUGE_VAL, std::nan("")};
+  Tensor wide = converted(random_tensor(kSizes, ScalarType::kFloat64, 13), ScalarType::kFloat64);
+  double* data = wide.data_ptr<double>();
+  for (size_t i = 0; i < std::size(specials); ++i) data[i] = specials[i];
+  return converted(wide, dtype);
+}
+
+// polygamma of each order its math tells apart (digamma, trigamma, zeta) and mvlgamma of several
+// dimensions: the tests over every op sample one value of an int argument (2).
+TEST_F(ElementwiseEmulation, PolygammaAndMvlgammaOfEveryOrderMatchTheCpuBackend) {
+  const struct {
+    const char* op;
+    int64_t order;
+  } calls[] = {{"polygamma.out", 0},
+               {"polygamma.out", 1},
+               {"polygamma.out", 3},
+               {"mvlgamma.out", 1},
+               {"mvlgamma.out", 5}};
+  for (const ScalarType dtype :
+       {ScalarType::kFloat32, ScalarType::kFloat64, ScalarType::kBFloat16}) {
+    for (const auto& call : calls) {
+      const std::string what = std::string(call.op) + " " + std::to_string(call.order) + " " +
+                               std::string(scalar_type_name(dtype));
+      SCOPED_TRACE(what);
+      const PointwiseOp& op = *find_pointwise_op(call.op);
+      const Tensor x = gamma_family_values(dtype);
+      const Tensor dx = device_.copy_of(x), out = device_.empty(kSizes, dtype);
+      const auto args = [&](const Tensor& self, const Tensor& into) {
+        Stack stack(static_cast<size_t>(op.num_arguments));
+        stack[op.inputs[0]] = Value(self);
+        stack[op.args[0]] = Value(call.order);
+        stack[op.out] = Value(into);
+        return stack;
+      };
+      const HandedPlan h = handed_plan(device_, op.name, args(dx, out));
+      const jit::Value order =
+          math_argument(op, 0, abi_value(Scalar(call.order)), compute_dtype(h.common));
+      const ElementwiseLaunch launch = plan_elementwise(
+          computation_of(op), h.common, h.plan.operands[0].dtype, h.plan, {&order, 1});
+      run_emulated(launch.kernel.entry_name(), launch.blocks, jit::kThreads, launch.params());
+      Tensor expected = cpu_tensor(kSizes, dtype);
+      call_op(op.name, args(x, expected));
+      expect_same_values(out, expected, what);
+    }
+  }
 }
 
 TEST_F(ElementwiseEmulation, MisalignedOperandsUseNarrowerVectors) {
