@@ -52,7 +52,7 @@ void BM_Erf(benchmark::State& state) {
   float* out = y.data();
   for (auto _ : state) {
     dispatch_cpu([&](auto width) __attribute__((always_inline)) {
-      constexpr bool kWide = std::is_same_v<decltype(width), Avx512Width32>;
+      constexpr bool kWide = decltype(width)::isa == VecIsa::kAvx512;
       const auto loop = [&](auto bytes) __attribute__((always_inline)) {
         using Vec = Vectorized<float, decltype(bytes)::value>;
         for (int64_t i = 0; i < kElements; i += 2 * Vec::size()) {
