@@ -103,13 +103,10 @@ struct Gelu {
   static constexpr bool kWideVectors = true;  // no comparisons on T (erf, tanh: none either)
   template <typename T>
   T operator()(T x, int approximate) const {
-    // x/2 (1 + f), not x/2 + x/2 f: -0.0 and the -0.0 of large negative x stay.
-    const T half_x = x * T(0.5);
-    if (approximate == 1) {
-      const T inner = T(0.79788456080286535588) * (x + T(0.044715) * (x * x * x));
-      return half_x * (T(1) + tanh(inner));
-    }
-    return half_x * (T(1) + erf(x * T(0.70710678118654752440)));
+    // approximate is the same for every lane: one form is evaluated.
+    const T f = approximate == 1 ? tanh(T(0.79788456080286535588) * (x + T(0.044715) * (x * x * x)))
+                                 : erf(x * T(0.70710678118654752440));
+    return x * T(0.5) * (T(1) + f);  // x/2 (1 + f): -0.0 stays (x/2 + x/2 f would lose it)
   }
 };
 

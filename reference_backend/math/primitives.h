@@ -39,6 +39,16 @@ struct element_of<Vectorized<T, kBytes, kIsa>> {
 // otherwise. Signed integer arithmetic in the math wraps on overflow (two's complement): the CPU
 // backend compiles with -fwrapv, as PyTorch's kernels behave in practice.
 
+// Sanitizer builds (-O1) keep float erf out of line (SLEEF): inlining erf_float made gelu's vector
+// functor too big for GCC's -O1 inliner, and a functor left out of line is compiled for the
+// baseline ISA, where it takes vectors in memory while the AVX2 loop passes them in registers
+// (AddressSanitizer: stack-buffer-overflow in gelu, 2026-11-26).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr bool kSanitizerBuild = true;
+#else
+inline constexpr bool kSanitizerBuild = false;
+#endif
+
 namespace detail {
 template <typename T>
 inline constexpr bool is_vectorized_v = false;
@@ -247,7 +257,8 @@ template <typename T>
 // Real only.
 template <typename T>
 [[gnu::always_inline]] inline T erf(T x) {
-  if constexpr (detail::is_vec_math_v<T> && std::is_same_v<element_t<T>, float>) {
+  if constexpr (detail::is_vec_math_v<T> && std::is_same_v<element_t<T>, float> &&
+                !kSanitizerBuild) {
     return vec_math::erf_float(x);  // inline, <= 1.1 ulp, 4-5x faster than SLEEF's (vec_erf.h)
   } else if constexpr (detail::is_vec_math_v<T>) {
     return vec_math::erf(x);  // double: SLEEF's
