@@ -240,6 +240,16 @@ def _log1p_huge(op, case, siblings):
         math.isfinite(x) and x > 1e37 for v in case["args"].values() for x in _reals(v))
 
 
+def _complex_compare_parts(op, case, siblings):
+    """eq and ne into a complex output from an operand of another dtype: PyTorch converts it
+    into a contiguous copy, so its vectorised loop runs (spreading the inputs out cannot pick the
+    scalar loop, as it does for the other cases)."""
+    outs = case["expect"].get("outputs", [])
+    if op.target_base not in ("eq", "ne") or not outs or not outs[0]["dtype"].startswith("complex"):
+        return False
+    return any(t["dtype"] != outs[0]["dtype"] for k, t in _tensors(case).items() if k != "out")
+
+
 RULES = [
     ("complex32", "PyTorch 1.13 gives complex32, a dtype Backplane does not have", _complex32),
     ("internal-error", "PyTorch 1.13 fails an internal check: not a contract", _internal_error),
@@ -284,6 +294,9 @@ RULES = [
      "conj_physical_ of one runs as any in-place op; 1.13 returns self", _conj_physical_real_copy),
     ("log1p-huge", "log1p of values above 1e37: the finite logarithm; 1.13's SLEEF kernel "
      "overflows to inf", _log1p_huge),
+    ("complex-compare-parts", "eq and ne into a complex out from converted operands: 1 or 0 "
+     "per element; 1.13's vectorised loop compares real and imaginary parts apart",
+     _complex_compare_parts),
 ]
 
 
