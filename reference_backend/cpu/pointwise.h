@@ -122,21 +122,21 @@ struct VectorBody<F, M, std::index_sequence<I...>, kOnes, Extras...> {
   template <int kBytes, VecIsa kIsa, typename Vec = Vectorized<M, kBytes, kIsa>>
   [[gnu::always_inline, gnu::flatten]] Vec operator()(
       Repeat<I, Vectorized<M, kBytes, kIsa>>... in) const {
-    const Vec r = std::apply(
-        [&](const Extras&... e) {
-          // An argument F takes by a type of its own (an int choice) stays a scalar, the same for
-          // every lane, so F may branch on it; one it takes as T is broadcast into a vector.
-          if constexpr (std::is_invocable_v<const F&, Repeat<I, Vec>..., const Extras&...>) {
-            return F{}(in..., e...);
-          } else {
-            return F{}(in..., Vec(e)...);
-          }
-        },
-        extras);
     if constexpr (kOnes) {
-      return blendv(Vec(M(0)), Vec(M(1)), r);
+      const VectorBody<F, M, std::index_sequence<I...>, false, Extras...> masks{extras};
+      return blendv(Vec(M(0)), Vec(M(1)), masks(in...));
     } else {
-      return r;
+      return std::apply(
+          [&](const Extras&... e) {
+            // An argument F takes by a type of its own (an int choice) stays a scalar, the same
+            // for every lane, so F may branch on it; one it takes as T is broadcast into a vector.
+            if constexpr (std::is_invocable_v<const F&, Repeat<I, Vec>..., const Extras&...>) {
+              return F{}(in..., e...);
+            } else {
+              return F{}(in..., Vec(e)...);
+            }
+          },
+          extras);
     }
   }
 };
