@@ -137,7 +137,32 @@ const std::vector<Scalar> kScalarDivisors = {Scalar(int64_t{3}), Scalar(-2.5), S
 
 const ElementFn kLessMath = math<kIntOrRealKind>([](auto a, auto b) { return a < b; });
 const ElementFn kBitwiseAndMath = math<kIntKind>([](Int a, Int b) { return a & b; });
+const ElementFn kBitwiseOrMath = math<kIntKind>([](Int a, Int b) { return a | b; });
+const ElementFn kBitwiseXorMath = math<kIntKind>([](Int a, Int b) { return a ^ b; });
 const std::vector<Scalar> kBitmasks = {Scalar(int64_t{3}), Scalar(int64_t{-6}), Scalar(true)};
+
+// Values that compare equal often (whole numbers in a small range, zeros included).
+const Domain kFewValues{.low = -3, .high = 3, .int_low = -3, .int_high = 3, .whole = true};
+
+// Shifts as PyTorch 1.13's CPU kernels compute them on x86: the amount modulo 32 (int64: 64),
+// narrower types shifted as 32-bit integers (so their left shifts by 8 or more give 0 and their
+// right shifts fill with the sign), here as multiplication and floor division by 2^amount.
+int shift_amount(Int b, ScalarType dtype) {
+  const int64_t width = dtype == ScalarType::kInt64 ? 64 : 32;
+  return static_cast<int>(((b.v % width) + width) % width);
+}
+const ElementFn kLeftShiftMath = math<kIntKind>([](Int a, Int b, const Ctx& c) {
+  const int n = shift_amount(b, c.compute());
+  return c.wrap(a * Int(static_cast<int64_t>(uint64_t{1} << n)));
+});
+const ElementFn kRightShiftMath = math<kIntKind>([](Int a, Int b, const Ctx& c) {
+  const int n = shift_amount(b, c.compute());
+  if (n == 63) return a < Int(0) ? Int(-1) : Int(0);  // 2^63 is no int64
+  return floor_div(a, Int(int64_t{1} << n));
+});
+const std::vector<Scalar> kShiftAmounts = {Scalar(int64_t{3}), Scalar(int64_t{-1}),
+                                           Scalar(int64_t{33}), Scalar(true)};
+const std::vector<Scalar> kShifted = {Scalar(int64_t{5}), Scalar(int64_t{-6}), Scalar(true)};
 
 // Bases of powers: small (integer powers overflow soon enough), never zero (complex powers of
 // zero are left to implementations).
@@ -180,6 +205,72 @@ T pow_scalar(T x, T e) {
   if (e == T(3)) return x * x * x;
   if (e == T(-2)) return T(1) / (x * x);
   return std::pow(x, e);
+}
+
+// A tier-2 comparison's name.Tensor and name.Scalar entries (and their in-place and out= ops),
+// on values that are often equal; `more_scalars` are tried after 3, -2.0 and True.
+void add_comparison(OpDatabase& db, const std::string& name, DtypeSet dtypes, ElementFn fn,
+                    const std::vector<Scalar>& more_scalars = {}) {
+  std::vector<Scalar> scalars = {Scalar(int64_t{3}), Scalar(-2.0), Scalar(true)};
+  scalars.insert(scalars.end(), more_scalars.begin(), more_scalars.end());
+  db.add(pointwise(
+      {.name = name + ".Tensor",
+       .dtypes = dtypes,
+       .tier = 2,
+       .operands = {{"self", std::nullopt, kFewValues}, {"other", std::nullopt, kFewValues}},
+       .result = ResultDtype::kBool,
+       .math = fn}));
+  db.add(pointwise({.name = name + ".Scalar",
+                    .dtypes = dtypes,
+                    .tier = 2,
+                    .operands = {{"self", std::nullopt, kFewValues}},
+                    .scalar_operands = {"other"},
+                    .scalars = std::move(scalars),
+                    .result = ResultDtype::kBool,
+                    .math = fn}));
+}
+
+// A tier-2 logical op (bool result, every dtype), on values with zeros among them.
+void add_logical(OpDatabase& db, const std::string& name, ElementFn fn) {
+  db.add(pointwise(
+      {.name = name,
+       .dtypes = kAllDtypes,
+       .tier = 2,
+       .operands = {{"self", std::nullopt, kFewValues}, {"other", std::nullopt, kFewValues}},
+       .result = ResultDtype::kBool,
+       .math = fn}));
+}
+
+// The overloads of a bitwise op: name.Tensor, a tensor with a Scalar other (name.<overload>:
+// "Scalar", or the shifts' "Tensor_Scalar") and a Scalar self with a tensor (name.Scalar_Tensor).
+struct BitwiseOverloads {
+  std::string name;
+  std::string tensor_scalar;
+  DtypeSet dtypes;
+  int tier;
+  std::vector<Scalar> others;  // tried as the Scalar other
+  std::vector<Scalar> selves;  // tried as the Scalar self
+};
+
+void add_bitwise(OpDatabase& db, const BitwiseOverloads& op, const ElementFn& fn) {
+  db.add(pointwise({.name = op.name + ".Tensor",
+                    .dtypes = op.dtypes,
+                    .tier = op.tier,
+                    .operands = {{"self"}, {"other"}},
+                    .math = fn}));
+  db.add(pointwise({.name = op.name + "." + op.tensor_scalar,
+                    .dtypes = op.dtypes,
+                    .tier = op.tier,
+                    .scalar_operands = {"other"},
+                    .scalars = op.others,
+                    .math = fn}));
+  db.add(pointwise({.name = op.name + ".Scalar_Tensor",
+                    .dtypes = op.dtypes,
+                    .tier = op.tier,
+                    .operands = {{"other"}},
+                    .scalar_operands = {"self"},
+                    .scalars = op.selves,
+                    .math = scalar_first(fn)}));
 }
 
 }  // namespace
@@ -362,6 +453,14 @@ void add_binary_entries(OpDatabase& db) {
        .scalars = {Scalar(int64_t{3}), Scalar(-2.0), Scalar(true)},
        .result = ResultDtype::kBool,
        .math = kLessMath}));
+  add_comparison(db, "ne", kAllDtypes, math<kAnyKind>([](auto a, auto b) { return a != b; }),
+                 {Scalar(complex<double>(1, -2))});
+  add_comparison(db, "le", kAllButComplex,
+                 math<kIntOrRealKind>([](auto a, auto b) { return a <= b; }));
+  add_comparison(db, "gt", kAllButComplex,
+                 math<kIntOrRealKind>([](auto a, auto b) { return a > b; }));
+  add_comparison(db, "ge", kAllButComplex,
+                 math<kIntOrRealKind>([](auto a, auto b) { return a >= b; }));
   db.add(pointwise({.name = "logical_and",
                     .dtypes = kAllDtypes,
                     .operands = {{"self"}, {"other"}},
@@ -370,21 +469,24 @@ void add_binary_entries(OpDatabase& db) {
                       using T = decltype(a);
                       return a != T(0) && b != T(0);
                     })}));
-  db.add(pointwise({.name = "bitwise_and.Tensor",
-                    .dtypes = kIntegral | kBoolOnly,
-                    .operands = {{"self"}, {"other"}},
-                    .math = kBitwiseAndMath}));
-  db.add(pointwise({.name = "bitwise_and.Scalar",
-                    .dtypes = kIntegral | kBoolOnly,
-                    .scalar_operands = {"other"},
-                    .scalars = kBitmasks,
-                    .math = kBitwiseAndMath}));
-  db.add(pointwise({.name = "bitwise_and.Scalar_Tensor",
-                    .dtypes = kIntegral | kBoolOnly,
-                    .operands = {{"other"}},
-                    .scalar_operands = {"self"},
-                    .scalars = kBitmasks,
-                    .math = scalar_first(kBitwiseAndMath)}));
+  add_logical(db, "logical_or", math<kAnyKind>([](auto a, auto b) {
+                using T = decltype(a);
+                return a != T(0) || b != T(0);
+              }));
+  add_logical(db, "logical_xor", math<kAnyKind>([](auto a, auto b) {
+                using T = decltype(a);
+                return (a != T(0)) != (b != T(0));
+              }));
+  add_bitwise(db, {"bitwise_and", "Scalar", kIntegral | kBoolOnly, 1, kBitmasks, kBitmasks},
+              kBitwiseAndMath);
+  add_bitwise(db, {"bitwise_or", "Scalar", kIntegral | kBoolOnly, 2, kBitmasks, kBitmasks},
+              kBitwiseOrMath);
+  add_bitwise(db, {"bitwise_xor", "Scalar", kIntegral | kBoolOnly, 2, kBitmasks, kBitmasks},
+              kBitwiseXorMath);
+  add_bitwise(db, {"bitwise_left_shift", "Tensor_Scalar", kIntegral, 2, kShiftAmounts, kShifted},
+              kLeftShiftMath);
+  add_bitwise(db, {"bitwise_right_shift", "Tensor_Scalar", kIntegral, 2, kShiftAmounts, kShifted},
+              kRightShiftMath);
   db.add(pointwise({.name = "gcd",
                     .dtypes = kIntegral,
                     .operands = {{"self"}, {"other"}},

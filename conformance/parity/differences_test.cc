@@ -207,6 +207,22 @@ TEST(IntentionalDifferences, MvlgammaLayout) {
   EXPECT_EQ(lgamma(x).strides(), x.strides());
 }
 
+// complex-compare-parts: eq and ne of complex numbers into a complex tensor give 1 or 0 per
+// element, whatever the operands' dtypes (1.13's vectorised loop, which runs when an operand is
+// converted first, compared the parts apart: ne(1+3j, 1+2j) was 1j, eq 1+0j).
+TEST(IntentionalDifferences, ComplexCompareParts) {
+  const Tensor other = complex_tensor_of(ST::kComplex128, {C(1, 2), C(1, 2), C(5, 3)});
+  Tensor x = complex_tensor_of(ST::kComplex64, {C(1, 3), C(1, 2), C(1, 2)});
+  x.ne_(other);
+  expect_complex_values(x, ST::kComplex64, {C(1, 0), C(0, 0), C(1, 0)});
+  Tensor y = complex_tensor_of(ST::kComplex64, {C(1, 3), C(1, 2), C(1, 2)});
+  y.eq_(other);
+  expect_complex_values(y, ST::kComplex64, {C(0, 0), C(1, 0), C(0, 0)});
+  Tensor z = complex_tensor_of(ST::kComplex64, {C(-4.9, -5), C(0, 0)});
+  z.ne_(tensor_of(ST::kFloat64, {0.02, 0}));
+  expect_complex_values(z, ST::kComplex64, {C(1, 0), C(0, 0)});
+}
+
 // angle-complex-layout: angle of a transposed complex tensor keeps the layout, as abs does (1.13
 // returned a contiguous tensor).
 TEST(IntentionalDifferences, AngleComplexLayout) {

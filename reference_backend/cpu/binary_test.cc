@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -600,6 +601,143 @@ Tensor right_input(ST dtype, Device device) {
   Tensor x = empty({3}, dtype, device);
   if (device.is_cpu()) copy_(x, tensor_of(dtype, {2, 3, 1}));
   return x;
+}
+
+// Long enough for the vector loops (with a tail), with NaNs and equal elements: every comparison
+// into a bool tensor (masks stored as bools), in place into the inputs' dtype (1 / 0) and on
+// strided views (the scalar loop) agrees with the element-wise definition.
+TEST(Comparisons, VectorAndScalarLoopsAgreeIntoBoolAndIntoTheInputsDtype) {
+  using Cmp = std::function<Tensor(const Tensor&, const Tensor&)>;
+  using InPlace = std::function<void(Tensor&, const Tensor&)>;
+  const std::vector<std::tuple<std::string, Cmp, InPlace, std::function<bool(double, double)>>>
+      ops = {
+          {"eq", [](auto& a, auto& b) { return eq(a, b); }, [](auto& a, auto& b) { a.eq_(b); },
+           [](double x, double y) { return x == y; }},
+          {"ne", [](auto& a, auto& b) { return ne(a, b); }, [](auto& a, auto& b) { a.ne_(b); },
+           [](double x, double y) { return x != y; }},
+          {"lt", [](auto& a, auto& b) { return lt(a, b); }, [](auto& a, auto& b) { a.lt_(b); },
+           [](double x, double y) { return x < y; }},
+          {"le", [](auto& a, auto& b) { return le(a, b); }, [](auto& a, auto& b) { a.le_(b); },
+           [](double x, double y) { return x <= y; }},
+          {"gt", [](auto& a, auto& b) { return gt(a, b); }, [](auto& a, auto& b) { a.gt_(b); },
+           [](double x, double y) { return x > y; }},
+          {"ge", [](auto& a, auto& b) { return ge(a, b); }, [](auto& a, auto& b) { a.ge_(b); },
+           [](double x, double y) { return x >= y; }},
+      };
+  for (ST t :
+       {ST::kUInt8, ST::kInt8, ST::kInt16, ST::kInt32, ST::kInt64, ST::kFloat32, ST::kFloat64}) {
+    std::vector<double> va, vb;
+    for (int i = 0; i < 2 * 67; ++i) {
+      va.push_back(i % 5);
+      vb.push_back(i % 3 == 0 ? i % 5 : (i * 7) % 5);
+    }
+    if (is_floating_point(t)) va[3] = vb[3] = vb[40] = kNan;
+    const Tensor a = tensor_of(t, va), b = tensor_of(t, vb);
+    for (const auto& [name, fn, fn_, ref] : ops) {
+      SCOPED_TRACE(name + " " + std::string(scalar_type_name(t)));
+      std::vector<double> expected;
+      for (size_t i = 0; i < va.size(); ++i) expected.push_back(ref(va[i], vb[i]) ? 1 : 0);
+      expect_values(fn(a, b), ST::kBool, expected);
+      Tensor x = a.clone();
+      fn_(x, b);
+      expect_values(x, t, expected);
+      std::vector<double> every_other;
+      for (size_t i = 0; i < expected.size(); i += 2) every_other.push_back(expected[i]);
+      const Tensor sa = slice(a, 0, 0, std::nullopt, 2), sb = slice(b, 0, 0, std::nullopt, 2);
+      expect_values(fn(sa, sb), ST::kBool, every_other);
+      expect_values(fn(a, zero_dim(t, 2)), ST::kBool, [&] {
+        std::vector<double> e;
+        for (double v : va) e.push_back(ref(v, 2) ? 1 : 0);
+        return e;
+      }());
+    }
+  }
+}
+
+TEST(Ne, ComplexNumbersDifferInEitherPart) {
+  const Tensor a = complex_tensor_of(ST::kComplex128, {C(1, 2), C(1, 3), C(kNan, 0), C(-0.0, 0)});
+  const Tensor b = complex_tensor_of(ST::kComplex128, {C(1, 2), C(1, 2), C(kNan, 0), C(0, 0)});
+  expect_values(ne(a, b), ST::kBool, {0, 1, 1, 0});
+  Tensor x = a.clone();
+  x.ne_(b);
+  expect_complex_values(x, ST::kComplex128, {C(0, 0), C(1, 0), C(1, 0), C(0, 0)});
+  EXPECT_EQ(message_of([&] { le(a, b); }), "\"le\" not implemented for 'complex128'");
+}
+
+TEST(LogicalOrAndXor, TreatNonZeroAsTrue) {
+  expect_values(
+      logical_or(tensor_of(ST::kFloat32, {0, kNan, 0, -0.0}), tensor_of(ST::kInt8, {0, 0, 3, 0})),
+      ST::kBool, {0, 1, 1, 0});
+  expect_values(
+      logical_xor(tensor_of(ST::kFloat32, {0, kNan, 2, -0.0}), tensor_of(ST::kInt8, {0, 0, 3, 1})),
+      ST::kBool, {0, 1, 0, 1});
+  Tensor x = complex_tensor_of(ST::kComplex64, {C(0, 1), C(0, 0)});
+  x.logical_xor_(tensor_of(ST::kBool, {1, 1}));
+  expect_complex_values(x, ST::kComplex64, {C(0, 0), C(1, 0)});
+}
+
+TEST(BitwiseOrAndXor, CombineBitsOfIntegersAndBoolWithEveryOverload) {
+  for (ST t : signed_integral_dtypes()) {
+    expect_int_values(
+        bitwise_or(int_tensor_of(t, {12, 0, min_of(t)}), int_tensor_of(t, {3, -1, 1})), t,
+        {15, -1, min_of(t) + 1});
+    expect_int_values(
+        bitwise_xor(int_tensor_of(t, {12, -1, min_of(t)}), int_tensor_of(t, {10, 7, -1})), t,
+        {6, -8, max_of(t)});
+  }
+  expect_values(bitwise_xor(tensor_of(ST::kBool, {1, 1, 0}), tensor_of(ST::kBool, {1, 0, 0})),
+                ST::kBool, {0, 1, 0});
+  expect_values(bitwise_or(tensor_of(ST::kBool, {1, 0}), Scalar(false)), ST::kBool, {1, 0});
+  // uint8 and int8 promote to int16.
+  expect_int_values(bitwise_xor(int_tensor_of(ST::kUInt8, {255}), int_tensor_of(ST::kInt8, {-1})),
+                    ST::kInt16, {-256});
+  expect_int_values(bitwise_xor(Scalar(5), int_tensor_of(ST::kUInt8, {3})), ST::kUInt8, {6});
+  Tensor out = empty({0}, ST::kInt64, kCpu);
+  bitwise_or_out(out, Scalar(8), int_tensor_of(ST::kInt32, {1}));
+  expect_int_values(out, ST::kInt64, {9});
+  // 1000 elements: the vector loop and its tail.
+  std::vector<int64_t> va, vb, expected;
+  for (int64_t i = 0; i < 1000; ++i) {
+    va.push_back(i * 7919 % 1000 - 500);
+    vb.push_back(i - 300);
+    expected.push_back(va.back() ^ vb.back());
+  }
+  expect_int_values(bitwise_xor(int_tensor_of(ST::kInt32, va), int_tensor_of(ST::kInt32, vb)),
+                    ST::kInt32, expected);
+  EXPECT_EQ(message_of([&] { bitwise_or(tensor_of(ST::kFloat32, {1}), Scalar(1)); }),
+            "\"bitwise_or\" not implemented for 'float32'");
+}
+
+// As PyTorch 1.13's CPU kernels on x86: the amount modulo 32 (int64: 64); narrower types shift
+// as 32-bit integers.
+TEST(Shifts, TakeTheAmountModuloTheWidthAndShiftNarrowTypesAsInt32) {
+  expect_int_values(bitwise_left_shift(int_tensor_of(ST::kInt8, {1, 1, 1, 1, -1, 3}),
+                                       int_tensor_of(ST::kInt8, {7, 8, 33, -1, 2, 0})),
+                    ST::kInt8, {-128, 0, 2, 0, -4, 3});
+  expect_int_values(bitwise_left_shift(int_tensor_of(ST::kInt32, {1, 1, 3}),
+                                       int_tensor_of(ST::kInt32, {-1, 32, 33})),
+                    ST::kInt32, {min_of(ST::kInt32), 1, 6});
+  expect_int_values(bitwise_left_shift(int_tensor_of(ST::kInt64, {1, 1, 1}),
+                                       int_tensor_of(ST::kInt64, {63, 64, -1})),
+                    ST::kInt64, {min_of(ST::kInt64), 1, min_of(ST::kInt64)});
+  expect_int_values(bitwise_right_shift(int_tensor_of(ST::kInt8, {-128, -128, -128, 64}),
+                                        int_tensor_of(ST::kInt8, {9, 32, 33, 7})),
+                    ST::kInt8, {-1, -128, -64, 0});
+  expect_int_values(bitwise_right_shift(int_tensor_of(ST::kUInt8, {255, 255, 255}),
+                                        int_tensor_of(ST::kUInt8, {33, 8, 255})),
+                    ST::kUInt8, {127, 0, 0});
+  expect_int_values(bitwise_right_shift(int_tensor_of(ST::kInt64, {-128, -128, 1}),
+                                        int_tensor_of(ST::kInt64, {32, 64, -1})),
+                    ST::kInt64, {-1, -128, 0});
+  expect_int_values(bitwise_left_shift(Scalar(1), int_tensor_of(ST::kInt16, {3, 16})), ST::kInt16,
+                    {8, 0});
+  Tensor x = int_tensor_of(ST::kInt32, {-8});
+  x.bitwise_right_shift_(Scalar(1));
+  expect_int_values(x, ST::kInt32, {-4});
+  EXPECT_EQ(message_of([&] { bitwise_left_shift(tensor_of(ST::kFloat32, {1}), Scalar(1)); }),
+            "\"bitwise_left_shift\" not implemented for 'float32'");
+  EXPECT_EQ(message_of([&] { bitwise_right_shift(tensor_of(ST::kBool, {1}), Scalar(true)); }),
+            "\"bitwise_right_shift\" not implemented for 'bool'");
 }
 
 TEST(BinaryOps, FunctionalInPlaceAndOutVariantsAgree) {

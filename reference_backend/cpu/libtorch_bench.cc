@@ -1,6 +1,7 @@
 // Backplane's CPU kernels next to libtorch's (Debian's libtorch-dev 1.13.1), in the same process:
-// the unary ops of issue 21 on 1e6 float32 elements, out= variants, one thread each. Needs
-// libtorch (the target is tagged manual: `bazel build //...` and `bazel test //...` skip it).
+// the unary ops of issue 21 on 1e6 float32 elements, and binary ops of issue 22 on 1e6 elements
+// of the dtypes named beside them, out= variants, one thread each. Needs libtorch (the target is
+// tagged manual: `bazel build //...` and `bazel test //...` skip it).
 //
 //   ATEN_CPU_CAPABILITY=avx512 bazel run --config=ci //reference_backend/cpu:libtorch_bench --
 //       --benchmark_repetitions=9 --benchmark_format=json > /tmp/r.json   (one line)
@@ -84,6 +85,73 @@ BP_BENCH_OP(sigmoid, false)
 BP_BENCH_OP(gelu, false)
 BP_BENCH_OP(erf, false)
 BP_BENCH_OP(log1p, true)
+
+// Binary ops: x and y of a dtype (y equal to x at every third element, so comparisons find both
+// answers), into an out of another or the same dtype, each spelled as Backplane and libtorch do.
+// `name` says the dtypes.
+template <typename T>
+void fill_pair(T* x, T* y) {
+  for (int64_t i = 0; i < kN; ++i) {
+    x[i] = static_cast<T>(value(i, false) * 1000);
+    y[i] = i % 3 == 0 ? x[i] : static_cast<T>(x[i] + 1);
+  }
+}
+
+template <typename T>
+void bp_pair(bp::ScalarType dtype, bp::Tensor& x, bp::Tensor& y) {
+  const bp::Device cpu(bp::DeviceType::kCPU);
+  x = bp::native::empty({kN}, dtype, cpu);
+  y = bp::native::empty({kN}, dtype, cpu);
+  fill_pair(x.data_ptr<T>(), y.data_ptr<T>());
+}
+
+template <typename T>
+void torch_pair(at::ScalarType dtype, at::Tensor& x, at::Tensor& y) {
+  x = at::empty({kN}, dtype);
+  y = at::empty({kN}, dtype);
+  fill_pair(x.data_ptr<T>(), y.data_ptr<T>());
+}
+
+#define BP_BENCH_BINARY_OP(op, name, T, bp_dtype, at_dtype, bp_out, at_out)                       \
+  template <typename Tensor>                                                                      \
+  concept Has_##name = requires(Tensor t) {                                                       \
+    op##_out(t, t, t);                                                                            \
+  };                                                                                              \
+  template <typename Tensor>                                                                      \
+  void BM_bp_##name(benchmark::State& state) {                                                    \
+    bp::set_num_threads(1);                                                                       \
+    Tensor x, y;                                                                                  \
+    bp_pair<T>(bp::ScalarType::bp_dtype, x, y);                                                   \
+    Tensor out =                                                                                  \
+        bp::native::empty({kN}, bp::ScalarType::bp_out, bp::Device(bp::DeviceType::kCPU));        \
+    for (auto _ : state) op##_out(out, x, y);                                                     \
+    state.SetItemsProcessed(state.iterations() * kN);                                             \
+  }                                                                                               \
+  void BM_torch_##name(benchmark::State& state) {                                                 \
+    at::set_num_threads(1);                                                                       \
+    at::Tensor x, y;                                                                              \
+    torch_pair<T>(at::ScalarType::at_dtype, x, y);                                                \
+    at::Tensor out = at::empty({kN}, at::ScalarType::at_out);                                     \
+    for (auto _ : state) at::op##_out(out, x, y);                                                 \
+    state.SetItemsProcessed(state.iterations() * kN);                                             \
+  }                                                                                               \
+  template <typename Tensor>                                                                      \
+  bool register_##name() {                                                                        \
+    if constexpr (Has_##name<Tensor>) {                                                           \
+      benchmark::RegisterBenchmark("bp/" #name, BM_bp_##name<Tensor>)                             \
+          ->Unit(benchmark::kMicrosecond);                                                        \
+    }                                                                                             \
+    benchmark::RegisterBenchmark("torch/" #name, BM_torch_##name)->Unit(benchmark::kMicrosecond); \
+    return true;                                                                                  \
+  }                                                                                               \
+  [[maybe_unused]] const bool registered_##name = register_##name<bp::Tensor>();
+
+BP_BENCH_BINARY_OP(ne, ne_float32_to_bool, float, kFloat32, Float, kBool, Bool)
+BP_BENCH_BINARY_OP(ne, ne_float32_to_float32, float, kFloat32, Float, kFloat32, Float)
+BP_BENCH_BINARY_OP(ne, ne_int64_to_bool, int64_t, kInt64, Long, kBool, Bool)
+BP_BENCH_BINARY_OP(bitwise_xor, bitwise_xor_int32, int32_t, kInt32, Int, kInt32, Int)
+BP_BENCH_BINARY_OP(bitwise_xor, bitwise_xor_int64, int64_t, kInt64, Long, kInt64, Long)
+BP_BENCH_BINARY_OP(bitwise_xor, bitwise_xor_uint8, uint8_t, kUInt8, Byte, kUInt8, Byte)
 
 }  // namespace
 }  // namespace bp_bench

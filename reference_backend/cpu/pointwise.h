@@ -10,7 +10,9 @@
 // where Out is S when F returns M, else F's result type (bool for predicates). The number of
 // tensor inputs is deduced from F (the smallest count it accepts with the scalars after them).
 // Functors marked kVectorized also run on Vectorized<M> when S is M and a SIMD type (float,
-// double, integers): cpu_kernel_vec with the same functor, on vectors of the ISA's width. Operands
+// double, integers): cpu_kernel_vec with the same functor, on vectors of the ISA's width; a
+// predicate's (a functor returning bool: the comparisons) gives masks on vectors, stored as bools
+// into a bool output and as 1 / 0 into an output of dtype S. Operands
 // of other dtypes than the loop's types are converted by cpu_kernel's dynamic casting; outputs
 // computed in a temporary are written back (cast_outputs).
 //
@@ -97,10 +99,12 @@ struct ScalarBody<F, S, M, Out, std::index_sequence<I...>, Extras...> {
 // The vector loop body: Vectorized<M, W>(Vectorized<M, W>...) for the width W of the ISA the
 // loop runs with (cpu_kernel_vec's generic vops): 16-byte vectors on the SSE2 path, so the
 // vector math (vec_math.h) picks the functions of that ISA.
-template <typename F, typename M, typename Seq, typename... Extras>
+// kOnes: F is a predicate (its vector form gives comparison masks) whose output has the inputs'
+// dtype: the masks become 1 / 0 of M (ATen's Vectorized::lt and friends).
+template <typename F, typename M, typename Seq, bool kOnes, typename... Extras>
 struct VectorBody;
-template <typename F, typename M, size_t... I, typename... Extras>
-struct VectorBody<F, M, std::index_sequence<I...>, Extras...> {
+template <typename F, typename M, size_t... I, bool kOnes, typename... Extras>
+struct VectorBody<F, M, std::index_sequence<I...>, kOnes, Extras...> {
   // 64-byte vectors on AVX-512 for functors that say their vector form makes no comparisons
   // (loops.h's isa_width).
   static constexpr bool kWideVectors = [] {
@@ -118,17 +122,22 @@ struct VectorBody<F, M, std::index_sequence<I...>, Extras...> {
   template <int kBytes, VecIsa kIsa, typename Vec = Vectorized<M, kBytes, kIsa>>
   [[gnu::always_inline, gnu::flatten]] Vec operator()(
       Repeat<I, Vectorized<M, kBytes, kIsa>>... in) const {
-    return std::apply(
-        [&](const Extras&... e) {
-          // An argument F takes by a type of its own (an int choice) stays a scalar, the same for
-          // every lane, so F may branch on it; one it takes as T is broadcast into a vector.
-          if constexpr (std::is_invocable_v<const F&, Repeat<I, Vec>..., const Extras&...>) {
-            return F{}(in..., e...);
-          } else {
-            return F{}(in..., Vec(e)...);
-          }
-        },
-        extras);
+    if constexpr (kOnes) {
+      const VectorBody<F, M, std::index_sequence<I...>, false, Extras...> masks{extras};
+      return blendv(Vec(M(0)), Vec(M(1)), masks(in...));
+    } else {
+      return std::apply(
+          [&](const Extras&... e) {
+            // An argument F takes by a type of its own (an int choice) stays a scalar, the same
+            // for every lane, so F may branch on it; one it takes as T is broadcast into a vector.
+            if constexpr (std::is_invocable_v<const F&, Repeat<I, Vec>..., const Extras&...>) {
+              return F{}(in..., e...);
+            } else {
+              return F{}(in..., Vec(e)...);
+            }
+          },
+          extras);
+    }
   }
 };
 
@@ -144,11 +153,27 @@ void run_pointwise(TensorIteratorBase& iter, const Extras&... extras) {
   using Out = std::conditional_t<std::is_same_v<R, M>, S, R>;
   const pointwise_detail::ScalarBody<F, S, M, Out, Seq, Extras...> scalar{{extras...}};
   if constexpr (requires { F::kVectorized; }) {
-    if constexpr (F::kVectorized && std::is_same_v<S, M> && std::is_same_v<Out, S> &&
-                  pointwise_detail::kSimdType<S>) {
-      const pointwise_detail::VectorBody<F, M, Seq, Extras...> vector{{extras...}};
-      cpu_kernel_vec(iter, scalar, vector);
-      return;
+    if constexpr (F::kVectorized && std::is_same_v<S, M> && pointwise_detail::kSimdType<S>) {
+      if constexpr (std::is_same_v<Out, S>) {
+        const pointwise_detail::VectorBody<F, M, Seq, false, Extras...> vector{{extras...}};
+        cpu_kernel_vec(iter, scalar, vector);
+        return;
+      } else if constexpr (std::is_same_v<Out, bool>) {
+        // A predicate: vectorised into a bool output (the masks stored as bools) and into one
+        // of the inputs' dtype (1 / 0, where PyTorch vectorises comparisons); any other output
+        // dtype takes the casting loop.
+        if (iter.dtype(0) == ScalarType::kBool) {
+          const pointwise_detail::VectorBody<F, M, Seq, false, Extras...> vector{{extras...}};
+          cpu_kernel_vec(iter, scalar, vector);
+          return;
+        }
+        if (iter.dtype(0) == scalar_type_of<S>) {
+          const pointwise_detail::ScalarBody<F, S, M, S, Seq, Extras...> ones{{extras...}};
+          const pointwise_detail::VectorBody<F, M, Seq, true, Extras...> vector{{extras...}};
+          cpu_kernel_vec(iter, ones, vector);
+          return;
+        }
+      }
     }
   }
   cpu_kernel(iter, scalar);

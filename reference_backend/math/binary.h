@@ -259,18 +259,55 @@ struct Gcd {
 };
 
 // ---- Comparisons and logic (results are bool) ---------------------------------------------
+// The comparisons are kVectorized: on a Vectorized<T> they give the lanes' mask (every bit set
+// where the comparison holds), which the CPU's loops store as bool, or as 1 / 0 of T when the
+// output has the inputs' dtype (pointwise.h). Complex values compare for (in)equality only.
 
 struct Eq {
+  static constexpr bool kVectorized = true;
   template <typename T>
-  bool operator()(T self, T other) const {
+  auto operator()(T self, T other) const {
     return self == other;
   }
 };
 
-struct Lt {
+struct Ne {
+  static constexpr bool kVectorized = true;
   template <typename T>
-  bool operator()(T self, T other) const {
+  auto operator()(T self, T other) const {
+    return self != other;
+  }
+};
+
+struct Lt {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  auto operator()(T self, T other) const {
     return self < other;
+  }
+};
+
+struct Le {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  auto operator()(T self, T other) const {
+    return self <= other;
+  }
+};
+
+struct Gt {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  auto operator()(T self, T other) const {
+    return self > other;
+  }
+};
+
+struct Ge {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  auto operator()(T self, T other) const {
+    return self >= other;
   }
 };
 
@@ -282,14 +319,89 @@ struct LogicalAnd {
   }
 };
 
+// logical_or: whether either is non-zero.
+struct LogicalOr {
+  template <typename T>
+  bool operator()(T self, T other) const {
+    return !(self == T(0)) || !(other == T(0));
+  }
+};
+
+// logical_xor: whether exactly one is non-zero.
+struct LogicalXor {
+  template <typename T>
+  bool operator()(T self, T other) const {
+    return (self == T(0)) != (other == T(0));
+  }
+};
+
+// ---- Bitwise ops (integers and bool) ----------------------------------------------------------
+
 // bitwise_and: self & other (bool: and).
 struct BitwiseAnd {
+  static constexpr bool kVectorized = true;
   template <typename T>
   T operator()(T self, T other) const {
     if constexpr (is_bool_v<T>) {
       return self && other;
     } else {
       return T(self & other);
+    }
+  }
+};
+
+// bitwise_or: self | other (bool: or).
+struct BitwiseOr {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T self, T other) const {
+    if constexpr (is_bool_v<T>) {
+      return self || other;
+    } else {
+      return T(self | other);
+    }
+  }
+};
+
+// bitwise_xor: self ^ other (bool: not equal).
+struct BitwiseXor {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T self, T other) const {
+    if constexpr (is_bool_v<T>) {
+      return self != other;
+    } else {
+      return T(self ^ other);
+    }
+  }
+};
+
+// Shifts, as PyTorch 1.13's CPU kernels compute them on x86 (`a << b` in C++, whose result for
+// amounts outside [0, width) the hardware decides): the amount is taken modulo 32, or 64 for
+// int64 (so -1 is 31, and 33 is 1), and types narrower than 32 bits shift as 32-bit integers, so
+// their bits beyond the type's are dropped (int8(1) << 8 is 0) and their right shifts fill with
+// the sign (int8(-128) >> 20 is -1). Written out, so the CUDA plugin computes the same (PTX
+// clamps amounts instead of taking them modulo).
+struct BitwiseLeftShift {
+  template <typename T>
+  T operator()(T self, T other) const {
+    if constexpr (sizeof(T) == 8) {
+      return T(static_cast<uint64_t>(self) << (static_cast<uint64_t>(other) & 63u));
+    } else {
+      return T(static_cast<uint32_t>(self) << (static_cast<uint32_t>(other) & 31u));
+    }
+  }
+};
+
+struct BitwiseRightShift {
+  template <typename T>
+  T operator()(T self, T other) const {
+    if constexpr (sizeof(T) == 8) {
+      return T(self >> (static_cast<uint64_t>(other) & 63u));
+    } else if constexpr (is_signed_v<T>) {
+      return T(static_cast<int32_t>(self) >> (static_cast<uint32_t>(other) & 31u));
+    } else {
+      return T(static_cast<uint32_t>(self) >> (static_cast<uint32_t>(other) & 31u));
     }
   }
 };

@@ -56,6 +56,26 @@
 namespace bp {
 namespace loops_detail {
 
+template <typename Op>
+using traits_of = function_traits<Op>;
+template <typename Op, size_t I>
+using arg_of = typename traits_of<Op>::template arg_t<I>;
+template <typename Op>
+using result_of = typename traits_of<Op>::result_type;
+// The lane type of an op's vectors: its result's, or its arguments' for a predicate (a bool
+// result), whose vector op returns comparison masks.
+template <typename Op,
+          bool kPredicate = std::is_same_v<result_of<Op>, bool> && (traits_of<Op>::arity > 0)>
+struct VecElement {
+  using type = result_of<Op>;
+};
+template <typename Op>
+struct VecElement<Op, true> {
+  using type = arg_of<Op, 0>;
+};
+template <typename Op>
+using vec_element_t = typename VecElement<Op>::type;
+
 // ---- Element access: one kind per operand layout ---------------------------------------------
 // Loads and stores go through memcpy: any dtype may sit at any byte offset.
 
@@ -108,32 +128,50 @@ template <typename Op, typename Out, typename... In>
   for (int64_t i = begin; i < end; ++i) out.store(i, op(in.load(i)...));
 }
 
+// Stores the lanes of `mask` (a comparison's result: every bit of a lane set or none) as
+// size() bools at `out`.
+template <typename T, int kWidth, VecIsa kIsa>
+[[gnu::always_inline]] inline void store_mask_as_bool(const Vectorized<T, kWidth, kIsa>& mask,
+                                                      char* out) {
+  constexpr int kLanes = Vectorized<T, kWidth, kIsa>::size();
+  using Lane =
+      std::conditional_t<sizeof(T) == 1, int8_t,
+                         std::conditional_t<sizeof(T) == 2, int16_t,
+                                            std::conditional_t<sizeof(T) == 4, int32_t, int64_t>>>;
+  typedef Lane Lanes __attribute__((vector_size(kWidth)));
+  typedef int8_t Bytes __attribute__((vector_size(kLanes)));
+  Lanes lanes;
+  std::memcpy(&lanes, &mask, sizeof(lanes));
+  // -1 (all bits set) narrows to -1: its negation is true's byte.
+  const Bytes bytes = -__builtin_convertvector(lanes, Bytes);
+  std::memcpy(out, &bytes, sizeof(bytes));
+}
+
 // The same with 2 vectors of kWidth bytes (tagged kIsa) per step; the tail goes through the
-// scalar op.
+// scalar op. A bool output (a predicate of T inputs) stores the masks `vop` returns as bools.
 template <int kWidth, VecIsa kIsa, typename Op, typename VecOp, typename T, typename... In>
 [[gnu::always_inline]] inline void apply_row_vec(const Op& op, const VecOp& vop,
                                                  const Contiguous<T>& out, int64_t n,
                                                  const In&... in) {
-  using Vec = Vectorized<T, kWidth, kIsa>;
+  using E = vec_element_t<Op>;
+  using Vec = Vectorized<E, kWidth, kIsa>;
   constexpr int64_t kW = Vec::size();
   int64_t i = 0;
   for (; i + 2 * kW <= n; i += 2 * kW) {
     const Vec r0 = vop(in.template load_vec<kWidth, kIsa>(i)...);
     const Vec r1 = vop(in.template load_vec<kWidth, kIsa>(i + kW)...);
-    r0.store(out.ptr + i * static_cast<int64_t>(sizeof(T)));
-    r1.store(out.ptr + (i + kW) * static_cast<int64_t>(sizeof(T)));
+    if constexpr (std::is_same_v<T, bool>) {
+      store_mask_as_bool(r0, out.ptr + i);
+      store_mask_as_bool(r1, out.ptr + i + kW);
+    } else {
+      r0.store(out.ptr + i * static_cast<int64_t>(sizeof(T)));
+      r1.store(out.ptr + (i + kW) * static_cast<int64_t>(sizeof(T)));
+    }
   }
   apply_row(op, out, i, n, in...);
 }
 
 // ---- Row kinds ------------------------------------------------------------------------------
-
-template <typename Op>
-using traits_of = function_traits<Op>;
-template <typename Op, size_t I>
-using arg_of = typename traits_of<Op>::template arg_t<I>;
-template <typename Op>
-using result_of = typename traits_of<Op>::result_type;
 
 // Input I as an accessor: Broadcast when I is the scalar input kScalar, else Contiguous.
 template <typename Op, size_t I, int kScalar>
@@ -322,7 +360,7 @@ auto make_loop2d(const TensorIteratorBase& iter, const Op& op, const VecOp* vop)
         dispatch_cpu([&](auto width) __attribute__((always_inline)) {
           using Width = decltype(width);
           constexpr VecShape kShape =
-              vec_op_shape<VecOp, result_of<Op>, isa_width<VecOp, Width>(), Width::isa>(Seq{});
+              vec_op_shape<VecOp, vec_element_t<Op>, isa_width<VecOp, Width>(), Width::isa>(Seq{});
           each_row([&](char* const* p) __attribute__((always_inline)) {
             contiguous_row_of_kind<kShape.width, kShape.isa>(kind, op, vop, p, size0, Seq{});
           });
@@ -342,16 +380,19 @@ void cpu_kernel(const TensorIteratorBase& iter, const Op& op, int64_t grain_size
 
 // cpu_kernel with a vectorised inner loop: `vop` (generic) takes and returns Vectorized<T, W> for
 // every W, where T is the scalar op's (single) element type for every argument and the result. A
-// vop that takes only Vectorized<T> (the default, widest width) runs with it on every ISA.
+// vop that takes only Vectorized<T> (the default, widest width) runs with it on every ISA. A
+// predicate (an op returning bool from arguments of one type T) has a vop that returns the
+// comparison mask as a Vectorized<T> (`x < y`), stored as bools.
 template <typename Op, typename VecOp>
 void cpu_kernel_vec(const TensorIteratorBase& iter, const Op& op, const VecOp& vop,
                     int64_t grain_size = kGrainSize) {
   using traits = function_traits<Op>;
-  using T = typename traits::result_type;
+  using T = loops_detail::vec_element_t<Op>;
   static_assert(
       std::is_same_v<typename traits::args_tuple,
                      decltype(std::tuple_cat(std::declval<std::array<T, traits::arity>>()))>,
-      "cpu_kernel_vec: every argument must have the result's type");
+      "cpu_kernel_vec: every argument must have the result's type (or, for a bool result, one "
+      "type)");
   static_assert(
       loops_detail::vec_op_takes<VecOp, T, 16>(std::make_index_sequence<traits::arity>()) ||
           loops_detail::vec_op_takes<VecOp, T, kMaxVectorBytes>(

@@ -1,6 +1,8 @@
 #include "sdk/iter/loops.h"
 
 #include <cmath>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -9,6 +11,7 @@
 #include "sdk/core/views.h"
 #include "sdk/iter/cast_copy.h"
 #include "sdk/iter/parallel.h"
+#include "sdk/iter/vec/cpu_capability.h"
 
 namespace bp {
 namespace {
@@ -204,6 +207,43 @@ TEST(CpuKernel, DynamicCastingWritesBoolOutputs) {
   const std::vector<double> va = values(a), got = values(out);
   const double threshold = values(b)[0];
   for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], va[i] < threshold ? 1.0 : 0.0);
+}
+
+// A predicate's vector op returns masks; cpu_kernel_vec stores them as bools. Every element width,
+// on every ISA the CPU runs, with a tail and a broadcast operand.
+TEST(CpuKernel, PredicatesStoreVectorMasksAsBools) {
+  const CpuCapability detected = detected_cpu_capability();
+  for (CpuCapability c : {CpuCapability::kDefault, CpuCapability::kAvx2, CpuCapability::kAvx512}) {
+    if (c > detected) continue;
+    set_cpu_capability(c);
+    SCOPED_TRACE(std::string(cpu_capability_name(c)));
+    for (ScalarType dtype : {ScalarType::kInt8, ScalarType::kInt16, ScalarType::kFloat32,
+                             ScalarType::kFloat64, ScalarType::kInt64}) {
+      SCOPED_TRACE(std::string(scalar_type_name(dtype)));
+      for (const Tensor& b : {ramp({203}, dtype, 0.25), ramp({1}, dtype)}) {
+        Tensor a = ramp({203}, dtype, 0.5);
+        Tensor out = native::empty({203}, ScalarType::kBool, kCpu);
+        TensorIteratorConfig config;
+        config.check_all_same_dtype(false).add_output(out).add_input(a).add_input(b);
+        TensorIterator iter = config.build();
+        visit_dtype(dtype, [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
+            cpu_kernel_vec(
+                iter, [](T x, T y) -> bool { return x <= y; },
+                [](auto x, auto y) { return x <= y; });
+          }
+        });
+        const std::vector<double> va = values(a), vb = broadcast_values(b, {203});
+        const std::vector<double> got = values(out);
+        const uint8_t* bytes = static_cast<const uint8_t*>(out.data_ptr());
+        for (size_t i = 0; i < got.size(); ++i) {
+          ASSERT_EQ(bytes[i], va[i] <= vb[i] ? 1 : 0) << i;
+        }
+      }
+    }
+  }
+  set_cpu_capability(detected);
 }
 
 TEST(CpuKernel, IntegerKernelsUseIntegerVectors) {

@@ -320,6 +320,16 @@ def _mvlgamma_layout(op, case, siblings):
         _permuted(case["args"].get("self"))
 
 
+def _complex_compare_parts(op, case, siblings):
+    """eq and ne into a complex output from an operand of another dtype: PyTorch converts it
+    into a contiguous copy, so its vectorised loop runs (spreading the inputs out cannot pick the
+    scalar loop, as it does for the other cases)."""
+    outs = case["expect"].get("outputs", [])
+    if op.target_base not in ("eq", "ne") or not outs or not outs[0]["dtype"].startswith("complex"):
+        return False
+    return any(t["dtype"] != outs[0]["dtype"] for k, t in _tensors(case).items() if k != "out")
+
+
 RULES = [
     ("complex32", "PyTorch 1.13 gives complex32, a dtype Backplane does not have", _complex32),
     ("internal-error", "PyTorch 1.13 fails an internal check: not a contract", _internal_error),
@@ -370,6 +380,9 @@ RULES = [
      "and rounded once; 1.13 rounds arguments next to the poles", _computed_in_double),
     ("mvlgamma-layout", "mvlgamma of a permuted tensor keeps its layout, as every TensorIterator "
      "op; 1.13's composite returns it contiguous", _mvlgamma_layout),
+    ("complex-compare-parts", "eq and ne into a complex out from converted operands: 1 or 0 "
+     "per element; 1.13's vectorised loop compares real and imaginary parts apart",
+     _complex_compare_parts),
 ]
 
 

@@ -136,6 +136,20 @@ class Vectorized {
     return *this;
   }
 
+  // Bitwise operations of integer lanes.
+  [[gnu::always_inline]] friend Vectorized operator&(Vectorized a,
+                                                     Vectorized b) requires std::is_integral_v<T> {
+    return from_raw(a.v_ & b.v_);
+  }
+  [[gnu::always_inline]] friend Vectorized operator|(Vectorized a,
+                                                     Vectorized b) requires std::is_integral_v<T> {
+    return from_raw(a.v_ | b.v_);
+  }
+  [[gnu::always_inline]] friend Vectorized operator^(Vectorized a,
+                                                     Vectorized b) requires std::is_integral_v<T> {
+    return from_raw(a.v_ ^ b.v_);
+  }
+
   // Masks: every bit of a lane set where the comparison holds, as ATen's operators do.
   [[gnu::always_inline]] friend Vectorized operator==(Vectorized a, Vectorized b) {
     return from_mask(a.v_ == b.v_);

@@ -144,6 +144,18 @@ TEST(Vectorized, ComparisonsGiveMasksOrOnes) {
   });
 }
 
+TEST(Vectorized, BitwiseOperationsActOnIntegerLanes) {
+  on_every_isa([&](auto width) __attribute__((always_inline)) {
+    using VecB = Vectorized<int8_t, width>;
+    using VecL = Vectorized<int64_t, width>;
+    const int last = VecB::size() - 1;
+    EXPECT_EQ((VecB(0x5A) & VecB(0x0F))[last], 0x0A);
+    EXPECT_EQ((VecB(0x50) | VecB(0x0F))[0], 0x5F);
+    EXPECT_EQ((VecB(-1) ^ VecB(0x0F))[last], -16);
+    EXPECT_EQ((VecL(int64_t{1} << 40) ^ VecL(-1))[1], ~(int64_t{1} << 40));
+  });
+}
+
 TEST(Vectorized, MaximumAndMinimumPropagateNaN) {
   on_every_isa([&](auto width) __attribute__((always_inline)) {
     using VecF = Vectorized<float, width>;

@@ -96,6 +96,54 @@ Tensor& lt_scalar_out(const Tensor& self, const Scalar& other, Tensor& out) {
   return bp::lt_out(out, self, wrapped_scalar_tensor(other));
 }
 
+Tensor ne_scalar(const Tensor& self, const Scalar& other) {
+  return bp::ne(self, wrapped_scalar_tensor(other));
+}
+
+Tensor& ne_scalar_(Tensor& self, const Scalar& other) {
+  return self.ne_(wrapped_scalar_tensor(other));
+}
+
+Tensor& ne_scalar_out(const Tensor& self, const Scalar& other, Tensor& out) {
+  return bp::ne_out(out, self, wrapped_scalar_tensor(other));
+}
+
+Tensor le_scalar(const Tensor& self, const Scalar& other) {
+  return bp::le(self, wrapped_scalar_tensor(other));
+}
+
+Tensor& le_scalar_(Tensor& self, const Scalar& other) {
+  return self.le_(wrapped_scalar_tensor(other));
+}
+
+Tensor& le_scalar_out(const Tensor& self, const Scalar& other, Tensor& out) {
+  return bp::le_out(out, self, wrapped_scalar_tensor(other));
+}
+
+Tensor gt_scalar(const Tensor& self, const Scalar& other) {
+  return bp::gt(self, wrapped_scalar_tensor(other));
+}
+
+Tensor& gt_scalar_(Tensor& self, const Scalar& other) {
+  return self.gt_(wrapped_scalar_tensor(other));
+}
+
+Tensor& gt_scalar_out(const Tensor& self, const Scalar& other, Tensor& out) {
+  return bp::gt_out(out, self, wrapped_scalar_tensor(other));
+}
+
+Tensor ge_scalar(const Tensor& self, const Scalar& other) {
+  return bp::ge(self, wrapped_scalar_tensor(other));
+}
+
+Tensor& ge_scalar_(Tensor& self, const Scalar& other) {
+  return self.ge_(wrapped_scalar_tensor(other));
+}
+
+Tensor& ge_scalar_out(const Tensor& self, const Scalar& other, Tensor& out) {
+  return bp::ge_out(out, self, wrapped_scalar_tensor(other));
+}
+
 Tensor bitwise_and_scalar(const Tensor& self, const Scalar& other) {
   return bp::bitwise_and(self, wrapped_scalar_tensor(other));
 }
@@ -110,6 +158,92 @@ Tensor& bitwise_and_scalar_out(const Tensor& self, const Scalar& other, Tensor& 
 
 Tensor bitwise_and_scalar_tensor(const Scalar& self, const Tensor& other) {
   return bp::bitwise_and(wrapped_scalar_tensor(self), other);
+}
+
+Tensor& bitwise_and_scalar_tensor_out(const Scalar& self, const Tensor& other, Tensor& out) {
+  return bp::bitwise_and_out(out, wrapped_scalar_tensor(self), other);
+}
+
+Tensor bitwise_or_scalar(const Tensor& self, const Scalar& other) {
+  return bp::bitwise_or(self, wrapped_scalar_tensor(other));
+}
+
+Tensor& bitwise_or_scalar_(Tensor& self, const Scalar& other) {
+  return self.bitwise_or_(wrapped_scalar_tensor(other));
+}
+
+Tensor& bitwise_or_scalar_out(const Tensor& self, const Scalar& other, Tensor& out) {
+  return bp::bitwise_or_out(out, self, wrapped_scalar_tensor(other));
+}
+
+Tensor bitwise_or_scalar_tensor(const Scalar& self, const Tensor& other) {
+  return bp::bitwise_or(wrapped_scalar_tensor(self), other);
+}
+
+Tensor& bitwise_or_scalar_tensor_out(const Scalar& self, const Tensor& other, Tensor& out) {
+  return bp::bitwise_or_out(out, wrapped_scalar_tensor(self), other);
+}
+
+Tensor bitwise_xor_scalar(const Tensor& self, const Scalar& other) {
+  return bp::bitwise_xor(self, wrapped_scalar_tensor(other));
+}
+
+Tensor& bitwise_xor_scalar_(Tensor& self, const Scalar& other) {
+  return self.bitwise_xor_(wrapped_scalar_tensor(other));
+}
+
+Tensor& bitwise_xor_scalar_out(const Tensor& self, const Scalar& other, Tensor& out) {
+  return bp::bitwise_xor_out(out, self, wrapped_scalar_tensor(other));
+}
+
+Tensor bitwise_xor_scalar_tensor(const Scalar& self, const Tensor& other) {
+  return bp::bitwise_xor(wrapped_scalar_tensor(self), other);
+}
+
+Tensor& bitwise_xor_scalar_tensor_out(const Scalar& self, const Tensor& other, Tensor& out) {
+  return bp::bitwise_xor_out(out, wrapped_scalar_tensor(self), other);
+}
+
+Tensor bitwise_left_shift_tensor_scalar(const Tensor& self, const Scalar& other) {
+  return bp::bitwise_left_shift(self, wrapped_scalar_tensor(other));
+}
+
+Tensor& bitwise_left_shift_tensor_scalar_(Tensor& self, const Scalar& other) {
+  return self.bitwise_left_shift_(wrapped_scalar_tensor(other));
+}
+
+Tensor& bitwise_left_shift_tensor_scalar_out(const Tensor& self, const Scalar& other, Tensor& out) {
+  return bp::bitwise_left_shift_out(out, self, wrapped_scalar_tensor(other));
+}
+
+Tensor bitwise_left_shift_scalar_tensor(const Scalar& self, const Tensor& other) {
+  return bp::bitwise_left_shift(wrapped_scalar_tensor(self), other);
+}
+
+Tensor& bitwise_left_shift_scalar_tensor_out(const Scalar& self, const Tensor& other, Tensor& out) {
+  return bp::bitwise_left_shift_out(out, wrapped_scalar_tensor(self), other);
+}
+
+Tensor bitwise_right_shift_tensor_scalar(const Tensor& self, const Scalar& other) {
+  return bp::bitwise_right_shift(self, wrapped_scalar_tensor(other));
+}
+
+Tensor& bitwise_right_shift_tensor_scalar_(Tensor& self, const Scalar& other) {
+  return self.bitwise_right_shift_(wrapped_scalar_tensor(other));
+}
+
+Tensor& bitwise_right_shift_tensor_scalar_out(const Tensor& self, const Scalar& other,
+                                              Tensor& out) {
+  return bp::bitwise_right_shift_out(out, self, wrapped_scalar_tensor(other));
+}
+
+Tensor bitwise_right_shift_scalar_tensor(const Scalar& self, const Tensor& other) {
+  return bp::bitwise_right_shift(wrapped_scalar_tensor(self), other);
+}
+
+Tensor& bitwise_right_shift_scalar_tensor_out(const Scalar& self, const Tensor& other,
+                                              Tensor& out) {
+  return bp::bitwise_right_shift_out(out, wrapped_scalar_tensor(self), other);
 }
 
 }  // namespace bp::native
