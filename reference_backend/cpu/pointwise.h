@@ -12,7 +12,9 @@
 // Functors marked kVectorized also run on Vectorized<M> when S is M and a SIMD type (float,
 // double, integers): cpu_kernel_vec with the same functor, on vectors of the ISA's width; a
 // predicate's (a functor returning bool: the comparisons) gives masks on vectors, stored as bools
-// into a bool output and as 1 / 0 into an output of dtype S. Operands
+// into a bool output and as 1 / 0 into an output of dtype S. A functor with `kMaskInput = k`
+// reads its tensor input k as bool (the iterator keeps it so: add_input_in_own_dtype) and gets
+// it as 0 / 1 of M. Operands
 // of other dtypes than the loop's types are converted by cpu_kernel's dynamic casting; outputs
 // computed in a temporary are written back (cast_outputs).
 //
@@ -83,13 +85,27 @@ struct ResultOf<F, M, std::index_sequence<I...>, Extras...> {
 template <typename T>
 inline constexpr bool kSimdType = std::is_arithmetic_v<T> && !std::is_same_v<T, bool>;
 
+// The index of F's tensor input that is a bool mask (F::kMaskInput: masked_fill's mask), or -1.
+// The loops read that input as bool, whatever S is; F receives it as 0 / 1 of M (vectors: lanes
+// of 0 / 1), as the CUDA plugin's casting loads give it.
+template <typename F>
+constexpr int mask_input() {
+  if constexpr (requires { F::kMaskInput; }) {
+    return F::kMaskInput;
+  } else {
+    return -1;
+  }
+}
+template <typename F, size_t I, typename S>
+using InputOf = std::conditional_t<static_cast<int>(I) == mask_input<F>(), bool, S>;
+
 // The scalar loop body: Out(S...) with F applied in M.
 template <typename F, typename S, typename M, typename Out, typename Seq, typename... Extras>
 struct ScalarBody;
 template <typename F, typename S, typename M, typename Out, size_t... I, typename... Extras>
 struct ScalarBody<F, S, M, Out, std::index_sequence<I...>, Extras...> {
   std::tuple<Extras...> extras;
-  Out operator()(Repeat<I, S>... in) const {
+  Out operator()(InputOf<F, I, S>... in) const {
     return std::apply(
         [&](const Extras&... e) { return static_cast<Out>(F{}(static_cast<M>(in)..., e...)); },
         extras);

@@ -110,6 +110,25 @@ struct Strided {
   }
 };
 
+// A contiguous bool input (a mask) of a vector op whose lanes are E: vectors of 0 / 1 of E.
+template <typename E>
+struct ContiguousMask {
+  char* ptr;
+  [[gnu::always_inline]] bool load(int64_t i) const {
+    bool v;
+    std::memcpy(&v, ptr + i, 1);
+    return v;
+  }
+  template <int kWidth, VecIsa kIsa>
+  [[gnu::always_inline]] Vectorized<E, kWidth, kIsa> load_vec(int64_t i) const {
+    using Vec = Vectorized<E, kWidth, kIsa>;
+    typedef uint8_t Bytes __attribute__((vector_size(Vec::size())));
+    Bytes bytes;
+    std::memcpy(&bytes, ptr + i, sizeof(bytes));
+    return Vec::from_raw(__builtin_convertvector(bytes, typename Vec::Raw));
+  }
+};
+
 // A stride-0 input: read once.
 template <typename T>
 struct Broadcast {
@@ -120,6 +139,22 @@ struct Broadcast {
     return Vectorized<T, kWidth, kIsa>(value);
   }
 };
+
+// A stride-0 bool input of a vector op whose lanes are E: 0 / 1 of E in every lane.
+template <typename E>
+struct BroadcastMask {
+  bool value;
+  [[gnu::always_inline]] bool load(int64_t) const { return value; }
+  template <int kWidth, VecIsa kIsa>
+  [[gnu::always_inline]] Vectorized<E, kWidth, kIsa> load_vec(int64_t) const {
+    return Vectorized<E, kWidth, kIsa>(static_cast<E>(value));
+  }
+};
+
+// Whether argument I of Op is a bool mask beside vector lanes of another type.
+template <typename Op, size_t I>
+inline constexpr bool kMaskArg =
+    std::is_same_v<arg_of<Op, I>, bool> && !std::is_same_v<vec_element_t<Op>, bool>;
 
 // out[i] = op(in[i]...) for i in [begin, end).
 template <typename Op, typename Out, typename... In>
@@ -177,7 +212,14 @@ template <int kWidth, VecIsa kIsa, typename Op, typename VecOp, typename T, type
 template <typename Op, size_t I, int kScalar>
 [[gnu::always_inline]] inline auto contiguous_arg(char* const* data) {
   using T = arg_of<Op, I>;
-  if constexpr (static_cast<int>(I) == kScalar) {
+  if constexpr (kMaskArg<Op, I>) {
+    using E = vec_element_t<Op>;
+    if constexpr (static_cast<int>(I) == kScalar) {
+      return BroadcastMask<E>{ContiguousMask<E>{data[I + 1]}.load(0)};
+    } else {
+      return ContiguousMask<E>{data[I + 1]};
+    }
+  } else if constexpr (static_cast<int>(I) == kScalar) {
     return Broadcast<T>{Contiguous<T>{data[I + 1]}.load(0)};
   } else {
     return Contiguous<T>{data[I + 1]};
@@ -379,7 +421,8 @@ void cpu_kernel(const TensorIteratorBase& iter, const Op& op, int64_t grain_size
 }
 
 // cpu_kernel with a vectorised inner loop: `vop` (generic) takes and returns Vectorized<T, W> for
-// every W, where T is the scalar op's (single) element type for every argument and the result. A
+// every W, where T is the scalar op's (single) element type for every argument and the result;
+// a bool argument of an op on another T is a mask, which `vop` receives as lanes of 0 / 1 of T. A
 // vop that takes only Vectorized<T> (the default, widest width) runs with it on every ISA. A
 // predicate (an op returning bool from arguments of one type T) has a vop that returns the
 // comparison mask as a Vectorized<T> (`x < y`), stored as bools.
@@ -389,10 +432,13 @@ void cpu_kernel_vec(const TensorIteratorBase& iter, const Op& op, const VecOp& v
   using traits = function_traits<Op>;
   using T = loops_detail::vec_element_t<Op>;
   static_assert(
-      std::is_same_v<typename traits::args_tuple,
-                     decltype(std::tuple_cat(std::declval<std::array<T, traits::arity>>()))>,
+      []<size_t... I>(std::index_sequence<I...>) {
+        return ((std::is_same_v<loops_detail::arg_of<Op, I>, T> ||
+                 loops_detail::kMaskArg<Op, I>) &&
+                ...);
+      }(std::make_index_sequence<traits::arity>()),
       "cpu_kernel_vec: every argument must have the result's type (or, for a bool result, one "
-      "type)");
+      "type), or be a bool mask");
   static_assert(
       loops_detail::vec_op_takes<VecOp, T, 16>(std::make_index_sequence<traits::arity>()) ||
           loops_detail::vec_op_takes<VecOp, T, kMaxVectorBytes>(

@@ -78,9 +78,11 @@ void TensorIteratorBase::build(TensorIteratorConfig& config) {
 void TensorIteratorBase::populate_operands(TensorIteratorConfig& config) {
   // Only past the inline capacity: reserve() is an out-of-line call even when it has nothing to do.
   if (config.tensors_.size() > operands_.capacity()) operands_.reserve(config.tensors_.size());
-  for (MaybeOwnedTensor& t : config.tensors_) {
+  for (size_t k = 0; k < config.tensors_.size(); ++k) {
+    MaybeOwnedTensor& t = config.tensors_[k];
     if (t.get().defined() && t.get().device().type == DeviceType::kMeta) is_meta_ = true;
     operands_.emplace_back(std::move(t));
+    operands_.back().keeps_dtype = (config.own_dtype_operands_ >> k) & 1;
   }
   num_outputs_ = config.num_outputs_;
 }
@@ -160,7 +162,7 @@ void TensorIteratorBase::mark_resize_outputs(const TensorIteratorConfig& config)
 ScalarType TensorIteratorBase::compute_common_dtype() const {
   ResultTypeState state;
   for (const OperandInfo& op : operands_) {
-    if (op.is_output) continue;
+    if (op.is_output || op.keeps_dtype) continue;
     update_result_type_state(state, op.tensor());  // wrapped numbers promote as Scalars
   }
   return result_type(state);
@@ -197,6 +199,7 @@ void TensorIteratorBase::compute_types(const TensorIteratorConfig& config) {
       continue;
     }
     if (common_device.is_cpu() && !t.device().is_cpu()) common_device = t.device();
+    if (op.keeps_dtype) continue;
     if (!op.is_output) {
       if (op.target_dtype != common_dtype_) {
         if (!common_dtype_.has_value()) {
@@ -288,7 +291,7 @@ void TensorIteratorBase::compute_types(const TensorIteratorConfig& config) {
         op.current_dtype = common_dtype_;
         op.target_dtype = common_dtype_;
       }
-      if (config.promote_inputs_to_common_dtype_ && !op.is_output &&
+      if (config.promote_inputs_to_common_dtype_ && !op.is_output && !op.keeps_dtype &&
           op.current_dtype != common_dtype_) {
         Tensor converted = empty_like_with_dtype(t, *common_dtype_, /*keep_layout=*/true);
         if (!is_meta_) cast_copy(converted, t);

@@ -94,6 +94,8 @@ struct OperandInfo {
   bool is_output = false;
   bool will_resize = false;
   bool is_read_write = false;
+  // Keeps its dtype: no part in promotion, never converted (add_input_in_own_dtype).
+  bool keeps_dtype = false;
 };
 
 class TensorIterator;

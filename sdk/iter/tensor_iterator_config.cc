@@ -25,6 +25,12 @@ TensorIteratorConfig& TensorIteratorConfig::add_input(const Tensor& input) {
   return *this;
 }
 
+TensorIteratorConfig& TensorIteratorConfig::add_input_in_own_dtype(const Tensor& input) {
+  BP_INTERNAL_ASSERT(tensors_.size() < 64, "too many operands");
+  own_dtype_operands_ |= uint64_t{1} << tensors_.size();
+  return add_input(input);
+}
+
 TensorIteratorConfig& TensorIteratorConfig::add_owned_input(Tensor input) {
   tensors_.push_back(MaybeOwnedTensor::owned(std::move(input)));
   ++num_inputs_;

@@ -56,6 +56,10 @@ class TensorIteratorConfig {
   TensorIteratorConfig& add_owned_output(Tensor output);
   TensorIteratorConfig& add_input(const Tensor& input);
   TensorIteratorConfig& add_owned_input(Tensor input);
+  // An input that keeps its own dtype: it takes no part in type promotion, is never converted
+  // to the common dtype, and kernels read it as it is (masked_fill's bool mask beside values of
+  // any dtype).
+  TensorIteratorConfig& add_input_in_own_dtype(const Tensor& input);
 
   // Checks that outputs have no internal overlap and do not partially overlap inputs. Default on.
   TensorIteratorConfig& set_check_mem_overlap(bool v) {
@@ -148,6 +152,7 @@ class TensorIteratorConfig {
   absl::InlinedVector<MaybeOwnedTensor, 4> tensors_;  // no allocation for small ops
   int num_outputs_ = 0;
   int num_inputs_ = 0;
+  uint64_t own_dtype_operands_ = 0;  // bit k: operand k was added by add_input_in_own_dtype
 
   std::optional<DimVector> static_shape_;
   std::optional<ScalarType> static_dtype_;

@@ -376,6 +376,32 @@ TEST(TensorIterator, DeclaredCommonDtypeConvertsInputsOnCpu) {
   EXPECT_EQ(static_cast<const float*>(iter.input(0).data_ptr())[3], 3.0f);
 }
 
+TEST(TensorIterator, InputInOwnDtypeTakesNoPartInPromotionAndIsNotConverted) {
+  // masked_fill(int8 self, bool mask): the common dtype is self's; the mask stays bool.
+  Tensor self = iota({4}, ScalarType::kInt8), mask = iota({4}, ScalarType::kBool), out;
+  TensorIteratorConfig config;
+  config.promote_inputs_to_common_dtype(true)
+      .cast_common_dtype_to_outputs(true)
+      .add_output(out)
+      .add_input(self)
+      .add_input_in_own_dtype(mask);
+  TensorIterator iter = config.build();
+  EXPECT_EQ(iter.common_dtype(), ScalarType::kInt8);
+  EXPECT_EQ(iter.output().dtype(), ScalarType::kInt8);
+  EXPECT_TRUE(iter.input(1).is_same(mask));
+  EXPECT_EQ(iter.input_dtype(1), ScalarType::kBool);
+  // A float64 mask too: nothing promotes to it.
+  Tensor wide = iota({4}, ScalarType::kFloat64), out2;
+  TensorIteratorConfig config2;
+  config2.promote_inputs_to_common_dtype(true)
+      .add_output(out2)
+      .add_input(self)
+      .add_input_in_own_dtype(wide);
+  TensorIterator iter2 = config2.build();
+  EXPECT_EQ(iter2.common_dtype(), ScalarType::kInt8);
+  EXPECT_EQ(iter2.input_dtype(1), ScalarType::kFloat64);
+}
+
 TEST(TensorIterator, DeclaredCommonDtypeLeavesOperandsOfOtherDevicesTheirDtype) {
   // Off the CPU, kernels cast while loading: the plan says what to cast to.
   Tensor a = native::empty({4}, ScalarType::kInt64, kMeta), out;
