@@ -68,6 +68,16 @@ struct Hardtanh {
   }
 };
 
+// threshold: value where x <= threshold, else x (NaN stays NaN). Integers take both numbers as
+// integers (truncated, as PyTorch's to<scalar_t>).
+struct Threshold {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T x, T threshold, T value) const {
+    return select(x <= threshold, value, x);
+  }
+};
+
 // hardsigmoid: min(max(x + 3, 0), 6) / 6.
 struct Hardsigmoid {
   static constexpr bool kVectorized = true;

@@ -1,5 +1,6 @@
-// Scalar math of ternary and masked pointwise ops (where, clamp, lerp, addcmul): one functor per
-// op, shared by the CPU backend and the CUDA jit. Conventions as in binary.h.
+// Scalar math of ternary and masked pointwise ops (where, clamp, lerp, addcmul, addcdiv,
+// masked_fill): one functor per op, shared by the CPU backend and the CUDA jit. Conventions as in
+// binary.h.
 #ifndef BACKPLANE_REFERENCE_BACKEND_MATH_TERNARY_H_
 #define BACKPLANE_REFERENCE_BACKEND_MATH_TERNARY_H_
 
@@ -69,6 +70,27 @@ struct Addcmul {
   template <typename T>
   T operator()(T self, T tensor1, T tensor2, T value) const {
     return self + value * tensor1 * tensor2;
+  }
+};
+
+// addcdiv: self + value * tensor1 / tensor2, the product divided (PyTorch's order, both loops).
+struct Addcdiv {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T self, T tensor1, T tensor2, T value) const {
+    return self + value * tensor1 / tensor2;
+  }
+};
+
+// masked_fill: value where the mask is set, else self. The mask (tensor input 1) is bool; it
+// arrives as 0 / 1 of T (kMaskInput: the CPU loops read it as bool and widen it, vectors too;
+// the CUDA plugin casts it while loading).
+struct MaskedFill {
+  static constexpr bool kVectorized = true;
+  static constexpr int kMaskInput = 1;
+  template <typename T>
+  T operator()(T self, T mask, T value) const {
+    return select(mask == T(0), self, value);
   }
 };
 

@@ -197,6 +197,18 @@ void hardtanh_op(TensorIteratorBase& iter, const Tensor& self, const Scalar& min
   unary_op(iter, self);
 }
 
+void threshold_op(TensorIteratorBase& iter, const Tensor& self) {
+  TensorIteratorConfig config;
+  // As PyTorch's: threshold_ of an expanded tensor writes each shared element (the same value).
+  config.set_check_mem_overlap(false)
+      .promote_inputs_to_common_dtype(true)
+      .cast_common_dtype_to_outputs(true)
+      .enforce_safe_casting_to_output(true)
+      .add_output(iter.maybe_get_output(0))
+      .add_input(self);
+  iter.build(config);
+}
+
 void gelu_op(TensorIteratorBase& iter, const Tensor& self, std::string_view approximate) {
   unary_op(iter, self);
   BP_CHECK(approximate == "none" || approximate == "tanh",

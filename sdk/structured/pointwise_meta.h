@@ -89,6 +89,11 @@ void relu_op(TensorIteratorBase& iter, const Tensor& self);
 void hardtanh_op(TensorIteratorBase& iter, const Tensor& self, const Scalar& min_val,
                  const Scalar& max_val);
 
+// threshold: self's dtype, which a given out of another dtype takes when it can be cast to
+// ("result type float32 can't be cast to the desired output type int64"). No overlap check, as
+// PyTorch's: threshold_ of an expanded tensor is allowed.
+void threshold_op(TensorIteratorBase& iter, const Tensor& self);
+
 // gelu: unary_op, then "approximate argument must be either none or tanh." for other values.
 void gelu_op(TensorIteratorBase& iter, const Tensor& self, std::string_view approximate);
 

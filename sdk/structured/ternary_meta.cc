@@ -1,5 +1,6 @@
 #include "sdk/structured/ternary_meta.h"
 
+#include "sdk/core/broadcast.h"
 #include "sdk/core/error.h"
 #include "sdk/core/result_type.h"
 #include "sdk/core/warning.h"
@@ -93,6 +94,62 @@ void lerp_scalar_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& 
   // PyTorch's build_binary_op: an out= of another dtype takes the result when it can be cast to
   // ("result type float32 can't be cast to the desired output type int64" otherwise).
   binary_op(iter, self, end);
+}
+
+void clamp_min_op(TensorIteratorBase& iter, const Tensor& self, const Scalar& min) {
+  // Unlike clamp's, a complex bound is refused before promotion (clamp(x, 1j) with a float x
+  // is "value cannot be converted ...").
+  BP_CHECK(!min.is_complex(), "clamp is not supported for complex types");
+  clamp_op(iter, self, min, std::nullopt);
+}
+
+void clamp_max_op(TensorIteratorBase& iter, const Tensor& self, const Scalar& max) {
+  BP_CHECK(!max.is_complex(), "clamp is not supported for complex types");
+  clamp_op(iter, self, std::nullopt, max);
+}
+
+void lerp_tensor_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& end,
+                    const Tensor& weight) {
+  BP_CHECK(self.dtype() == end.dtype(), "expected dtype ", self.dtype(),
+           " for `end` but got dtype ", end.dtype());
+  BP_CHECK(self.dtype() == weight.dtype(), "expected dtype ", self.dtype(),
+           " for `weight` but got dtype ", weight.dtype());
+  TensorIteratorConfig config;
+  config.add_output(iter.maybe_get_output(0)).add_input(self).add_input(end).add_input(weight);
+  iter.build(config);
+}
+
+void addcdiv_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& tensor1,
+                const Tensor& tensor2) {
+  BP_CHECK(!(is_integral(tensor1.dtype(), /*include_bool=*/true) &&
+             is_integral(tensor2.dtype(), /*include_bool=*/true)),
+           "Integer division with addcdiv is no longer supported, and in a future  release "
+           "addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv "
+           "behavior can be implemented as (input + value * torch.trunc(tensor1 / "
+           "tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / "
+           "tensor2) for float inputs. The future addcdiv behavior is just the latter "
+           "implementation: (input + value * tensor1 / tensor2), for all dtypes.");
+  ternary_op(iter, self, tensor1, tensor2);
+}
+
+void masked_fill_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& mask,
+                    const Scalar& value) {
+  BP_CHECK(mask.dtype() == ScalarType::kBool,
+           "masked_fill_ only supports boolean masks, but got mask with dtype ", mask.dtype());
+  // PyTorch converts the value to self's dtype with its overflow check (float16 and bfloat16
+  // too, whose kernels compute in float32).
+  visit_dtype(self.dtype(), [&](auto tag) { (void)value.to<typename decltype(tag)::type>(); });
+  // PyTorch broadcasts mask with self first: "The size of tensor a" is the mask's.
+  if (!iter.maybe_get_output(0).defined()) (void)infer_size(mask.sizes(), self.sizes());
+  TensorIteratorConfig config;
+  config.set_check_mem_overlap(true)
+      .promote_inputs_to_common_dtype(true)
+      .cast_common_dtype_to_outputs(true)
+      .enforce_safe_casting_to_output(true)
+      .add_output(iter.maybe_get_output(0))
+      .add_input(self)
+      .add_input_in_own_dtype(mask);
+  iter.build(config);
 }
 
 }  // namespace bp::meta

@@ -48,6 +48,31 @@ void clamp_tensor_op(TensorIteratorBase& iter, const Tensor& self, const std::op
 // type float32 can't be cast to the desired output type int64").
 void lerp_scalar_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& end);
 
+// clamp_min / clamp_max with a Scalar bound: clamp_op with that bound only; a complex bound is
+// "clamp is not supported for complex types" whatever self's dtype.
+void clamp_min_op(TensorIteratorBase& iter, const Tensor& self, const Scalar& min);
+void clamp_max_op(TensorIteratorBase& iter, const Tensor& self, const Scalar& max);
+
+// lerp with a Tensor weight: self, end and weight must have one dtype ("expected dtype float32
+// for `weight` but got dtype float64"), which the output must have too ("Found dtype float64 but
+// expected float32"), as PyTorch's default TensorIterator.
+void lerp_tensor_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& end,
+                    const Tensor& weight);
+
+// addcdiv: ternary_op; integral (or bool) tensor1 and tensor2 together are refused with
+// PyTorch 1.13's "Integer division with addcdiv is no longer supported, ...".
+void addcdiv_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& tensor1,
+                const Tensor& tensor2);
+
+// masked_fill(self, mask, value): self's dtype, the shape self and mask broadcast to (in place:
+// self's, "output with shape [3] doesn't match the broadcast shape [3, 3]"); an out of another
+// dtype takes the result when it can be cast to. The mask must be bool ("masked_fill_ only
+// supports boolean masks, but got mask with dtype uint8") and keeps its dtype in the iterator
+// (add_input_in_own_dtype); the value must fit self's dtype ("value cannot be converted to type
+// at::Half without overflow").
+void masked_fill_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& mask,
+                    const Scalar& value);
+
 }  // namespace bp::meta
 
 #endif  // BACKPLANE_SDK_STRUCTURED_TERNARY_META_H_

@@ -1,0 +1,59 @@
+// Ternary ops that other ops serve: masked_fill with a 0-dim value tensor (masked_fill.Scalar with
+// the number it holds) and where with numbers (where.self with 0-dim tensors of the result type).
+#include "sdk/core/result_type.h"
+#include "sdk/core/scalar_tensor.h"
+#include "sdk/ops/native_kernels.h"
+#include "sdk/ops/ops.h"
+
+namespace bp::native {
+namespace {
+
+// masked_fill's value tensor as a number, PyTorch's value.item(): it must be 0-dim.
+Scalar masked_fill_value(const Tensor& value) {
+  BP_CHECK(value.dim() == 0,
+           "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with ",
+           value.dim(), " dimension(s).");
+  const Tensor host =
+      value.device().is_cpu() ? value : bp::_to_copy(value, std::nullopt, Device(DeviceType::kCPU));
+  return visit_dtype(host.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    return Scalar(*static_cast<const T*>(host.data_ptr()));
+  });
+}
+
+// PyTorch's at::scalar_tensor(value, dtype) for where: the number converted to `dtype` with the
+// overflow check ("value cannot be converted to type uint8_t without overflow").
+Tensor where_operand(const Scalar& value, ScalarType dtype) {
+  visit_dtype(dtype, [&](auto tag) { (void)value.to<typename decltype(tag)::type>(); });
+  return scalar_tensor(value, dtype);
+}
+
+}  // namespace
+
+Tensor masked_fill_tensor(const Tensor& self, const Tensor& mask, const Tensor& value) {
+  return bp::masked_fill(self, mask, masked_fill_value(value));
+}
+
+Tensor& masked_fill_tensor_(Tensor& self, const Tensor& mask, const Tensor& value) {
+  return self.masked_fill_(mask, masked_fill_value(value));
+}
+
+Tensor& masked_fill_tensor_out(const Tensor& self, const Tensor& mask, const Tensor& value,
+                               Tensor& out) {
+  return bp::masked_fill_out(out, self, mask, masked_fill_value(value));
+}
+
+Tensor where_scalar_self(const Tensor& condition, const Scalar& self, const Tensor& other) {
+  return bp::where(condition, where_operand(self, result_type(other, self)), other);
+}
+
+Tensor where_scalar_other(const Tensor& condition, const Tensor& self, const Scalar& other) {
+  return bp::where(condition, self, where_operand(other, result_type(self, other)));
+}
+
+Tensor where_scalar(const Tensor& condition, const Scalar& self, const Scalar& other) {
+  const ScalarType dtype = result_type({}, {self, other});
+  return bp::where(condition, where_operand(self, dtype), where_operand(other, dtype));
+}
+
+}  // namespace bp::native
