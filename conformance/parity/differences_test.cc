@@ -128,6 +128,29 @@ TEST(IntentionalDifferences, NanToNumOverlap) {
                         "memory location"));
 }
 
+// masked-fill-bool-mask: masked_fill takes bool masks only (PyTorch 1.13 also took uint8 with a
+// deprecation warning, and integer and float masks).
+TEST(IntentionalDifferences, MaskedFillBoolMask) {
+  const Tensor x = tensor_of(ST::kFloat32, {1, 2});
+  for (ST mask : {ST::kUInt8, ST::kInt64, ST::kFloat32}) {
+    EXPECT_THAT(message_of([&] { masked_fill(x, tensor_of(mask, {1, 0}), 5); }),
+                HasSubstr("masked_fill_ only supports boolean masks, but got mask with dtype"));
+  }
+  expect_values(masked_fill(x, tensor_of(ST::kBool, {1, 0}), 5), ST::kFloat32, {5, 2});
+}
+
+// masked-fill-out-cast: masked_fill.out casts its result into the out as every structured op,
+// so an out it cannot be cast to is refused (1.13's generated out= copied into any dtype).
+TEST(IntentionalDifferences, MaskedFillOutCast) {
+  const Tensor x = tensor_of(ST::kFloat32, {1.5, 2}), mask = tensor_of(ST::kBool, {1, 0});
+  Tensor narrow = empty({2}, ST::kInt64, kCpu);
+  EXPECT_THAT(message_of([&] { masked_fill_out(narrow, x, mask, 5); }),
+              HasSubstr("result type float32 can't be cast to the desired output type int64"));
+  Tensor wide = empty({2}, ST::kFloat64, kCpu);
+  masked_fill_out(wide, x, mask, 5);
+  expect_values(wide, ST::kFloat64, {5, 2});
+}
+
 // hardtanh-fractional-bound: a uint8 self takes the bounds converted to uint8 directly, so a
 // bound in (-1, 0) overflows (PyTorch 1.13 truncates it to the int64 0 first).
 TEST(IntentionalDifferences, HardtanhFractionalBound) {

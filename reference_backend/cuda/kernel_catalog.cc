@@ -45,27 +45,36 @@ std::optional<Dtype> natural_output(const PointwiseOp& op, Dtype dtype) {
                      : kind.is_floating ? Scalar(1.0)
                      : kind.is_integral ? Scalar(int64_t{1})
                                         : Scalar(true);
-  Stack stack;
-  for (int i = 0; i < op.num_arguments; ++i) {
-    if (i == op.out) continue;
-    const auto is = [i](const int* begin, int n) {
-      return std::find(begin, begin + n, i) != begin + n;
-    };
-    if (is(op.inputs, op.num_inputs)) {
-      stack.emplace_back(native::empty({2}, type, Device(DeviceType::kMeta)));
-    } else {
-      const int j = static_cast<int>(std::find(op.args, op.args + op.num_args, i) - op.args);
-      BP_INTERNAL_ASSERT(j < op.num_args, op.name, ": argument ", i,
-                         " is neither a tensor input nor a math argument");
-      stack.push_back(sample_math_argument(op, j, one));
+  // Input `bool_input` (>= 0) is a bool tensor instead: an op whose meta function takes a bool
+  // mask beside values of `dtype` (masked_fill), whose kernels cast the mask while loading.
+  const auto output_dtype = [&](int bool_input) -> std::optional<Dtype> {
+    Stack stack;
+    for (int i = 0; i < op.num_arguments; ++i) {
+      if (i == op.out) continue;
+      const int* input = std::find(op.inputs, op.inputs + op.num_inputs, i);
+      if (input != op.inputs + op.num_inputs) {
+        const bool is_bool = input - op.inputs == bool_input;
+        stack.emplace_back(native::empty({2}, is_bool ? ScalarType::kBool : type,
+                                         Device(DeviceType::kMeta)));
+      } else {
+        const int j = static_cast<int>(std::find(op.args, op.args + op.num_args, i) - op.args);
+        BP_INTERNAL_ASSERT(j < op.num_args, op.name, ": argument ", i,
+                           " is neither a tensor input nor a math argument");
+        stack.push_back(sample_math_argument(op, j, one));
+      }
     }
+    try {
+      handle.call_boxed(&stack);
+    } catch (const bp::Error&) {
+      return std::nullopt;  // e.g. sub of bool tensors
+    }
+    return dtype_of_code(static_cast<int>(stack.at(0).ref<Tensor>().dtype()));
+  };
+  for (int bool_input = -1; bool_input < op.num_inputs; ++bool_input) {
+    if (const std::optional<Dtype> out = output_dtype(bool_input)) return out;
+    if (op.num_inputs == 1) break;
   }
-  try {
-    handle.call_boxed(&stack);
-  } catch (const bp::Error&) {
-    return std::nullopt;  // e.g. sub of bool tensors
-  }
-  return dtype_of_code(static_cast<int>(stack.at(0).ref<Tensor>().dtype()));
+  return std::nullopt;
 }
 
 Value sample_math_argument(const PointwiseOp& op, int j, const Scalar& scalar) {

@@ -27,7 +27,8 @@
 namespace bp::cuda {
 
 // The output dtype of a functional call of `op` over inputs of dtype `dtype`, as its meta function
-// gives it: nullopt when `op` does not support `dtype` or the meta function refuses the call.
+// gives it: nullopt when `op` does not support `dtype` or the meta function refuses the call
+// (also with one input a bool tensor, as masked_fill's mask must be).
 std::optional<Dtype> natural_output(const PointwiseOp& op, Dtype dtype);
 
 // A value for the functor argument j of `op` in a sample call, by its schema type: `scalar` for a

@@ -84,6 +84,26 @@ def _activation(op, dtype):
     return s
 
 
+def _tensor_bound(op, dtype, other):
+    """binary's samples but those with a Python number as the bound: PyTorch's Python API then
+    calls the Scalar overload (clamp_min), whose own samples cover numbers."""
+    return [x for x in pointwise.binary(op, dtype, other=other)
+            if not isinstance(x.args[other], encode.WrappedNumber)]
+
+
+def _threshold(op, dtype):
+    """threshold's two required numbers: (0, 20) on every unary sample, then other pairs on the
+    special values and on a random tensor."""
+    s = pointwise.unary(op, dtype, dict(threshold=0, value=20))
+    for t, v in [(1.5, -2.5), (-2, 0), (0.0, float("nan")), (float("nan"), 1), (1, 300),
+                 (True, 2), (0.5, -0.0)]:
+        text = "threshold=%r, value=%r" % (t, v)
+        s.append(Sample("special values, " + text, dict(s[0].args, threshold=t, value=v)))
+        s.append(Sample("random 3x4, " + text, dict(s[1].args, threshold=t, value=v),
+                        variants=False))
+    return s
+
+
 def _along_dim(op, dtype, takes_dtype):
     s = reductions.along_dim(op, dtype)
     if takes_dtype:
@@ -101,6 +121,21 @@ OWN_SAMPLERS = {
     "clamp.Tensor": pointwise.clamp_tensor,
     "lerp.Scalar": pointwise.lerp,
     "addcmul": pointwise.addcmul,
+    "addcdiv": pointwise.addcmul,
+    "clamp_min": functools.partial(pointwise.binary, other="min", scalar_other=True),
+    "clamp_max": functools.partial(pointwise.binary, other="max", scalar_other=True),
+    "clamp_min.Tensor": lambda op, dtype: _tensor_bound(op, dtype, "min"),
+    "clamp_max.Tensor": lambda op, dtype: _tensor_bound(op, dtype, "max"),
+    "lerp.Tensor": pointwise.lerp_tensor,
+    "masked_fill.Scalar": pointwise.masked_fill,
+    "masked_fill.Tensor": functools.partial(pointwise.masked_fill, tensor_value=True),
+    "where.ScalarSelf": functools.partial(pointwise.where_scalars, self_number=True,
+                                          other_number=False),
+    "where.ScalarOther": functools.partial(pointwise.where_scalars, self_number=False,
+                                           other_number=True),
+    "where.Scalar": functools.partial(pointwise.where_scalars, self_number=True,
+                                      other_number=True),
+    "threshold": lambda op, dtype: _threshold(op, dtype),
     "round.decimals": functools.partial(pointwise.unary_with_arg, name="decimals",
                                         values=[2, -1, 0, 5], required=True),
     "logit": functools.partial(pointwise.unary_with_arg, name="eps", values=[0.25, 0.0, -0.5]),

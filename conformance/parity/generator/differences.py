@@ -113,7 +113,7 @@ def _c99_cexp(op, case, siblings):
 
 def _smith_division(op, case, siblings):
     # sinc divides sin(pi z) by pi z; sgn divides by |z|; rsqrt is 1 / sqrt(z).
-    return op.target_base in ("div", "reciprocal", "rsqrt", "sgn", "sinc") and \
+    return op.target_base in ("div", "reciprocal", "rsqrt", "sgn", "sinc", "addcdiv") and \
         _complex_result(case) and \
         _has_special(case)
 
@@ -138,8 +138,11 @@ def _complex_sub_zero(op, case, siblings):
 
 def _lerp_weight(op, case, siblings):
     w = case["args"].get("weight")
-    return op.target_base == "lerp" and not isinstance(w, dict) and w is not None and \
-        _reals(w) and _reals(w)[0] <= -0.5
+    if op.target_base != "lerp" or w is None:
+        return False
+    if isinstance(w, dict):  # lerp.Tensor: any weight element
+        return "sizes" in w and "outputs" in case["expect"] and any(x <= -0.5 for x in _reals(w))
+    return bool(_reals(w)) and _reals(w)[0] <= -0.5
 
 
 def _logsumexp_complex(op, case, siblings):
@@ -330,6 +333,29 @@ def _complex_compare_parts(op, case, siblings):
     return any(t["dtype"] != outs[0]["dtype"] for k, t in _tensors(case).items() if k != "out")
 
 
+def _masked_fill_bool_mask(op, case, siblings):
+    mask = case["args"].get("mask", {})
+    return op.target_base == "masked_fill" and mask.get("dtype") != "bool" and \
+        "outputs" in case["expect"]
+
+
+def _can_cast(src, dst):
+    """PyTorch's canCast: no complex to real, no floating to integral, nothing but bool to bool."""
+    def kind(d):
+        return ("complex" if d.startswith("complex") else "float" if d.startswith(("float", "bfloat"))
+                else "bool" if d == "bool" else "int")
+    order = ["bool", "int", "float", "complex"]
+    return order.index(kind(src)) <= order.index(kind(dst))
+
+
+def _masked_fill_out_cast(op, case, siblings):
+    out = case["args"].get("out", {})
+    self = case["args"].get("self", {})
+    return op.target_base == "masked_fill" and op.kind == "out" and "outputs" in case["expect"] \
+        and isinstance(out, dict) and "dtype" in out and \
+        not _can_cast(self.get("dtype", out["dtype"]), out["dtype"])
+
+
 RULES = [
     ("complex32", "PyTorch 1.13 gives complex32, a dtype Backplane does not have", _complex32),
     ("internal-error", "PyTorch 1.13 fails an internal check: not a contract", _internal_error),
@@ -383,6 +409,11 @@ RULES = [
     ("complex-compare-parts", "eq and ne into a complex out from converted operands: 1 or 0 "
      "per element; 1.13's vectorised loop compares real and imaginary parts apart",
      _complex_compare_parts),
+    ("masked-fill-bool-mask", "masked_fill with a mask that is not bool: refused, as later "
+     "PyTorch; 1.13 takes uint8 (deprecated), integer and float masks", _masked_fill_bool_mask),
+    ("masked-fill-out-cast", "masked_fill.out into an out the result cannot be cast to: the "
+     "structured-op cast check; 1.13's generated out= copies into any dtype",
+     _masked_fill_out_cast),
 ]
 
 

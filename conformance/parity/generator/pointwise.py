@@ -175,3 +175,111 @@ def addcmul(op, dtype):
                                                  tensor1=tensor(dtype, [4], seed=(op, 2)),
                                                  tensor2=tensor(o, [4], seed=(op, 3)), value=1)))
     return out
+
+
+def lerp_tensor(op, dtype):
+    """lerp with a Tensor weight: the special-values grid with 0-dim weights, a weight of the
+    grid's shape, and weights of another dtype."""
+    out = []
+    x = special_vector(dtype, 12)
+    floating = dtype.startswith(("float", "bfloat", "complex"))
+    bounds = dict(low=-1.5, high=1.5) if floating else {}
+    for w in [0.0, 0.25, 0.75, 1.0, -1.0, 2.0, float("inf"), float("nan")] if floating else [1]:
+        out.append(Sample("special values grid, 0-dim weight %r" % w,
+                          dict(self=x.reshape(-1, 1), end=x.reshape(1, -1),
+                               weight=tensor(dtype, [], vals=[w])), w in (0.25, 0.75)))
+    out.append(Sample("random 3x4, weight transposed 3x4",
+                      dict(self=tensor(dtype, [3, 4], seed=(op, 1)),
+                           end=tensor(dtype, [3, 4], seed=(op, 2)),
+                           weight=tensor(dtype, [3, 4], layout="transposed", seed=(op, 3),
+                                         **bounds))))
+    out.append(Sample("weight broadcast 4 over 3x4",
+                      dict(self=tensor(dtype, [3, 4], seed=(op, 1)),
+                           end=tensor(dtype, [3, 4], layout="sliced", seed=(op, 2)),
+                           weight=tensor(dtype, [4], seed=(op, 3), **bounds))))
+    for o in ("float64", "float32", "complex64"):
+        if o != dtype:
+            out.append(Sample("weight %s" % o, dict(self=tensor(dtype, [4], seed=(op, 1)),
+                                                    end=tensor(dtype, [4], seed=(op, 2)),
+                                                    weight=tensor(o, [4], seed=(op, 3))), False))
+    out.append(Sample("end float64", dict(self=tensor(dtype, [4], seed=(op, 1)),
+                                          end=tensor("float64", [4], seed=(op, 2)),
+                                          weight=tensor(dtype, [4], seed=(op, 3))), False))
+    return out
+
+
+def masked_fill(op, dtype, tensor_value=False):
+    """masked_fill: special values under a mask, numbers of every kind as the value (0-dim tensors
+    of several dtypes for masked_fill.Tensor), broadcast masks and selves, bad masks."""
+    out = []
+    x = special_vector(dtype)
+    mask = tensor("bool", list(x.shape), seed=(op, "mask"))
+
+    def value(v, vdtype=None):
+        if not tensor_value:
+            return v
+        if vdtype is None:
+            vdtype = ("bool" if isinstance(v, bool) else "int64" if isinstance(v, int) else
+                      "complex64" if isinstance(v, complex) else "float64")
+        return tensor(vdtype, [], vals=[v])
+
+    for v in [2.5, -3, True, -0.0, float("nan"), float("inf"), complex(0, 1), 300, 1e10]:
+        out.append(Sample("special values, value %r" % (v,), dict(self=x, mask=mask, value=value(v)),
+                          v in (2.5, -3)))
+    if tensor_value:
+        out.append(Sample("special values, value 0-dim %s" % dtype,
+                          dict(self=x, mask=mask, value=tensor(dtype, [], seed=(op, "v")))))
+        out.append(Sample("1-dim value", dict(self=x, mask=mask, value=tensor(dtype, [1], seed=(op,))),
+                          False))
+    out.append(Sample("transposed 3x4, mask broadcast 4",
+                      dict(self=tensor(dtype, [3, 4], layout="transposed", seed=(op, 1)),
+                           mask=tensor("bool", [4], seed=(op, 2)), value=value(2))))
+    out.append(Sample("sliced 2x3, mask expanded",
+                      dict(self=tensor(dtype, [2, 3], layout="sliced", seed=(op, 1)),
+                           mask=tensor("bool", [2, 3], layout="expanded", seed=(op, 2)),
+                           value=value(-1))))
+    out.append(Sample("self 4 broadcast to the mask's 3x4",
+                      dict(self=tensor(dtype, [4], seed=(op, 1)),
+                           mask=tensor("bool", [3, 4], seed=(op, 2)), value=value(1))))
+    out.append(Sample("0-dim", dict(self=tensor(dtype, [], seed=(op, 1)),
+                                    mask=tensor("bool", [], vals=[True]), value=value(3))))
+    out.append(Sample("zero-size 0x3", dict(self=tensor(dtype, [0, 3]),
+                                            mask=tensor("bool", [3], seed=(op,)), value=value(3))))
+    out.append(Sample("sizes 2 and 3 do not broadcast",
+                      dict(self=tensor(dtype, [2], seed=(op,)), mask=tensor("bool", [3], seed=(op,)),
+                           value=value(1)), False))
+    for m in ("uint8", "int64", "float32"):
+        out.append(Sample("mask %s" % m, dict(self=tensor(dtype, [4], seed=(op, 1)),
+                                              mask=tensor(m, [4], vals=[1, 0, 0, 1]),
+                                              value=value(2)), False))
+    return out
+
+
+def where_scalars(op, dtype, self_number, other_number):
+    """where with a number for self, other or both; the column's dtype is the tensor operand's
+    (where.Scalar: the condition's, bool; other columns give PyTorch's condition error)."""
+    out = []
+    cond_dtype = "bool" if not (self_number and other_number) else dtype
+    if cond_dtype not in ("bool", "uint8"):
+        cond_dtype = None
+    for v in python_numbers() + [300, -1]:
+        if self_number and other_number:
+            pairs = [(v, w) for w in (3, 2.5, True, complex(0, 1))]
+        else:
+            pairs = [(v, v)]
+        for a, b in pairs:
+            if cond_dtype is None:
+                break
+            args = dict(condition=tensor(cond_dtype, [3, 4], seed=(op, "c"), low=0, high=1))
+            args["self"] = a if self_number else tensor(dtype, [3, 4], layout="transposed",
+                                                        seed=(op, 1))
+            args["other"] = b if other_number else tensor(dtype, [4], seed=(op, 2))
+            out.append(Sample("number %r, %r" % (a, b) if self_number and other_number else
+                              "number %r" % (v,), args))
+    if not (self_number and other_number):
+        t = tensor(dtype, [], seed=(op, 3))
+        args = dict(condition=tensor("bool", [2, 3], seed=(op, "c")))
+        args["self"] = 1.5 if self_number else t
+        args["other"] = 1.5 if other_number else t
+        out.append(Sample("0-dim tensor", args))
+    return out

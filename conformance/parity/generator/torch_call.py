@@ -112,7 +112,10 @@ def _python_api_call(op, given):
     rest = {k: v for k, v in given.items() if k != first}
     try:
         if op.kind == "inplace":
-            return getattr(given[first], op.base + "_")(**rest)
+            method = getattr(given[first], op.base + "_", None)  # threshold_ is a function only
+            if method is not None:
+                return method(**rest)
+            return getattr(torch, op.base + "_")(given[first], **rest)
         return getattr(torch, op.base)(given[first], **rest)
     except TypeError as e:
         raise Inexpressible(str(e))

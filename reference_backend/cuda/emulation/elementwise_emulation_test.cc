@@ -92,22 +92,53 @@ ElementwiseLaunch plugin_launch(const OpCase& c, const HandedPlan& h) {
                           arg_values(c));
 }
 
-std::vector<Tensor> random_inputs(const OpCase& c, std::vector<int64_t> sizes) {
-  std::vector<Tensor> inputs;
-  for (int i = 0; i < c.op->num_inputs; ++i) {
-    inputs.push_back(random_tensor(sizes, scalar_type_of(c.dtype), 11 + i));
-  }
-  return inputs;
-}
-
 class ElementwiseEmulation : public ::testing::Test {
  protected:
+  // The dtype of each input: S, except an input the op's meta function refuses in S and takes
+  // as bool (masked_fill's mask, which its functor reads as 0 / 1 of S): the plugin then plans
+  // the kernel that casts on load.
+  std::vector<ScalarType> input_dtypes(const OpCase& c) {
+    const ScalarType s = scalar_type_of(c.dtype);
+    std::vector<ScalarType> dtypes(static_cast<size_t>(c.op->num_inputs), s);
+    const auto accepted = [&] {
+      std::vector<Tensor> on_device;
+      for (ScalarType t : dtypes) on_device.push_back(device_.copy_of(random_tensor({2}, t, 1)));
+      return meta_accepts(c, on_device, device_.empty({2}, scalar_type_of(c.out)));
+    };
+    if (accepted()) return dtypes;
+    for (size_t i = 0; i < dtypes.size(); ++i) {
+      dtypes[i] = ScalarType::kBool;
+      if (accepted()) return dtypes;
+      dtypes[i] = s;
+    }
+    ADD_FAILURE() << c.name() << ": the meta function refuses every input dtype tried";
+    return dtypes;
+  }
+
+  // Whether the kernel casts while loading: an input's dtype is not S.
+  bool casts_on_load(const OpCase& c) {
+    for (ScalarType t : input_dtypes(c)) {
+      if (t != scalar_type_of(c.dtype)) return true;
+    }
+    return false;
+  }
+
+  std::vector<Tensor> random_inputs(const OpCase& c, std::vector<int64_t> sizes) {
+    std::vector<Tensor> inputs;
+    const std::vector<ScalarType> dtypes = input_dtypes(c);
+    for (int i = 0; i < c.op->num_inputs; ++i) {
+      inputs.push_back(random_tensor(sizes, dtypes[static_cast<size_t>(i)], 11 + i));
+    }
+    return inputs;
+  }
+
   // Calls the op's out= variant on these device operands through the host's Common key, plans
   // its kernel over the handed plan as the plugin does, checks the kernel chosen, runs it.
   void run_op(const OpCase& c, const Tensor& out, const std::vector<Tensor>& inputs,
               Variant variant, int vec, uint32_t scalar_mask) {
     const HandedPlan h = handed_plan(device_, c.op->name, out_call_args(c, inputs, out));
     const ElementwiseLaunch launch = plugin_launch(c, h);
+    if (casts_on_load(c)) variant = Variant::kDynamic;
     ASSERT_EQ(launch.kernel.variant, variant) << launch.kernel.entry_name();
     if (variant == Variant::kVectorized) {
       ASSERT_EQ(launch.kernel.vec, vec);
@@ -147,13 +178,14 @@ TEST_F(ElementwiseEmulation, EveryOpMatchesTheCpuBackendOnTransposedAndBroadcast
     SCOPED_TRACE(c.name());
     // Input 0 is a transposed view; the others broadcast a row.
     std::vector<Tensor> inputs, on_device;
+    const std::vector<ScalarType> dtypes = input_dtypes(c);
     for (int i = 0; i < c.op->num_inputs; ++i) {
       if (i == 0) {
-        const Tensor t = random_tensor({207, 5}, scalar_type_of(c.dtype), 3);
+        const Tensor t = random_tensor({207, 5}, dtypes[0], 3);
         inputs.push_back(native::transpose(t, 0, 1));
         on_device.push_back(native::transpose(device_.copy_of(t), 0, 1));
       } else {
-        const Tensor row = random_tensor({1, 207}, scalar_type_of(c.dtype), 5 + i);
+        const Tensor row = random_tensor({1, 207}, dtypes[static_cast<size_t>(i)], 5 + i);
         inputs.push_back(row);
         on_device.push_back(device_.copy_of(row));
       }
