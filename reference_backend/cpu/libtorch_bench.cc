@@ -1,6 +1,6 @@
 // Backplane's CPU kernels next to libtorch's (Debian's libtorch-dev 1.13.1), in the same process:
 // the unary ops of issue 21 on 1e6 float32 elements, and binary ops of issue 22 on 1e6 elements
-// of the dtypes named beside them, out= variants, one thread each. Needs libtorch (the target is
+// of the dtypes named beside them, out= variants (masked_fill: in place), one thread each. Needs libtorch (the target is
 // tagged manual: `bazel build //...` and `bazel test //...` skip it).
 //
 //   ATEN_CPU_CAPABILITY=avx512 bazel run --config=ci //reference_backend/cpu:libtorch_bench --
@@ -152,6 +152,58 @@ BP_BENCH_BINARY_OP(ne, ne_int64_to_bool, int64_t, kInt64, Long, kBool, Bool)
 BP_BENCH_BINARY_OP(bitwise_xor, bitwise_xor_int32, int32_t, kInt32, Int, kInt32, Int)
 BP_BENCH_BINARY_OP(bitwise_xor, bitwise_xor_int64, int64_t, kInt64, Long, kInt64, Long)
 BP_BENCH_BINARY_OP(bitwise_xor, bitwise_xor_uint8, uint8_t, kUInt8, Byte, kUInt8, Byte)
+
+// masked_fill_ (in place, the form models use): float32 self, a bool mask set at about half the
+// elements, in runs of ~60 (`runs`: positive values of value(), which libtorch's branchy loop
+// predicts well) or at pseudo-random elements (`random`), the value 1.5.
+bool mask_at(int64_t i, bool random) {
+  if (!random) return value(i, false) > 0;
+  uint64_t h = static_cast<uint64_t>(i) * 0x9e3779b97f4a7c15ull;
+  h ^= h >> 29;
+  return (h * 0xbf58476d1ce4e5b9ull) >> 63;
+}
+
+template <typename Tensor>
+concept Has_masked_fill_ = requires(Tensor t) {
+  t.masked_fill_(t, 1.5);
+};
+
+template <typename Tensor>
+void BM_bp_masked_fill(benchmark::State& state, bool random) {
+  bp::set_num_threads(1);
+  Tensor x = bp_input(false);
+  Tensor mask = bp::native::empty({kN}, bp::ScalarType::kBool, bp::Device(bp::DeviceType::kCPU));
+  bool* m = mask.template data_ptr<bool>();
+  for (int64_t i = 0; i < kN; ++i) m[i] = mask_at(i, random);
+  for (auto _ : state) x.masked_fill_(mask, 1.5);
+  state.SetItemsProcessed(state.iterations() * kN);
+}
+
+void BM_torch_masked_fill(benchmark::State& state, bool random) {
+  at::set_num_threads(1);
+  at::Tensor x = torch_input(false);
+  at::Tensor mask = at::empty({kN}, at::kBool);
+  bool* m = mask.data_ptr<bool>();
+  for (int64_t i = 0; i < kN; ++i) m[i] = mask_at(i, random);
+  for (auto _ : state) x.masked_fill_(mask, 1.5);
+  state.SetItemsProcessed(state.iterations() * kN);
+}
+
+template <typename Tensor>
+bool register_masked_fill() {
+  for (bool random : {false, true}) {
+    const std::string name =
+        std::string("masked_fill_float32_") + (random ? "random" : "runs");
+    if constexpr (Has_masked_fill_<Tensor>) {
+      benchmark::RegisterBenchmark(("bp/" + name).c_str(), BM_bp_masked_fill<Tensor>, random)
+          ->Unit(benchmark::kMicrosecond);
+    }
+    benchmark::RegisterBenchmark(("torch/" + name).c_str(), BM_torch_masked_fill, random)
+        ->Unit(benchmark::kMicrosecond);
+  }
+  return true;
+}
+[[maybe_unused]] const bool registered_masked_fill = register_masked_fill<bp::Tensor>();
 
 }  // namespace
 }  // namespace bp_bench
