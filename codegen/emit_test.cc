@@ -70,6 +70,39 @@ TEST(Emit, AMethodTakesTheArgumentsOtherThanSelfInOrderWhereverSelfStands) {
   EXPECT_THAT(files.at("special.h"), HasSubstr("Tensor polygamma(int64_t n, const Tensor& self);"));
 }
 
+// A Scalar overload's kernels call the target's op of their kind, the Scalars it takes as
+// Tensors wrapped, the rest as they are, in the target's order.
+TEST(Emit, ScalarOverloadsCallTheirTargetWithWrappedScalars) {
+  Model model(parse_declarations(R"(
+- func: remainder.Tensor(Tensor self, Tensor other) -> Tensor
+  structured_group: True
+  variants: function, method
+  inplace: method
+  meta: binary_op(self, other)
+  math: Remainder
+- func: remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor
+  scalar_of: remainder.Tensor
+  inplace: False
+- func: remainder.Scalar(Tensor self, Scalar other) -> Tensor
+  scalar_of: remainder.Tensor
+  variants: function, method
+  inplace: method
+)",
+                                 "sdk/ops/binary.yaml"),
+              {"binary"});
+  validate(model);
+  const std::string reg = emit_sdk(model).at("binary_register.cc");
+  EXPECT_THAT(reg, HasSubstr("Tensor& remainder_Scalar_Tensor_out_CompositeImplicit("
+                             "DispatchKeySet, const Scalar& self, const Tensor& other, Tensor& "
+                             "out) {\n  return op_handles::remainder_Tensor_out().call("
+                             "wrapped_scalar_tensor(self), other, out);\n}"));
+  EXPECT_THAT(reg, HasSubstr("return op_handles::remainder__Tensor().call(self, "
+                             "wrapped_scalar_tensor(other));"));
+  EXPECT_THAT(reg, HasSubstr("lib.impl(\"remainder.Scalar_Tensor\", "
+                             "DispatchKey::kCompositeImplicit"));
+  EXPECT_THAT(reg, HasSubstr("#include \"sdk/core/scalar_tensor.h\""));
+}
+
 TEST(Emit, StructuredGroupsGetMetaAndCommonKernels) {
   Files files = emit_sdk(binary_model());
   const std::string& reg = files.at("binary_register.cc");

@@ -154,6 +154,7 @@ const std::vector<std::string>& known_keys() {
       "device_check",
       "structured_group",
       "alias_of",
+      "scalar_of",
       "inplace",
       "inplace_name",
       "reduce",
@@ -486,13 +487,15 @@ OpDecl read_entry(const YAML::Node& node, const std::string& path, const std::st
       fail(at("device_check"), "expected NoCheck or ExactSame");
     op.device_check = v == "ExactSame";
   }
-  if (node["alias_of"]) {
-    op.alias_of = trim(node["alias_of"].as<std::string>());
-    const auto [base, overload] = split_op_name(*op.alias_of);
+  for (const char* key : {"alias_of", "scalar_of"}) {
+    if (!node[key]) continue;
+    const std::string target = trim(node[key].as<std::string>());
+    const auto [base, overload] = split_op_name(target);
     if (!is_identifier(base) ||
-        (op.alias_of->find('.') != std::string::npos && !is_identifier(overload))) {
-      fail(at("alias_of"), "alias_of: '" + *op.alias_of + "' is not an op name");
+        (target.find('.') != std::string::npos && !is_identifier(overload))) {
+      fail(at(key), std::string(key) + ": '" + target + "' is not an op name");
     }
+    (std::string(key) == "alias_of" ? op.alias_of : op.scalar_of) = target;
   }
   return op;
 }
@@ -583,12 +586,17 @@ void check_decl(OpDecl& op) {
     }
   }
   if (op.reduction) check_reduction(op);
-  if (op.alias_of && (op.structured || op.structured_delegate || !op.dispatch.empty() || op.meta ||
-                      op.math || op.reduction || op.scan || op.normalize)) {
-    fail(op.loc, "an alias (alias_of) takes its kernels from " + *op.alias_of +
-                     "; remove structured/dispatch/meta/math/reduce/scan/normalize");
+  if (op.alias_of && op.scalar_of) fail(op.loc, "an op is an alias_of or a scalar_of, not both");
+  for (const auto& [key, target] : {std::pair{"an alias (alias_of)", op.alias_of},
+                                    std::pair{"a Scalar overload (scalar_of)", op.scalar_of}}) {
+    if (target && (op.structured || op.structured_delegate || !op.dispatch.empty() || op.meta ||
+                   op.math || op.reduction || op.scan || op.normalize)) {
+      fail(op.loc, std::string(key) + " takes its kernels from " + *target +
+                       "; remove structured/dispatch/meta/math/reduce/scan/normalize");
+    }
   }
-  if (!op.structured && !op.structured_delegate && op.dispatch.empty() && !op.alias_of) {
+  if (!op.structured && !op.structured_delegate && op.dispatch.empty() && !op.alias_of &&
+      !op.scalar_of) {
     fail(op.loc, op.name() +
                      " has no kernel: declare 'structured', 'structured_delegate' or "
                      "'dispatch'");
@@ -757,21 +765,23 @@ std::vector<OpDecl> expand_structured_group(const YAML::Node& node, const std::s
   return ops;
 }
 
-// `alias_of: acos` on a functional op's entry (arccos): the alias's functional op, its in-place
-// op (`inplace:` as for a structured group) and its out= op, named by the structured_group rule;
-// each calls the target's op of the same kind (alias_target, checked by validate).
+// `alias_of: acos` on a functional op's entry (arccos), or `scalar_of: eq.Tensor` on one with
+// `inplace:` (eq.Scalar): the functional op, its in-place op (`inplace:` as for a structured
+// group) and its out= op, named by the structured_group rule; each calls the target's op of the
+// same kind (alias_target / scalar_target, checked by validate).
 std::vector<OpDecl> expand_alias(const YAML::Node& node, const std::string& path, OpDecl spec) {
   const auto at = [&](const char* key) { return location_of(path, node[key]); };
   const FunctionSchema& f = spec.schema;
+  const std::string key = spec.alias_of ? "alias_of" : "scalar_of";
   if (spec.kind() != OpKind::kFunctional || f.returns.size() != 1 || !is_tensor(f.returns[0])) {
-    fail(spec.loc, "alias_of: " + spec.name() + " is not a functional op returning one Tensor");
+    fail(spec.loc, key + ": " + spec.name() + " is not a functional op returning one Tensor");
   }
   if (!node["inplace"]) {
     fail(spec.loc,
-         "alias_of: say which variants " + f.name +
+         key + ": say which variants " + f.name +
              "_ has ('inplace: method', 'inplace: function, method') or 'inplace: False'");
   }
-  if (node["inplace_name"]) fail(at("inplace_name"), "inplace_name: aliases follow the rule");
+  if (node["inplace_name"]) fail(at("inplace_name"), "inplace_name: " + key + " groups follow the rule");
   std::vector<OpDecl> ops = {spec};
   if (!(node["inplace"].IsScalar() && is_false(trim(node["inplace"].as<std::string>())))) {
     OpDecl inplace = spec;
@@ -794,7 +804,10 @@ std::vector<OpDecl> parse_entry(const YAML::Node& node, const std::string& path,
                                 const std::string& family) {
   OpDecl op = read_entry(node, path, family);
   if (node["structured_group"]) return expand_structured_group(node, path, std::move(op));
-  if (node["alias_of"]) return expand_alias(node, path, std::move(op));
+  // A Scalar overload's entry stands for a group when it says which in-place variants it has.
+  if (node["alias_of"] || (node["scalar_of"] && node["inplace"])) {
+    return expand_alias(node, path, std::move(op));
+  }
   for (const char* key : {"inplace", "inplace_name"}) {
     if (node[key]) {
       fail(location_of(path, node[key]),
@@ -933,10 +946,14 @@ std::vector<OpDecl> parse_declarations(const std::string& text, const std::strin
   return ops;
 }
 
-const OpDecl& alias_target(const Model& model, const OpDecl& op) {
-  const OpDecl* functional = model.find(*op.alias_of);
+namespace {
+
+// The op of `op`'s kind in the group of functional op `of` (named by `key`).
+const OpDecl& same_kind_target(const Model& model, const OpDecl& op, const std::string& of,
+                               const std::string& key) {
+  const OpDecl* functional = model.find(of);
   if (functional == nullptr || functional->kind() != OpKind::kFunctional) {
-    fail(op.loc, "alias_of: " + *op.alias_of + " is not a declared functional op");
+    fail(op.loc, key + ": " + of + " is not a declared functional op");
   }
   const FunctionSchema& t = functional->schema;
   std::string name = functional->name();
@@ -948,14 +965,70 @@ const OpDecl& alias_target(const Model& model, const OpDecl& op) {
   }
   const OpDecl* target = model.find(name);
   if (target == nullptr) {
-    fail(op.loc, "alias_of: " + op.name() + " would call " + name + ", which is not declared");
+    fail(op.loc, key + ": " + op.name() + " would call " + name + ", which is not declared");
   }
   return *target;
+}
+
+const Argument* argument_named(const FunctionSchema& schema, const std::string& name) {
+  for (const Argument& a : schema.arguments) {
+    if (a.name == name) return &a;
+  }
+  return nullptr;
+}
+
+bool is_scalar_type(const Argument& a) {
+  return a.type.kind == TypeKind::kScalar && !a.type.optional && !a.type.is_list;
+}
+
+// A Scalar overload takes its target's arguments by name (in any order), each of the same type
+// or a Scalar for a Tensor; at least one is such a Scalar.
+void check_scalar_overload(const Model& model, const OpDecl& op) {
+  const OpDecl& target = scalar_target(model, op);
+  const std::vector<Argument>& a = op.schema.arguments;
+  const std::vector<Argument>& b = target.schema.arguments;
+  bool wraps = false;
+  bool same = a.size() == b.size();
+  for (const Argument& arg : b) {
+    const Argument* mine = argument_named(op.schema, arg.name);
+    if (mine == nullptr) {
+      same = false;
+      break;
+    }
+    if (wraps_scalar(op, target, arg.name)) {
+      wraps = true;
+    } else if (!(mine->type == arg.type)) {
+      same = false;
+    }
+  }
+  if (!same || !wraps) {
+    fail(op.loc, "scalar_of: the arguments of " + op.name() + " must be those of " +
+                     target.name() + " (by name), with at least one Scalar for a Tensor");
+  }
+}
+
+}  // namespace
+
+const OpDecl& alias_target(const Model& model, const OpDecl& op) {
+  return same_kind_target(model, op, *op.alias_of, "alias_of");
+}
+
+const OpDecl& scalar_target(const Model& model, const OpDecl& op) {
+  return same_kind_target(model, op, *op.scalar_of, "scalar_of");
+}
+
+bool wraps_scalar(const OpDecl& op, const OpDecl& target, const std::string& name) {
+  const Argument* mine = argument_named(op.schema, name);
+  const Argument* theirs = argument_named(target.schema, name);
+  return mine != nullptr && theirs != nullptr && is_scalar_type(*mine) &&
+         theirs->type.kind == TypeKind::kTensor && !theirs->type.optional &&
+         !theirs->type.is_list;
 }
 
 void validate(const Model& model) {
   check_reductions_agree(model);
   for (const OpDecl& op : model.ops()) {
+    if (op.scalar_of) check_scalar_overload(model, op);
     if (!op.alias_of) continue;
     // The alias passes its arguments on as they are: the same names and types, in order.
     const OpDecl& target = alias_target(model, op);

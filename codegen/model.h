@@ -102,6 +102,12 @@ struct OpDecl {
   // aliases. Each op of the group has one kernel, CompositeImplicit, calling the target's op of
   // the same kind (alias_target).
   std::optional<std::string> alias_of;
+  // `scalar_of: eq.Tensor` (eq.Scalar, and eq_.Scalar and eq.Scalar_out when the entry stands
+  // for a group): the functional overload this Scalar overload wraps. The op has one kernel,
+  // CompositeImplicit, calling the target's op of the same kind (scalar_target) with each Scalar
+  // argument the target takes as a Tensor passed as a wrapped zero-dim tensor (promoting as a
+  // number does).
+  std::optional<std::string> scalar_of;
 
   // "add.out", "add_.Tensor", "empty.memory_format".
   std::string name() const { return schema.operator_name(); }
@@ -117,6 +123,11 @@ class Model;
 // The op an alias (`alias_of`) calls: the target's functional, in-place or out= op, as `op` is.
 // Throws CodegenError (file:line) when the target has no such op.
 const OpDecl& alias_target(const Model& model, const OpDecl& op);
+// The op a Scalar overload (`scalar_of`) calls: the target's op of the same kind. Throws
+// CodegenError (file:line) when the target has no such op.
+const OpDecl& scalar_target(const Model& model, const OpDecl& op);
+// For a Scalar overload: whether its argument `name` is a Scalar the target takes as a Tensor.
+bool wraps_scalar(const OpDecl& op, const OpDecl& target, const std::string& name);
 
 class Model {
  public:

@@ -94,7 +94,8 @@ TEST(Model, RejectsBadDeclarationsWithFileAndLine) {
       error_of("- func: add(Tensor self) -> Tensor\n  dispatch:\n    CPU: add\n  colour: red\n"),
       "sdk/ops/binary.yaml:4: unknown key 'colour' (known keys: func, variants, structured, "
       "structured_delegate, structured_inherits, dispatch, tags, meta, math, scan, normalize, "
-      "dtypes, device_check, structured_group, alias_of, inplace, inplace_name, reduce, "
+      "dtypes, device_check, structured_group, alias_of, scalar_of, inplace, inplace_name, "
+      "reduce, "
       "reduce_in, "
       "reduce_outputs)");
   EXPECT_THAT(error_of("\n- func: add(Tensor self -> Tensor\n  dispatch:\n    CPU: add\n"),
@@ -404,6 +405,87 @@ constexpr const char* kMaxDimHead =
     "  meta: max_dim_op(self, dim, keepdim)\n"
     "  dispatch:\n"
     "    CPU: max_dim_out\n";
+
+constexpr const char* kEq = R"(
+- func: eq.Tensor(Tensor self, Tensor other) -> Tensor
+  structured_group: True
+  variants: function, method
+  inplace: method
+  meta: comparison_op(self, other)
+  math: Eq
+)";
+
+// A Scalar overload with `inplace:` stands for its group, named as a structured group's; without
+// it, for the one op its schema names.
+TEST(ScalarOverload, WithInplaceExpandsToTheGroupEachCallingTheTargetsOpOfItsKind) {
+  const Model model = model_of(std::string(kEq) + R"(
+- func: eq.Scalar(Tensor self, Scalar other) -> Tensor
+  scalar_of: eq.Tensor
+  variants: function, method
+  inplace: method
+
+- func: remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor
+  scalar_of: eq.Tensor
+  inplace: False
+
+- func: eq_.Number(Tensor(a!) self, Scalar other) -> Tensor(a!)
+  scalar_of: eq.Tensor
+  variants: method
+)");
+  const OpDecl& inplace = model.op("eq_.Scalar");
+  EXPECT_EQ(inplace.kind(), OpKind::kInplace);
+  EXPECT_TRUE(inplace.method_variant);
+  EXPECT_FALSE(inplace.function_variant);
+  EXPECT_EQ(scalar_target(model, model.op("eq.Scalar")).name(), "eq.Tensor");
+  EXPECT_EQ(scalar_target(model, inplace).name(), "eq_.Tensor");
+  EXPECT_EQ(scalar_target(model, model.op("eq.Scalar_out")).name(), "eq.Tensor_out");
+  EXPECT_EQ(scalar_target(model, model.op("eq_.Number")).name(), "eq_.Tensor");
+  const OpDecl& scalar_self = model.op("remainder.Scalar_Tensor_out");
+  EXPECT_EQ(model.find("remainder_.Scalar_Tensor"), nullptr);
+  const OpDecl& target = scalar_target(model, scalar_self);
+  EXPECT_TRUE(wraps_scalar(scalar_self, target, "self"));
+  EXPECT_FALSE(wraps_scalar(scalar_self, target, "other"));
+  EXPECT_FALSE(wraps_scalar(scalar_self, target, "out"));
+}
+
+TEST(ScalarOverload, RejectsOverloadsThatCannotCallTheirTarget) {
+  EXPECT_EQ(error_of(std::string(kEq) + R"(
+- func: eq.Scalar(Tensor self, Scalar other) -> Tensor
+  scalar_of: ne.Tensor
+  inplace: False
+)"),
+            "sdk/ops/binary.yaml:9: scalar_of: ne.Tensor is not a declared functional op");
+  EXPECT_EQ(error_of(std::string(kEq) + R"(
+- func: eq.Scalar(Tensor self, Scalar other) -> Tensor
+  scalar_of: eq.Tensor
+  inplace: method
+  dispatch:
+    CPU: eq_scalar
+)"),
+            "sdk/ops/binary.yaml:9: a Scalar overload (scalar_of) takes its kernels from "
+            "eq.Tensor; remove structured/dispatch/meta/math/reduce/scan/normalize");
+  // Arguments by name: `value` is not the target's `other`.
+  EXPECT_EQ(error_of(std::string(kEq) + R"(
+- func: eq.Scalar(Tensor self, Scalar value) -> Tensor
+  scalar_of: eq.Tensor
+)"),
+            "sdk/ops/binary.yaml:9: scalar_of: the arguments of eq.Scalar must be those of "
+            "eq.Tensor (by name), with at least one Scalar for a Tensor");
+  // Nothing to wrap: that is an alias.
+  EXPECT_THAT(error_of(std::string(kEq) + R"(
+- func: eq.Twin(Tensor self, Tensor other) -> Tensor
+  scalar_of: eq.Tensor
+)"),
+              HasSubstr("with at least one Scalar for a Tensor"));
+  EXPECT_EQ(error_of(std::string(kEq) + R"(
+- func: eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+  scalar_of: eq.Tensor
+  variants: method
+  inplace: method
+)"),
+            "sdk/ops/binary.yaml:9: scalar_of: eq_.Scalar is not a functional op returning one "
+            "Tensor");
+}
 
 TEST(Reduce, ParsesTheOpsStructItsArgumentsAndWhatEachOutputReceives) {
   Model model =
