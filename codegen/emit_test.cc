@@ -132,7 +132,8 @@ TEST(Emit, CudaTablesListMathOpsWithArgumentPositionsAndEveryOpsArguments) {
               HasSubstr("{\"add.out\", \"add\", \"Add\", \"add_op\", 4095u, 2, {0, 1, -1, -1}, "
                         "1, {2, -1, -1, -1}, {\"Scalar\", nullptr, nullptr, nullptr}, {nullptr, "
                         "nullptr, nullptr, nullptr}, {nullptr, nullptr, nullptr, nullptr}, 3, 4, "
-                        "\"sdk/ops/binary.yaml:8\"},"));
+                        "\"sdk/ops/binary.yaml:8\", \"add\", 0u, -1, 0, {-1, -1}, {nullptr, "
+                        "nullptr}},"));
   EXPECT_THAT(files.at("pointwise_ops.inc"), Not(HasSubstr("sum.IntList_out")));
   EXPECT_THAT(files.at("op_arguments.inc"),
               HasSubstr("{\"sum.IntList_out\", \"self,dim,keepdim,dtype,out\"},"));

@@ -24,11 +24,16 @@ struct Computation {
   // True: inputs convert to compute_dtype(S) (float for float16) as the CPU's opmath does;
   // false: the computation works in S itself (copies and fills).
   bool uses_opmath = true;
-  // A C++ expression over `in[0..num_inputs)` and `arg0..` (all of the compute type).
+  // A C++ expression over `in[0..num_inputs)` and `arg0..` (all of the compute type, but
+  // the arguments in real_args).
   std::string expression;
+  // Bit j: argument j has the compute type's real part type (a `float` argument of a complex op).
+  uint32_t real_args = 0;
 };
 
-// The computation of a pointwise op: its math functor applied to its inputs and arguments.
+// The computation of a pointwise op (one row: an op, or one alternative of its math list): its
+// math functor applied to its inputs (bp::jit::truth(in[i]) for an input read as bool) and
+// arguments. An alternative's name adds its functor ("clamp_out_ClampMin").
 Computation computation_of(const PointwiseOp& op);
 // out = in[0] converted to the output's dtype (copy_ between dtypes and layouts).
 Computation copy_computation();

@@ -33,6 +33,12 @@ BP_INLINE T value_as(const Value& value) {
   return *reinterpret_cast<const T*>(value.bytes);
 }
 
+// An input read as bool (where's condition), from the compute type it was loaded in: non-zero.
+template <typename T>
+BP_INLINE bool truth(const T& x) {
+  return !(x == T(0));
+}
+
 BP_INLINE uint32_t mul_hi(uint32_t a, uint32_t b) {
 #if defined(__CUDACC_RTC__)
   return __umulhi(a, b);
