@@ -36,4 +36,17 @@ Computation copy_computation() { return {"copy", 1, 0, false, "in[0]"}; }
 
 Computation fill_computation() { return {"fill", 0, 1, false, "arg0"}; }
 
+Computation arange_computation() {
+  Computation c{"arange", 0, 2, false, "arg0 + arg1 * compute_t(index)"};
+  c.uses_index = true;
+  return c;
+}
+
+Dtype range_dtype(Dtype dtype) {
+  const DtypeInfo& i = info(dtype);
+  if (i.is_complex) return Dtype::kComplex128;
+  if (!i.is_floating) return Dtype::kInt64;
+  return i.itemsize == 2 ? Dtype::kFloat32 : Dtype::kFloat64;
+}
+
 }  // namespace bp::cuda

@@ -136,4 +136,14 @@ std::vector<ElementwiseKernel> fill_kernels() {
   return kernels;
 }
 
+std::vector<ElementwiseKernel> arange_kernels() {
+  std::vector<ElementwiseKernel> kernels;
+  for (int d = 0; d < kNumDtypes; ++d) {
+    const Dtype dtype = dtype_of_code(d);
+    if (dtype == Dtype::kBool) continue;
+    add_static(kernels, arange_computation(), range_dtype(dtype), dtype, 0);
+  }
+  return kernels;
+}
+
 }  // namespace bp::cuda

@@ -4,7 +4,8 @@
 //     strided kernels for its natural output dtype and the dynamic-cast kernel, each with every
 //     set of inputs passed by value (CPU scalars);
 //   - copies between every pair of dtypes (vectorised 4, 2, 1 and strided);
-//   - fills of every dtype (vectorised 4, 2, 1 and strided).
+//   - fills of every dtype (vectorised 4, 2, 1 and strided);
+//   - arange into every dtype but bool (vectorised 4, 2, 1 and strided).
 //
 // The natural output dtype is the one the op's meta function gives a functional call whose inputs
 // have the common dtype (bool for comparisons, float32 for abs(complex64)): the catalog runs the
@@ -51,6 +52,8 @@ bool runs_static(const PointwiseOp& op, Dtype dtype);
 std::vector<ElementwiseKernel> kernels_of(const PointwiseOp& op);
 std::vector<ElementwiseKernel> copy_kernels();
 std::vector<ElementwiseKernel> fill_kernels();
+// arange.start_out into every dtype but bool (computed in range_dtype).
+std::vector<ElementwiseKernel> arange_kernels();
 
 }  // namespace bp::cuda
 

@@ -49,7 +49,10 @@ std::string body_source(const Computation& c, Dtype compute) {
   }
   s += "  BP_INLINE explicit " + name + "(const bp::jit::Value* values)" + init + " {" +
        (c.num_args == 0 ? " (void)values;" : "") + " }\n";
-  s += "  BP_INLINE auto operator()(const " + m + " (&in)[" + inputs + "]) const {" +
+  s += std::string("  static constexpr bool kUsesIndex = ") + (c.uses_index ? "true" : "false") +
+       ";\n";
+  s += "  BP_INLINE auto operator()(const " + m + " (&in)[" + inputs + "]" +
+       (c.uses_index ? ", uint32_t index" : "") + ") const {" +
        (c.num_inputs == 0 ? " (void)in;" : "") + " return " + c.expression + "; }\n};\n";
   return s;
 }

@@ -107,9 +107,11 @@ std::vector<Tensor> random_inputs(const OpCase& c, std::vector<int64_t> sizes) {
 }
 
 // The variant the plugin takes where it would take `variant` over operands of dtype S: the
-// dynamic kernel when an input read as bool has another dtype.
-Variant expected_variant(const OpCase& c, Variant variant) {
-  return runs_static(*c.op, c.dtype) ? variant : Variant::kDynamic;
+// dynamic kernel when an input read as bool has another dtype and is not a CPU scalar (passed
+// by value, converted on the host).
+Variant expected_variant(const OpCase& c, Variant variant, uint32_t scalar_mask) {
+  const bool bool_in_memory = (c.op->bool_inputs & ~scalar_mask) != 0;
+  return runs_static(*c.op, c.dtype) || !bool_in_memory ? variant : Variant::kDynamic;
 }
 
 class ElementwiseEmulation : public ::testing::Test {
@@ -120,7 +122,7 @@ class ElementwiseEmulation : public ::testing::Test {
               Variant variant, int vec, uint32_t scalar_mask) {
     const HandedPlan h = handed_plan(device_, c.op->name, out_call_args(c, inputs, out));
     const ElementwiseLaunch launch = plugin_launch(c, h);
-    variant = expected_variant(c, variant);
+    variant = expected_variant(c, variant, scalar_mask);
     ASSERT_EQ(launch.kernel.variant, variant) << launch.kernel.entry_name();
     if (variant == Variant::kVectorized) {
       ASSERT_EQ(launch.kernel.vec, vec);
@@ -262,7 +264,14 @@ TEST_F(ElementwiseEmulation, EveryOpMatchesTheCpuBackendWithOperandsOfOtherDtype
     const ElementwiseLaunch launch = plugin_launch(c, handed);
     ASSERT_EQ(launch.kernel.variant, Variant::kDynamic);
     run_emulated(launch.kernel.entry_name(), launch.blocks, jit::kThreads, launch.params());
-    expect_same_values(wide_out, cpu_result(c, inputs), c.name());
+    // The kernel stores the result converted to the output's dtype: where that narrows (wider()'s
+    // pick for complex128 is complex64), compare with the CPU's result converted likewise
+    // (nan_to_num's largest double is inf in complex64).
+    const Tensor expected = cpu_result(c, inputs);
+    const bool narrows = info(out_dtype).itemsize < info(c.out).itemsize;
+    expect_same_values(wide_out,
+                       narrows ? converted(expected, scalar_type_of(out_dtype)) : expected,
+                       c.name());
   }
 }
 
@@ -401,6 +410,38 @@ TEST_F(ElementwiseEmulation, CopiesConvertBetweenEveryPairOfDtypesInAnyLayout) {
         run_emulated(launch.kernel.entry_name(), launch.blocks, jit::kThreads, launch.params());
         expect_same_values(transposed ? native::transpose(out, 0, 1) : out, expected, "copy");
       }
+    }
+  }
+}
+
+// arange's kernel (no inputs; the element's index) against the CPU's arange.start_out, into a
+// contiguous out (vector stores and their tail) and a strided one, in every dtype but bool.
+TEST_F(ElementwiseEmulation, ArangeWritesStartPlusIndexTimesStepInEveryDtypeAndLayout) {
+  constexpr int64_t kLength = 1035;
+  for (int d = 0; d < kNumDtypes; ++d) {
+    const Dtype dtype = dtype_of_code(d);
+    if (dtype == Dtype::kBool) continue;
+    SCOPED_TRACE(info(dtype).name);
+    const bool integral = info(dtype).is_integral;
+    // Integers wrap past int8's range as the CPU's int64 accumulation converted does; floating
+    // steps that are not exact in binary show the dtype the range is computed in.
+    const Scalar start = integral ? Scalar(int64_t{-70}) : Scalar(0.1);
+    const Scalar step = integral ? Scalar(int64_t{3}) : Scalar(0.3);
+    const Scalar end = integral ? Scalar(int64_t{-70 + 3 * kLength}) : Scalar(0.1 + 0.3 * 1034.5);
+    Tensor expected = cpu_tensor({kLength}, scalar_type_of(dtype));
+    call_op("arange.start_out", {Value(start), Value(end), Value(step), Value(expected)});
+    const Dtype acc = range_dtype(dtype);
+    const jit::Value values[2] = {scalar_as(abi_value(start), acc),
+                                  scalar_as(abi_value(step), acc)};
+    for (bool strided : {false, true}) {
+      const Tensor base = device_.empty({strided ? 2 * kLength : kLength}, scalar_type_of(dtype));
+      const Tensor out = strided ? native::as_strided(base, {kLength}, {2}, 0) : base;
+      TensorIterator iter = build_plan(0, {out}, {});
+      const ElementwiseLaunch launch =
+          plan_elementwise(arange_computation(), acc, dtype, plan_of(iter), values);
+      ASSERT_EQ(launch.kernel.variant, strided ? Variant::kStrided : Variant::kVectorized);
+      run_emulated(launch.kernel.entry_name(), launch.blocks, jit::kThreads, launch.params());
+      expect_same_values(out, expected, "arange");
     }
   }
 }

@@ -28,6 +28,9 @@ std::vector<ElementwiseKernel> emulated_elementwise_kernels() {
       }
     }
   }
+  for (const ElementwiseKernel& k : arange_kernels()) {
+    if (k.variant == Variant::kStrided || k.vec == 4) kernels.push_back(k);
+  }
   for (int s = 0; s < kNumDtypes; ++s) {
     const Dtype src = dtype_of_code(s);
     kernels.push_back({fill_computation(), src, src, Variant::kVectorized, 4, 0});

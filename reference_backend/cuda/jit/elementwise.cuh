@@ -71,6 +71,18 @@ BP_INLINE OperandOffsets<kOperands> offsets_of(const Offsets& offsets, uint32_t 
   return result;
 }
 
+// The body applied to one element's inputs; a body with kUsesIndex also gets the element's linear
+// index in the plan (a factory's: arange's start + index * step).
+template <typename Body, typename In>
+BP_INLINE auto apply(const Body& body, const In& in, uint32_t index) {
+  if constexpr (Body::kUsesIndex) {
+    return body(in, index);
+  } else {
+    (void)index;
+    return body(in);
+  }
+}
+
 // S, or R when the body's result type R is not the compute type M (see the file comment).
 template <typename S, typename M, typename R>
 BP_INLINE portable::conditional_t<portable::is_same_v<R, M>, S, R> to_storage(R result) {
@@ -160,7 +172,8 @@ BP_INLINE void vectorized(const ContiguousArgs& args) {
                     ? scalars.value[i]
                     : element_cast<M>(reinterpret_cast<const S*>(args.data[1 + i])[index]);
       }
-      reinterpret_cast<Out*>(args.data[0])[index] = element_cast<Out>(to_storage<S, M>(body(in)));
+      reinterpret_cast<Out*>(args.data[0])[index] =
+          element_cast<Out>(to_storage<S, M>(apply(body, in, index)));
     }
     return;
   }
@@ -186,7 +199,8 @@ BP_INLINE void vectorized(const ContiguousArgs& args) {
       for (int i = 0; i < kInputs; ++i) {
         in[i] = ((kScalarMask >> i) & 1u) ? scalars.value[i] : element_cast<M>(loaded[j][i].val[l]);
       }
-      results[j].val[l] = element_cast<Out>(to_storage<S, M>(body(in)));
+      const uint32_t index = (base / kVec + threadIdx.x + j * kThreads) * kVec + l;
+      results[j].val[l] = element_cast<Out>(to_storage<S, M>(apply(body, in, index)));
     }
   }
 #pragma unroll
@@ -227,7 +241,7 @@ BP_INLINE void strided(const StridedArgs& args) {
     const uint32_t index = base + threadIdx.x + j * kThreads;
     if (index < args.numel) {
       *reinterpret_cast<Out*>(args.data[0] + out_offset[j]) =
-          element_cast<Out>(to_storage<S, M>(body(in[j])));
+          element_cast<Out>(to_storage<S, M>(apply(body, in[j], index)));
     }
   }
 }
@@ -255,7 +269,8 @@ BP_INLINE void dynamic(const StridedArgs& args) {
                   ? scalars.value[i]
                   : load_dynamic<S, M>(args.data[1 + i] + offsets.at[1 + i], args.dtypes[1 + i]);
     }
-    store_dynamic(args.data[0] + offsets.at[0], args.dtypes[0], to_storage<S, M>(body(in)));
+    store_dynamic(args.data[0] + offsets.at[0], args.dtypes[0],
+                  to_storage<S, M>(apply(body, in, index)));
   }
 }
 
