@@ -63,8 +63,10 @@ void check_no_zero_divisor(const PointwiseOp& op, const bp_value* args, const It
     check(api()->tensor_wrap(f.data, m.sizes.data(), zeros.data(), m.sizes.size(),
                              info(flag_dtype).abi, m.device, nullptr, nullptr, &view_raw));
     const TensorRef view(view_raw);
+    // The flags of the reductions' own plans (reduction_kernels.cc).
     const Iter iter = build_iter({view.get()}, {divisor},
-                                 BP_ITER_IS_REDUCTION | BP_ITER_CHECK_ALL_SAME_DEVICE);
+                                 BP_ITER_IS_REDUCTION | BP_ITER_PROMOTE_INPUTS_TO_COMMON_DTYPE |
+                                     BP_ITER_CHECK_ALL_SAME_DEVICE);
     bp_iter_info plan_info{};
     plan_info.struct_size = sizeof plan_info;
     check(api()->iter_info(iter.get(), &plan_info));
