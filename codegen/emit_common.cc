@@ -80,8 +80,19 @@ std::string math_argument(const OpDecl& group, const std::string& name) {
 // The CPU step of a structured group: its math through cpu::pointwise, or its named kernel.
 std::string cpu_step(const OpDecl& group) {
   const std::vector<std::string> args = names_of(group.non_out_arguments());
-  if (group.math) {
-    std::string line = "pointwise<math::" + group.math->function + ", " +
+  if (group.math && group.dispatch.count(DispatchTarget::kCPU) == 0) {
+    std::string line;
+    if (group.divisor) {
+      // The divisor's position among the meta function's tensor inputs (its TensorIterator order).
+      int input = 0;
+      for (const std::string& a : group.meta->args) {
+        if (a == *group.divisor) break;
+        const Argument* arg = find_argument(group, a);
+        if (arg != nullptr && arg->type.kind == TypeKind::kTensor) ++input;
+      }
+      line = "check_no_zero_divisor(call, " + std::to_string(input) + ");\n    ";
+    }
+    line += "pointwise<math::" + group.math->function + ", " +
                        std::to_string(group.dtypes) + "u>(call, " + quoted(group.schema.name);
     for (const std::string& a : group.math->args) line += ", " + math_argument(group, a);
     return line + ");";

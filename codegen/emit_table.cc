@@ -36,7 +36,8 @@ std::string kernel_keys(const Model& model, const OpDecl& op) {
   const std::string group = structured_group(op);
   if (!group.empty()) {
     const OpDecl& g = model.op(group);
-    return g.math ? "CPU (math), Meta, Common" : "CPU, Meta, Common";
+    const bool generic = g.math && g.dispatch.count(DispatchTarget::kCPU) == 0;
+    return generic ? "CPU (math), Meta, Common" : "CPU, Meta, Common";
   }
   std::string keys;
   auto add = [&](const char* k) { keys += (keys.empty() ? "" : ", ") + std::string(k); };

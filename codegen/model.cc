@@ -89,6 +89,10 @@ bool is_number(const std::string& text) {
   return !text.empty() && used == text.size();
 }
 
+// What None may stand for besides a number: the largest or lowest finite value of the op's
+// dtype (its real part type for complex dtypes; nan_to_num's defaults).
+bool is_dtype_limit(const std::string& text) { return text == "max" || text == "lowest"; }
+
 // `math: Functor(arg, arg=number, arg=word|word)`: parse_call, where an argument may say what
 // None means (a number) or, for a str argument, the values it may take.
 CallSpec parse_math_call(const SourceLocation& loc, const std::string& text) {
@@ -108,7 +112,7 @@ CallSpec parse_math_call(const SourceLocation& loc, const std::string& text) {
   for (size_t i = 0; i < names.size(); ++i) plain += (i ? ", " : "") + names[i];
   CallSpec call = parse_call(loc, "math", plain + text.substr(close));
   for (const auto& [name, value] : values) {
-    if (is_number(value)) {
+    if (is_number(value) || is_dtype_limit(value)) {
       call.if_none[name] = value;
       continue;
     }
@@ -127,6 +131,35 @@ CallSpec parse_math_call(const SourceLocation& loc, const std::string& text) {
     call.choices[name] = std::move(choices);
   }
   return call;
+}
+
+// One item of a `math:` list: `Functor(args) [when name=value, ...] [dtypes list]`.
+MathCase parse_math_case(const SourceLocation& loc, const std::string& text) {
+  MathCase c;
+  std::string rest = text;
+  if (const size_t at = rest.find(" dtypes "); at != std::string::npos) {
+    try {
+      c.dtypes = parse_dtype_set(rest.substr(at + 8));
+    } catch (const std::invalid_argument& e) {
+      fail(loc, std::string("math: ") + e.what());
+    }
+    rest = rest.substr(0, at);
+  }
+  if (const size_t at = rest.find(" when "); at != std::string::npos) {
+    for (const std::string& cond : split_list(rest.substr(at + 6))) {
+      const size_t eq = cond.find('=');
+      const std::string name = trim(cond.substr(0, eq));
+      const std::string value = eq == std::string::npos ? "" : trim(cond.substr(eq + 1));
+      if (!is_identifier(name) || !is_identifier(value)) {
+        fail(loc, "math: expected 'when argument=value' (a str value or None) but got '" + cond +
+                      "'");
+      }
+      c.when.emplace_back(name, value == "None" ? std::nullopt : std::optional(value));
+    }
+    rest = rest.substr(0, at);
+  }
+  c.call = parse_math_call(loc, trim(rest));
+  return c;
 }
 
 const std::set<std::string>& known_tags() {
@@ -160,6 +193,7 @@ const std::vector<std::string>& known_keys() {
       "reduce",
       "reduce_in",
       "reduce_outputs",
+      "divisor",
   };
   return keys;
 }
@@ -186,27 +220,100 @@ void check_call_args(const OpDecl& op, const std::string& key, const CallSpec& c
 }
 
 // The rules of `math:` arguments: numbers (Scalar, int, float, bool) reach the functor in its
-// compute type; an optional one says what None means; a str one lists its values.
-void check_math_args(const OpDecl& op, const CallSpec& math) {
+// compute type; an optional one says what None means; a str one lists its values. A tensor input
+// named `name=bool` is read as bool (where's condition). In an alternative of a `math:` list
+// (`in_list`), an optional argument without a None value, and a `Tensor?` (an input), mean that
+// the alternative runs only when it is given.
+void check_math_args(const OpDecl& op, const CallSpec& math, bool in_list) {
   for (const std::string& name : math.args) {
     const Argument& a = *find_argument(op, name);
     const std::string where = "math: argument '" + name + "' of " + op.name();
     const TypeKind k = a.type.kind;
+    if (k == TypeKind::kTensor && !a.type.is_list) {
+      const auto values = math.choices.find(name);
+      const bool as_bool = values != math.choices.end() && values->second.size() == 1 &&
+                           values->second[0] == "bool" && !a.type.optional;
+      if (as_bool) continue;
+      if (a.type.optional && in_list && math.choices.count(name) == 0 &&
+          math.if_none.count(name) == 0) {
+        continue;
+      }
+      fail(op.loc, where + " is a " + to_string(a.type) +
+                       "; a functor takes numbers (Scalar, int, float, bool) and str (inputs: " +
+                       name + "=bool for a bool input, a Tensor? in an alternative of a list)");
+    }
     if (a.type.is_list || !(k == TypeKind::kScalar || k == TypeKind::kInt ||
                             k == TypeKind::kFloat || k == TypeKind::kBool || k == TypeKind::kStr)) {
       fail(op.loc, where + " is a " + to_string(a.type) +
                        "; a functor takes numbers (Scalar, int, float, bool) and str");
     }
-    if (a.type.optional != (math.if_none.count(name) != 0)) {
-      fail(op.loc, a.type.optional ? where + " may be None: write " + name +
-                                         "=number, the value "
-                                         "None stands for"
-                                   : where + " is not optional: it takes no value for None");
+    const bool has_none = math.if_none.count(name) != 0;
+    if (a.type.optional && !has_none && !in_list) {
+      fail(op.loc, where + " may be None: write " + name + "=number, the value None stands for");
     }
-    if ((k == TypeKind::kStr) != (math.choices.count(name) != 0)) {
+    if (!a.type.optional && has_none) {
+      fail(op.loc, where + " is not optional: it takes no value for None");
+    }
+    if ((k == TypeKind::kStr) != (math.choices.count(name) != 0) &&
+        !(k == TypeKind::kStr && in_list && a.type.optional && !has_none)) {
       fail(op.loc, k == TypeKind::kStr
                        ? where + " is a str: list its values, " + name + "=first|second"
                        : where + " is not a str: it takes no list of values");
+    }
+  }
+}
+
+// Whether the op's `math:` uses a form only device backends run (a list of alternatives, bool or
+// optional tensor inputs, None standing for a dtype's limit): its CPU kernel is then written by
+// hand (`dispatch: CPU`), and the declaration describes the op for the devices.
+bool math_needs_cpu_kernel(const OpDecl& op) {
+  if (!op.math) return false;
+  if (!op.math_cases.empty()) return true;
+  for (const auto& [name, value] : op.math->if_none) {
+    if (is_dtype_limit(value)) return true;
+  }
+  for (const std::string& name : op.math->args) {
+    const Argument* a = find_argument(op, name);
+    if (a != nullptr && a->type.kind == TypeKind::kTensor) return true;
+  }
+  return false;
+}
+
+void check_math(const OpDecl& op) {
+  if (op.math_cases.empty()) {
+    check_call_args(op, "math", *op.math);
+    check_math_args(op, *op.math, /*in_list=*/false);
+  }
+  for (const MathCase& c : op.math_cases) {
+    check_call_args(op, "math", c.call);
+    check_math_args(op, c.call, /*in_list=*/true);
+    for (const auto& [name, value] : c.when) {
+      const Argument* a = find_argument(op, name);
+      if (a == nullptr) fail(op.loc, "math: 'when " + name + "': not an argument of " + op.name());
+      if (!value && !a->type.optional) {
+        fail(op.loc, "math: 'when " + name + "=None': " + name + " is never None");
+      }
+      if (value && a->type.kind != TypeKind::kStr) {
+        fail(op.loc, "math: 'when " + name + "=" + *value + "': " + name + " is not a str");
+      }
+    }
+    if ((c.dtypes & ~op.dtypes) != 0) {
+      fail(op.loc, "math: an alternative's dtypes must be among the op's dtypes");
+    }
+  }
+  if (math_needs_cpu_kernel(op) && op.dispatch.count(DispatchTarget::kCPU) == 0) {
+    fail(op.loc,
+         "math: a list of alternatives, tensor inputs and dtype limits (max, lowest) are for "
+         "device backends: name the CPU kernel too ('dispatch: CPU')");
+  }
+  if (op.divisor) {
+    const Argument* d = find_argument(op, *op.divisor);
+    const bool input = d != nullptr && d->type.kind == TypeKind::kTensor && !d->type.is_list &&
+                       !d->type.optional &&
+                       std::find(op.meta->args.begin(), op.meta->args.end(), *op.divisor) !=
+                           op.meta->args.end();
+    if (!input) {
+      fail(op.loc, "divisor: '" + *op.divisor + "' is not a tensor input of " + op.name());
     }
   }
 }
@@ -466,7 +573,16 @@ OpDecl read_entry(const YAML::Node& node, const std::string& path, const std::st
     }
   }
   if (node["meta"]) op.meta = parse_call(at("meta"), "meta", node["meta"].as<std::string>());
-  if (node["math"]) op.math = parse_math_call(at("math"), node["math"].as<std::string>());
+  if (node["math"] && node["math"].IsSequence()) {
+    for (const YAML::Node& item : node["math"]) {
+      op.math_cases.push_back(parse_math_case(location_of(path, item), item.as<std::string>()));
+    }
+    if (op.math_cases.empty()) fail(at("math"), "math: an empty list");
+    op.math = op.math_cases.front().call;
+  } else if (node["math"]) {
+    op.math = parse_math_call(at("math"), node["math"].as<std::string>());
+  }
+  if (node["divisor"]) op.divisor = trim(node["divisor"].as<std::string>());
   if (node["scan"]) op.scan = parse_call(at("scan"), "scan", node["scan"].as<std::string>());
   if (node["normalize"]) {
     op.normalize = parse_call(at("normalize"), "normalize", node["normalize"].as<std::string>());
@@ -547,8 +663,9 @@ void check_decl(OpDecl& op) {
     if (!op.meta) fail(op.loc, "a structured op needs 'meta: function(args...)'");
     // `reduce` gives the generic CPU kernel unless a hand-written one is named.
     const bool has_cpu = op.dispatch.count(DispatchTarget::kCPU) != 0;
-    const int cpu_kernels =
-        (op.math ? 1 : 0) + (op.scan ? 1 : 0) + (op.normalize ? 1 : 0) + (has_cpu ? 1 : 0);
+    // `math` beside `dispatch: CPU`: the CPU runs its named kernel, devices the math.
+    const int cpu_kernels = (op.math && !has_cpu ? 1 : 0) + (op.scan ? 1 : 0) +
+                            (op.normalize ? 1 : 0) + (has_cpu ? 1 : 0);
     if (cpu_kernels == 0 && !op.reduction) {
       fail(op.loc,
            "a structured op needs a CPU kernel: 'math: Functor(...)', 'scan: Ops', "
@@ -572,8 +689,10 @@ void check_decl(OpDecl& op) {
   if (op.math) {
     if (!op.structured_inherits)
       fail(op.loc, "'math' needs structured_inherits: TensorIteratorBase");
-    check_call_args(op, "math", *op.math);
-    check_math_args(op, *op.math);
+    check_math(op);
+  }
+  if (op.divisor && !op.math && op.dispatch.count(DispatchTarget::kCPU) == 0) {
+    fail(op.loc, "'divisor' is for pointwise structured ops");
   }
   check_along_dim(op, "scan", op.scan);
   check_along_dim(op, "normalize", op.normalize);
@@ -738,6 +857,8 @@ std::vector<OpDecl> expand_structured_group(const YAML::Node& node, const std::s
   functional.structured_delegate = out_name;
   functional.meta.reset();
   functional.math.reset();
+  functional.math_cases.clear();
+  functional.divisor.reset();
   functional.scan.reset();
   functional.normalize.reset();
   functional.reduction.reset();

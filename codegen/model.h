@@ -23,6 +23,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sdk/dispatch/schema.h"
@@ -51,6 +52,19 @@ struct CallSpec {
   // `math:` only. The values a str argument may take: `Gelu(approximate=none|tanh)`; the functor
   // receives the index of the given one (0 for none, 1 for tanh).
   std::map<std::string, std::vector<std::string>> choices;
+};
+
+// One alternative of a `math:` list: the functor that computes the op when its conditions hold
+// (see docs/op_declarations.md, "Math chosen by the arguments").
+//
+//   math:
+//     - Div when rounding_mode=None
+//     - DivTrunc when rounding_mode=trunc dtypes integral, floating
+struct MathCase {
+  CallSpec call;
+  // Argument name -> the value it must have: a str value ("trunc"), or nullopt for None.
+  std::vector<std::pair<std::string, std::optional<std::string>>> when;
+  uint32_t dtypes = 0;  // the common dtypes this alternative supports; 0: the op's
 };
 
 // `reduce: Ops(arg, arg=default)` with `reduce_in` and `reduce_outputs` on a structured reduction's
@@ -90,6 +104,13 @@ struct OpDecl {
   std::vector<std::string> tags;
   std::optional<CallSpec> meta;            // structured ops: the meta function and its arguments
   std::optional<CallSpec> math;            // pointwise structured ops: the scalar math functor
+  // `math:` given as a list of alternatives (the first whose conditions hold and whose optional
+  // arguments are given computes the op); `math` is then the first one's call. Empty for the
+  // one-functor form.
+  std::vector<MathCase> math_cases;
+  // `divisor: other`: the tensor input the op divides by. When the common dtype is an integer
+  // type, a zero in it raises "ZeroDivisionError" before anything is written, on every backend.
+  std::optional<std::string> divisor;
   std::optional<ReductionSpec> reduction;  // structured reductions: `reduce:`
   // Structured ops along one dim (arguments `self` and `dim`; one output, or a scan's values and
   // indices): the scan's reduction ops struct (reference_backend/math/reduction.h, scan.h) or the

@@ -97,7 +97,7 @@ TEST(Model, RejectsBadDeclarationsWithFileAndLine) {
       "dtypes, device_check, structured_group, alias_of, scalar_of, inplace, inplace_name, "
       "reduce, "
       "reduce_in, "
-      "reduce_outputs)");
+      "reduce_outputs, divisor)");
   EXPECT_THAT(error_of("\n- func: add(Tensor self -> Tensor\n  dispatch:\n    CPU: add\n"),
               HasSubstr("sdk/ops/binary.yaml:2: schema parse error: schema 'add(Tensor self -> "
                         "Tensor' at column"));
@@ -583,7 +583,8 @@ TEST(MathArguments, RejectsArgumentsTheFunctorCannotTake) {
       "  structured_group: True\n  inplace: False\n  meta: unary_op(self)\n";
   EXPECT_EQ(error_of(head + "  math: F(other)\n"),
             "sdk/ops/binary.yaml:1: math: argument 'other' of f.out is a Tensor; a functor takes "
-            "numbers (Scalar, int, float, bool) and str");
+            "numbers (Scalar, int, float, bool) and str (inputs: other=bool for a bool input, a "
+            "Tensor? in an alternative of a list)");
   EXPECT_EQ(error_of(head + "  math: F(eps)\n"),
             "sdk/ops/binary.yaml:1: math: argument 'eps' of f.out may be None: write eps=number, "
             "the value None stands for");
@@ -599,6 +600,91 @@ TEST(MathArguments, RejectsArgumentsTheFunctorCannotTake) {
   EXPECT_EQ(error_of(head + "  math: F(mode=a|)\n"),
             "sdk/ops/binary.yaml:5: math: 'a|' (after mode=) is neither a number (what None "
             "means) nor values a|b (of a str)");
+}
+
+TEST(MathArguments, AListOfAlternativesDescribesOpsWhoseMathDependsOnTheirArguments) {
+  const Model model = model_of(R"(
+- func: clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor
+  structured_group: True
+  inplace: method
+  meta: clamp_tensor_op(self, min, max)
+  dispatch:
+    CPU: clamp_tensor_out
+  math:
+    - Clamp(min, max) dtypes integral, floating
+    - ClampMin(min)
+  dtypes: bool, integral, floating
+
+- func: div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor
+  structured_group: div.out_mode
+  inplace: method
+  meta: div_mode_op(self, other, rounding_mode)
+  dispatch:
+    CPU: div_out_mode
+  math:
+    - Div when rounding_mode=None
+    - DivTrunc when rounding_mode=trunc
+  divisor: other
+
+- func: where.self(Tensor condition, Tensor self, Tensor other) -> Tensor
+  structured_group: True
+  inplace: False
+  meta: where_op(condition, self, other)
+  dispatch:
+    CPU: where_self_out
+  math: Where(condition=bool)
+
+- func: nan_to_num(Tensor self, float? nan=None, float? posinf=None) -> Tensor
+  structured_group: True
+  inplace: method
+  meta: nan_to_num_op(self)
+  dispatch:
+    CPU: nan_to_num_out
+  math: NanToNum(nan=0, posinf=max)
+)");
+  const OpDecl& clamp = model.op("clamp.Tensor_out");
+  ASSERT_EQ(clamp.math_cases.size(), 2u);
+  EXPECT_EQ(clamp.math->function, "Clamp");  // the first alternative
+  EXPECT_EQ(clamp.math_cases[0].dtypes, parse_dtype_set("integral, floating"));
+  EXPECT_THAT(clamp.math_cases[1].call.args, ElementsAre("min"));
+  EXPECT_EQ(clamp.math_cases[1].dtypes, 0u);
+  EXPECT_EQ(clamp.dispatch.at(DispatchTarget::kCPU), "clamp_tensor_out");
+  const OpDecl& div = model.op("div.out_mode");
+  ASSERT_EQ(div.math_cases.size(), 2u);
+  EXPECT_EQ(div.math_cases[0].when[0].first, "rounding_mode");
+  EXPECT_EQ(div.math_cases[0].when[0].second, std::nullopt);
+  EXPECT_EQ(div.math_cases[1].when[0].second, "trunc");
+  EXPECT_EQ(div.divisor, "other");
+  EXPECT_FALSE(model.op("div.Tensor_mode").divisor.has_value());  // the out= op's
+  EXPECT_THAT(model.op("where.self_out").math->choices.at("condition"), ElementsAre("bool"));
+  EXPECT_EQ(model.op("nan_to_num.out").math->if_none.at("posinf"), "max");
+}
+
+TEST(MathArguments, DeviceOnlyFormsNeedAHandWrittenCpuKernelAndValidConditions) {
+  const std::string head =
+      "- func: f(Tensor self, Tensor other, *, str? mode=None, float? eps=None) -> Tensor\n"
+      "  structured_group: True\n  inplace: False\n  meta: binary_op(self, other)\n";
+  const std::string cpu = "  dispatch:\n    CPU: f_out\n";
+  EXPECT_EQ(error_of(head + "  math:\n    - F when mode=a\n    - G\n"),
+            "sdk/ops/binary.yaml:1: math: a list of alternatives, tensor inputs and dtype limits "
+            "(max, lowest) are for device backends: name the CPU kernel too ('dispatch: CPU')");
+  EXPECT_EQ(error_of(head + "  math: F(eps=max)\n"),
+            "sdk/ops/binary.yaml:1: math: a list of alternatives, tensor inputs and dtype limits "
+            "(max, lowest) are for device backends: name the CPU kernel too ('dispatch: CPU')");
+  EXPECT_EQ(error_of(head + cpu + "  math:\n    - F when eps=a\n"),
+            "sdk/ops/binary.yaml:1: math: 'when eps=a': eps is not a str");
+  EXPECT_EQ(error_of(head + cpu + "  math:\n    - F when other=None\n"),
+            "sdk/ops/binary.yaml:1: math: 'when other=None': other is never None");
+  EXPECT_EQ(error_of(head + cpu + "  math:\n    - F when size=None\n"),
+            "sdk/ops/binary.yaml:1: math: 'when size': not an argument of f.out");
+  EXPECT_EQ(error_of(head + cpu + "  math:\n    - F dtypes complex\n  dtypes: floating\n"),
+            "sdk/ops/binary.yaml:1: math: an alternative's dtypes must be among the op's dtypes");
+  EXPECT_EQ(error_of(head + "  math: F\n  divisor: eps\n"),
+            "sdk/ops/binary.yaml:1: divisor: 'eps' is not a tensor input of f.out");
+  // The one-functor form keeps its rules: an optional argument says what None means.
+  EXPECT_EQ(error_of(head + cpu + "  math: F(mode)\n"),
+            "sdk/ops/binary.yaml:1: math: argument 'mode' of f.out may be None: write "
+            "mode=number, the value None stands for");
 }
 
 TEST(Model, DtypeSetsCombineNamesAndGroups) {
