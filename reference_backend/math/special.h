@@ -580,6 +580,9 @@ inline double hurwitz_zeta(double s, double q) {
     sum += b;
     if (-kMachEp * sum < b && b < kMachEp * sum) return sum;
   }
+  // Terms that underflowed (huge s): the Euler-Maclaurin tail, multiples of b, is 0 too (its
+  // factors s (s + 1) ... would overflow into 0 * inf). PyTorch: nan.
+  if (b == 0) return sum;
   const double w = a;
   sum += b * w / (s - 1);
   sum -= 0.5 * b;
@@ -660,20 +663,6 @@ T mvlgamma(T x, int p) {
 }
 
 // ---- Binary special functions: xlogy, xlog1py, zeta, igamma, igammac ------------------------
-
-// xlogy(x, y) = x log(y), 0 where x == 0 (even for y = 0 or inf), nan where y is nan, as
-// PyTorch's xlogy; xlog1py(x, y) = x log1p(y) likewise. Written with select() so the same body
-// runs on vectors (both branches are evaluated: the product's nan or inf is discarded).
-// Accuracy: log's and log1p's, plus the product's rounding.
-template <typename T>
-T xlogy(T x, T y) {
-  return select(y != y, y, select(x == T(0), T(0), x * log(y)));
-}
-
-template <typename T>
-T xlog1py(T x, T y) {
-  return select(y != y, y, select(x == T(0), T(0), x * log1p(y)));
-}
 
 // The Hurwitz zeta function zeta(s, q) = sum_{k >= 0} (k + q)^-s, in double (float inputs are
 // exact in double; the result is rounded once). hurwitz_zeta above (Cephes' summation plus
@@ -1053,13 +1042,17 @@ struct BesselJ1 {
   }
 };
 
-// xlogy(self, other) and special_xlog1py(self, other): vectorised (select, log and log1p have
-// SIMD versions).
+// xlogy(self, other) = x log(y), 0 where x == 0 (even for y = 0 or inf), nan where y is nan,
+// as PyTorch's xlogy; special_xlog1py = x log1p(y) likewise. Written with select() so the same
+// body runs on vectors (both branches are evaluated: the product's nan or inf is discarded), in
+// the functor itself: a helper the compiler keeps out of line would be compiled for the baseline
+// ISA and hand SLEEF's log1p its vector in memory. Accuracy: log's and log1p's, plus the
+// product's rounding.
 struct Xlogy {
   static constexpr bool kVectorized = true;
   template <typename T>
   T operator()(T x, T y) const {
-    return xlogy(x, y);
+    return select(y != y, y, select(x == T(0), T(0), x * log(y)));
   }
 };
 
@@ -1067,7 +1060,7 @@ struct Xlog1py {
   static constexpr bool kVectorized = true;
   template <typename T>
   T operator()(T x, T y) const {
-    return xlog1py(x, y);
+    return select(y != y, y, select(x == T(0), T(0), x * log1p(y)));
   }
 };
 
