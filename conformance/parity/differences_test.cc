@@ -197,6 +197,35 @@ TEST(IntentionalDifferences, ComputedInDouble) {
   Tensor out = empty({1}, ST::kFloat64, kCpu);
   special_multigammaln_out(out, int_tensor_of(ST::kUInt8, {255}), 2);
   expect_values(out, ST::kFloat64, {2310.144775390625});
+  // P(a, a) of the float32 denormal a = 2.9e-39 is 1 - 2.6e-37 (1.13 computes in float: 0).
+  const Tensor tiny = tensor_of(ST::kFloat32, {2.938735877055719e-39});
+  expect_values(igamma(tiny, tiny), ST::kFloat32, {1.0});
+}
+
+// igamma-denormal-a: P(a, a) of the float64 denormal a = 5.6e-309 is 1 - 4e-306 (1.13: 0).
+// Backplane's is 1 within the rounding of lgamma(a) = 708.4 in its series factor (2.4e-14).
+TEST(IntentionalDifferences, IgammaDenormalA) {
+  const Tensor a = tensor_of(ST::kFloat64, {5.562684646268003e-309});
+  expect_values(igamma(a, a), ST::kFloat64, {1.0}, 1e-13);
+  expect_values(special_gammainc(a, a), ST::kFloat64, {1.0}, 1e-13);
+}
+
+// zeta-limits: special_zeta gives its limits at the infinities, 0 at q = +inf and 0 / 1 / inf
+// at s = +inf, and nan at q = -inf (1.13: nan, nan and inf), and its value far below zero, at
+// once, where 1.13 sums -q terms (in float32 below -2^24 it never ends).
+TEST(IntentionalDifferences, ZetaLimitsAndNegativeQ) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  expect_values(special_zeta(tensor_of(ST::kFloat64, {2, 2, inf, inf, inf}),
+                             tensor_of(ST::kFloat64, {inf, -inf, 2, 1, 0.5})),
+                ST::kFloat64, {0.0, nan, 0.0, 1.0, inf});
+  // zeta(2, -N - 1/2) = pi^2 - zeta(2, N + 3/2), about pi^2 - 1 / (N + 1).
+  expect_values(special_zeta(tensor_of(ST::kFloat64, {2, 2}), tensor_of(ST::kFloat64,
+                                                                        {-1e9 - 0.5, -1e15 - 0.5})),
+                ST::kFloat64, {9.869604400089358, 9.869604401089357}, 1e-15);
+  expect_values(special_zeta(tensor_of(ST::kFloat32, {2, 2}),
+                             tensor_of(ST::kFloat32, {-1048575.5, -3e9})),
+                ST::kFloat32, {9.869603447, inf}, tolerance_of(ST::kFloat32));
 }
 
 // mvlgamma-layout: mvlgamma of a transposed tensor keeps its layout, as lgamma does (1.13's

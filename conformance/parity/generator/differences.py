@@ -268,7 +268,17 @@ def _polygamma_limits(op, case, siblings):
 IN_DOUBLE = {
     "polygamma": lambda a: torch.polygamma(a["n"], a["self"]),
     "mvlgamma": lambda a: torch.mvlgamma(a["self"], a["p"]),
+    "special_zeta": lambda a: torch.special.zeta(a["self"], a["other"]),
+    "igamma": lambda a: torch.igamma(a["self"], a["other"]),
+    "igammac": lambda a: torch.igammac(a["self"], a["other"]),
 }
+
+
+def _operand(v):
+    """A case's tensor or number argument as a tensor (a number: a 0-dim float64 one)."""
+    if isinstance(v, dict) and "sizes" in v:
+        return torch_call.decode_tensor(v)
+    return torch.tensor(_reals(v)[0] if _reals(v) else float("nan"), dtype=torch.float64)
 
 
 def _close(actual, expected, tolerance):
@@ -282,27 +292,63 @@ def _close(actual, expected, tolerance):
 
 
 def _computed_in_double(op, case, siblings):
-    """polygamma (n >= 1) and mvlgamma computed in a dtype below float64 (float32 for integer
-    inputs), where 1.13's values are off its own float64 values on the same inputs, rounded to
-    that dtype, by more than the case's tolerance: 1.13 rounds pi x (trigamma's reflection) and
-    x - j / 2 (mvlgamma) to the input's dtype next to the poles, which magnify it, and rounds
-    each step of bfloat16 mvlgamma. Backplane computes in double and rounds once."""
+    """polygamma (n >= 1), mvlgamma, special_zeta, igamma and igammac computed in a dtype below
+    float64 (float32 for integer inputs), where 1.13's values are off its own float64 values on
+    the same inputs, rounded to that dtype, by more than the case's tolerance: 1.13 rounds pi x
+    (trigamma's reflection) and x - j / 2 (mvlgamma) to the input's dtype next to the poles,
+    which magnify it, rounds each step of bfloat16 mvlgamma, and sums zeta's and the incomplete
+    gamma functions' series in float. Backplane computes in double and rounds once."""
     if op.target_base not in IN_DOUBLE or "outputs" not in case["expect"]:
         return False
     if op.target_base == "polygamma" and case["args"].get("n") == 0:
         return False  # digamma
     args = dict(case["args"])
-    x = torch_call.decode_tensor(args["self"])
-    computed_in = x.dtype if x.dtype.is_floating_point else torch.get_default_dtype()
+    names = [n for n in ("self", "other") if n in args]
+    operands = [_operand(args[n]) for n in names]
+    computed_in = torch.result_type(*operands) if len(operands) == 2 else operands[0].dtype
+    if not computed_in.is_floating_point:
+        computed_in = torch.get_default_dtype()
     if computed_in == torch.float64:
         return False
-    args["self"] = x.double()
+    for n, t in zip(names, operands):
+        args[n] = t.double()
     wide = IN_DOUBLE[op.target_base](args).to(computed_in).double().flatten().tolist()
     out = case["expect"]["outputs"][0]
     got = _floats(out)
     tolerance = out.get("tolerance") or expect.tolerance(op, out["dtype"])
     return any(not _close(w, e, tolerance) for e, w in zip(got, wide))
 
+
+def _zeta_limits(op, case, siblings):
+    """special_zeta with s = +inf or q = +-inf somewhere (1.13: nan at q = +inf and s = +inf,
+    inf at q = -inf; Backplane: the limits 0 at q = +inf, 0 / 1 / inf at s = +inf, nan at
+    q = -inf, which has none), or 1.13's nan for a huge finite s (its tail's 0 * inf; Backplane:
+    the sum of the terms, 0 for q > 1)."""
+    if op.target_base != "special_zeta" or "outputs" not in case["expect"]:
+        return False
+    a = case["args"]
+    if "self" not in a or "other" not in a:
+        return False
+    s, q = _operand(a["self"]), _operand(a["other"])
+    if s.dtype == torch.bool or q.dtype == torch.bool:
+        s, q = s.double(), q.double()
+    s, q = torch.broadcast_tensors(s.double(), q.double())
+    if bool(((s == math.inf) | torch.isinf(q)).any()):
+        return True
+    # s so large that every term underflows: 1.13's Euler-Maclaurin tail gives 0 * inf = nan.
+    got = torch.tensor(_floats(case["expect"]["outputs"][0]), dtype=torch.float64)
+    if got.numel() != s.numel():
+        return False
+    huge = (s.flatten() > 1e4) & (q.flatten() > 0) & torch.isnan(got)
+    return bool(huge.any())
+
+def _igamma_denormal_a(op, case, siblings):
+    """igamma with a float64 denormal a: 1.13's series factor x^a e^-x / gamma(a) loses
+    gamma(a) (lgamma of a denormal) and gives P(a, x) = 0; the value is 1 - O(a |log x|)."""
+    if op.target_base != "igamma" or "outputs" not in case["expect"] or "self" not in case["args"]:
+        return False
+    a = _operand(case["args"]["self"]).double()
+    return bool(((a > 0) & (a < 2.2250738585072014e-308)).any())
 
 def _permuted(t):
     """Whether a tensor's layout is a permutation of the contiguous one (strides not
@@ -391,8 +437,12 @@ RULES = [
      "overflows to inf", _log1p_huge),
     ("polygamma-limits", "polygamma at its poles (n = 1) and infinities (n >= 2): the limits; "
      "1.13 gives finite values at the poles and nan at +inf", _polygamma_limits),
-    ("computed-in-double", "polygamma (n >= 1) and mvlgamma below float64: computed in double "
-     "and rounded once; 1.13 rounds arguments next to the poles", _computed_in_double),
+    ("zeta-limits", "special_zeta at s = +inf, huge s and q = +-inf: the limits (nan at "
+     "q = -inf); 1.13 gives nan at +inf and for huge s, and inf at q = -inf", _zeta_limits),
+    ("igamma-denormal-a", "igamma of a float64 denormal a: 1 (1.13: 0)", _igamma_denormal_a),
+    ("computed-in-double", "polygamma (n >= 1), mvlgamma, special_zeta, igamma and igammac below "
+     "float64: computed in double and rounded once; 1.13 rounds arguments next to the poles and "
+     "sums series in float", _computed_in_double),
     ("mvlgamma-layout", "mvlgamma of a permuted tensor keeps its layout, as every TensorIterator "
      "op; 1.13's composite returns it contiguous", _mvlgamma_layout),
     ("autogen-out-cast", "remainder.Scalar_Tensor_out into an out the result cannot be cast "
