@@ -5,7 +5,6 @@
 #include "conformance/families/pointwise.h"
 #include "conformance/framework/layouts.h"
 #include "conformance/ops/database.h"
-#include "sdk/core/promotion.h"
 
 namespace bp::conformance {
 namespace {
@@ -140,22 +139,6 @@ const ElementFn kMinimumMath = math<kIntOrRealKind>([](auto a, auto b) {
   return b < a ? b : a;
 });
 
-// fmax / fmin: a NaN operand is ignored (NaN only when both are); self of equal values.
-template <bool kMax>
-Wide fmax_fmin(const std::vector<Wide>& x, const Ctx& c) {
-  return math<kIntOrRealKind>([](auto a, auto b) {
-    if constexpr (kIsReal<decltype(a)>) {
-      if (std::isnan(a)) return b;
-      if (std::isnan(b)) return a;
-    }
-    if constexpr (kMax) {
-      return a < b ? b : a;
-    } else {
-      return b < a ? b : a;
-    }
-  })(x, c);
-}
-
 // log(e^a + e^b) (base 2: log2(2^a + 2^b)), around the larger operand m: m + log(e^(a - m) +
 // e^(b - m)), whose terms cannot overflow; an infinite m is the result.
 template <bool kBase2>
@@ -194,47 +177,6 @@ const ElementFn kFmodMath = math<kIntOrRealKind>([](auto a, auto b) {
 const ElementFn kRsubMath = math<kAnyKind>([](auto a, auto b, const Ctx& c) {
   return b - c.scalar<decltype(a)>("alpha", ScalarArg::integer(1)) * a;
 });
-
-// lcm: |a / gcd(a, b) * b| (0 when both are 0), the product and its magnitude in int32 for
-// narrower types (C++'s promotion in PyTorch's calc_lcm), then wrapped to the dtype.
-Int lcm(Int a, Int b, const Ctx& c) {
-  Int x = c.wrap(a < Int(0) ? -a : a);
-  Int y = c.wrap(b < Int(0) ? -b : b);
-  while (x != Int(0)) {
-    const Int next = c.wrap(trunc_mod(y, x));
-    y = x;
-    x = next;
-  }
-  if (y == Int(0)) return Int(0);
-  Int product = trunc_div(a, y) * b;
-  const bool narrow = c.compute() == ScalarType::kInt8 || c.compute() == ScalarType::kUInt8 ||
-                      c.compute() == ScalarType::kInt16;
-  if (!narrow) product = c.wrap(product);
-  return c.wrap(product < Int(0) ? -product : product);
-}
-
-std::string float_power_out_error(ScalarType expected, ScalarType given) {
-  return "the output given to float_power has dtype " + std::string(scalar_type_name(given)) +
-         " but the operation's result requires dtype " + std::string(scalar_type_name(expected));
-}
-
-std::string float_power_base_error(ScalarType result, ScalarType self) {
-  return "the base given to float_power_ has dtype " + std::string(scalar_type_name(self)) +
-         " but the operation's result requires dtype " + std::string(scalar_type_name(result));
-}
-
-// polar: the complex dtype of the parts' dtype.
-ScalarType complex_result(const RefArgs&, ScalarType common) { return to_complex_type(common); }
-
-std::string complex_out_error(ScalarType expected, ScalarType given) {
-  return "Expected object of scalar type " + std::string(scalar_type_name(expected)) +
-         " but got scalar type " + std::string(scalar_type_name(given)) + " for argument 'out'";
-}
-
-// float_power's result dtype: float64, complex128 when an operand is complex.
-ScalarType float_power_result(const RefArgs& /*a*/, ScalarType common) {
-  return is_complex(common) ? ScalarType::kComplex128 : ScalarType::kFloat64;
-}
 
 // `fn` for an op whose scalar operand comes first: the pointwise family passes tensor operands
 // before scalar ones.
@@ -559,20 +501,6 @@ void add_binary_entries(OpDatabase& db) {
                     .math = kMinimumMath,
                     .rejected = kComplex,
                     .rejected_message = "minimum not implemented for complex tensors."}));
-  db.add(pointwise({.name = "fmax",
-                    .dtypes = kAllButComplex,
-                    .tier = 2,
-                    .operands = {{"self"}, {"other"}},
-                    .math = fmax_fmin<true>,
-                    .rejected = kComplex,
-                    .rejected_message = "fmax not implemented for complex tensors."}));
-  db.add(pointwise({.name = "fmin",
-                    .dtypes = kAllButComplex,
-                    .tier = 2,
-                    .operands = {{"self"}, {"other"}},
-                    .math = fmax_fmin<false>,
-                    .rejected = kComplex,
-                    .rejected_message = "fmin not implemented for complex tensors."}));
   db.add(pointwise({.name = "eq.Tensor",
                     .dtypes = kAllDtypes,
                     .operands = {{"self", std::nullopt, Domain{.whole = true}},
@@ -673,28 +601,6 @@ void add_binary_entries(OpDatabase& db) {
                     .tier = 2,
                     .operands = {{"self"}, {"other"}},
                     .math = log_add_exp<false>}));
-  db.add(pointwise({.name = "logaddexp2",
-                    .dtypes = kFloating,
-                    .tier = 2,
-                    .operands = {{"self"}, {"other"}},
-                    .math = log_add_exp<true>}));
-  db.add(pointwise({.name = "lcm",
-                    .dtypes = kIntegral,
-                    .tier = 2,
-                    .operands = {{"self"}, {"other"}},
-                    .math = math<kIntKind>([](Int a, Int b, const Ctx& c) { return lcm(a, b, c); })}));
-  db.add(pointwise({.name = "heaviside",
-                    .dtypes = kAllButComplex,
-                    .tier = 2,
-                    .operands = {{"self", std::nullopt, kFewValues}, {"values"}},
-                    .math = math<kIntOrRealKind>([](auto a, auto b) {
-                      using T = decltype(a);
-                      if (a == T(0)) return b;
-                      return a > T(0) ? T(1) : T(0);
-                    }),
-                    .rejected = kComplex,
-                    .rejected_message = "heaviside is not yet implemented for complex tensors.",
-                    .promotions = false}));
   db.add(pointwise({.name = "nextafter",
                     .dtypes = DtypeSet(ScalarType::kFloat32) | DtypeSet(ScalarType::kFloat64),
                     .tier = 2,
@@ -706,64 +612,6 @@ void add_binary_entries(OpDatabase& db) {
                       }
                       return std::nextafter(a, b);
                     })}));
-  db.add(pointwise({.name = "ldexp.Tensor",
-                    .dtypes = kAllDtypes,
-                    .tier = 2,
-                    .operands = {{"self"}, {"other", std::nullopt,
-                                           Domain{.low = -8, .high = 8, .int_low = -8,
-                                                  .int_high = 8, .whole = true}}},
-                    .result = ResultDtype::kFloat,
-                    .math = math<kFloatingKind>([](auto a, auto b) {
-                      return a * std::pow(decltype(a)(2), b);
-                    }),
-                    // Mixed dtypes promote with pow(2.0, other)'s dtype: the golden cases.
-                    .promotions = false}));
-  db.add(pointwise({.name = "float_power.Tensor_Tensor",
-                    .dtypes = kAllDtypes,
-                    .tier = 2,
-                    .operands = {{"self", std::nullopt, kBase},
-                                 {"exponent", std::nullopt,
-                                  Domain{.low = -3, .high = 3, .int_low = -2, .int_high = 9}}},
-                    .result_dtype = float_power_result,
-                    .math = math<kFloatingKind>([](auto a, auto b) { return std::pow(a, b); }),
-                    .out_dtype = OutDtypeRule::kExact,
-                    .out_dtype_error = float_power_out_error,
-                    .inplace_dtype_error = float_power_base_error}));
-  db.add(pointwise({.name = "float_power.Tensor_Scalar",
-                    .dtypes = kAllDtypes,
-                    .tier = 2,
-                    .operands = {{"self", std::nullopt, kBase}},
-                    .scalar_operands = {"exponent"},
-                    .scalars = {Scalar(int64_t{2}), Scalar(-0.5), Scalar(complex<double>(1, 1))},
-                    .result_dtype = float_power_result,
-                    .math = math<kFloatingKind>([](auto a, auto b) { return std::pow(a, b); }),
-                    .out_dtype = OutDtypeRule::kExact,
-                    .out_dtype_error = float_power_out_error,
-                    .inplace_dtype_error = float_power_base_error}));
-  db.add(pointwise({.name = "float_power.Scalar",
-                    .dtypes = kAllDtypes,
-                    .tier = 2,
-                    .operands = {{"exponent", std::nullopt,
-                                  Domain{.low = -3, .high = 3, .int_low = -2, .int_high = 9}}},
-                    .scalar_operands = {"self"},
-                    .scalars = {Scalar(int64_t{2}), Scalar(2.5), Scalar(complex<double>(1, 1))},
-                    .result_dtype = float_power_result,
-                    .math = scalar_first(
-                        math<kFloatingKind>([](auto a, auto b) { return std::pow(a, b); })),
-                    .out_dtype = OutDtypeRule::kExact,
-                    .out_dtype_error = float_power_out_error}));
-  db.add(pointwise({.name = "polar",
-                    .dtypes = DtypeSet(ScalarType::kFloat32) | DtypeSet(ScalarType::kFloat64),
-                    .tier = 2,
-                    .operands = {{"abs"}, {"angle"}},
-                    .result_dtype = complex_result,
-                    .math = [](const std::vector<Wide>& x, const Ctx&) {
-                      const double r = x[0].z.real(), theta = x[1].z.real();
-                      return from_complex(cd(r * std::cos(theta), r * std::sin(theta)));
-                    },
-                    .promotions = false,
-                    .out_dtype = OutDtypeRule::kExact,
-                    .out_dtype_error = complex_out_error}));
   db.add(pointwise({.name = "rsub.Scalar",
                     .dtypes = kAllButBool,
                     .tier = 2,

@@ -238,33 +238,6 @@ struct Minimum {
   }
 };
 
-// fmax: the larger value, ignoring a NaN operand (NaN only when both are); of equal values self,
-// as C's fmax on the host (torch.fmax(0.0, -0.0) is 0.0); integers: maximum; bool: or.
-struct Fmax {
-  static constexpr bool kVectorized = true;
-  template <typename T>
-  T operator()(T self, T other) const {
-    if constexpr (is_floating_v<T>) {
-      return select(other != other, self, select(self != self, other, maximum(self, other)));
-    } else {
-      return maximum(self, other);
-    }
-  }
-};
-
-// fmin: the smaller value, ignoring a NaN operand; of equal values self; bool: and.
-struct Fmin {
-  static constexpr bool kVectorized = true;
-  template <typename T>
-  T operator()(T self, T other) const {
-    if constexpr (is_floating_v<T>) {
-      return select(other != other, self, select(self != self, other, minimum(self, other)));
-    } else {
-      return minimum(self, other);
-    }
-  }
-};
-
 // fmod: self - other * trunc(self / other), with the sign of self (C's fmod and %; exact).
 // Integer divisors are never 0 (the CPU kernel raises "ZeroDivisionError" first); -1 gives 0
 // without dividing, so the minimum of a signed type does not trap.
@@ -303,19 +276,6 @@ struct LogAddExp {
   }
 };
 
-// logaddexp2: log2(2^self + 2^other) as max + log1p(2^-|self - other|) / ln 2, as LogAddExp.
-struct LogAddExp2 {
-  static constexpr bool kVectorized = true;
-  template <typename T>
-  T operator()(T self, T other) const {
-    const T inv_log_2 = T(element_t<T>(1.4426950408889634));
-    const T d = self - other;
-    const T general = maximum(self, other) + log1p(exp2(minimum(d, -d))) * inv_log_2;
-    const T z = self - self;
-    return select(self == other, select(z != z, self, general), general);
-  }
-};
-
 // gcd: the greatest common divisor, non-negative except that the minimum of a signed type has
 // no positive counterpart (gcd(INT64_MIN, 0) is INT64_MIN, as in PyTorch); gcd(0, 0) is 0.
 struct Gcd {
@@ -336,55 +296,11 @@ struct Gcd {
   }
 };
 
-// lcm: |self / gcd * other|, 0 when both are 0; computed as PyTorch's calc_lcm (types narrower
-// than int32 promote to int32 for the product and its magnitude, then wrap to the type; wider
-// ones wrap in their own width).
-struct Lcm {
-  template <typename T>
-  T operator()(T self, T other) const {
-    const T g = Gcd{}(self, other);
-    if (g == T(0)) return T(0);
-    if constexpr (sizeof(T) < 4) {
-      const int32_t product = int32_t(int32_t(self) / int32_t(g)) * int32_t(other);
-      return T(product < 0 ? -product : product);
-    } else {
-      const T product = T(T(self / g) * other);
-      if constexpr (is_signed_v<T>) {
-        return product < T(0) ? T(T(0) - product) : product;
-      } else {
-        return product;
-      }
-    }
-  }
-};
-
-// heaviside: 0 for self < 0, values for self == 0, 1 for self > 0 (NaN: 0, as PyTorch's
-// `self == 0 ? values : self > 0`).
-struct Heaviside {
-  static constexpr bool kVectorized = true;
-  template <typename T>
-  T operator()(T self, T values) const {
-    if constexpr (is_bool_v<T>) {
-      return self ? true : values;
-    } else {
-      return select(self == T(0), values, select(self > T(0), T(1), T(0)));
-    }
-  }
-};
-
 // nextafter: the representable value after self in the direction of other (C's nextafter).
 struct Nextafter {
   template <typename T>
   T operator()(T self, T other) const {
     return nextafter(self, other);
-  }
-};
-
-// polar(abs, angle): abs cos(angle) + i abs sin(angle).
-struct Polar {
-  template <typename T>
-  complex<T> operator()(T abs, T angle) const {
-    return complex<T>(abs * cos(angle), abs * sin(angle));
   }
 };
 

@@ -259,52 +259,6 @@ void minimum_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& othe
   real_binary_op(iter, self, other, "minimum");
 }
 
-void fmax_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& other) {
-  real_binary_op(iter, self, other, "fmax");
-}
-
-void fmin_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& other) {
-  real_binary_op(iter, self, other, "fmin");
-}
-
-void heaviside_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& values) {
-  const Tensor& out = iter.maybe_get_output(0);
-  BP_CHECK(!is_complex(self.dtype()) && !is_complex(values.dtype()) &&
-               !(out.defined() && is_complex(out.dtype())),
-           "heaviside is not yet implemented for complex tensors.");
-  BP_CHECK(self.dtype() == values.dtype() && !(out.defined() && out.dtype() != self.dtype()),
-           "heaviside is not yet implemented for tensors with different dtypes.");
-  binary_op(iter, self, values);
-}
-
-namespace {
-// PyTorch's complex_check_dtype, then an iterator from the two operands into their complex dtype.
-void to_complex_op(TensorIteratorBase& iter, const Tensor& a, const Tensor& b) {
-  const auto floating = [](ScalarType t) {
-    return t == ScalarType::kFloat32 || t == ScalarType::kFloat64 || t == ScalarType::kFloat16;
-  };
-  BP_CHECK(floating(a.dtype()) && floating(b.dtype()),
-           "Expected both inputs to be Half, Float or Double tensors but got ", a.dtype(), " and ",
-           b.dtype());
-  BP_CHECK(a.dtype() == b.dtype(), "Expected object of scalar type ", a.dtype(),
-           " but got scalar type ", b.dtype(), " for second argument");
-  const ScalarType complex_dtype = to_complex_type(a.dtype());
-  const Tensor& out = iter.maybe_get_output(0);
-  BP_CHECK(!out.defined() || out.dtype() == complex_dtype, "Expected object of scalar type ",
-           complex_dtype, " but got scalar type ", out.defined() ? out.dtype() : complex_dtype,
-           " for argument 'out'");
-  TensorIteratorConfig config;
-  config.set_check_mem_overlap(true).check_all_same_dtype(false).add_output(out).add_input(a).add_input(
-      b);
-  if (!out.defined()) config.declare_static_dtype(complex_dtype);
-  iter.build(config);
-}
-}  // namespace
-
-void polar_op(TensorIteratorBase& iter, const Tensor& abs, const Tensor& angle) {
-  to_complex_op(iter, abs, angle);
-}
-
 void pow_tensor_scalar_op(TensorIteratorBase& iter, const Tensor& self, const Scalar& exponent) {
   BP_CHECK(!(is_integral(self.dtype(), /*include_bool=*/true) &&
              exponent.is_integral(/*include_bool=*/true) && exponent.to<int64_t>() < 0),

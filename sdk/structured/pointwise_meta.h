@@ -109,22 +109,8 @@ void div_mode_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& oth
                  std::optional<std::string_view> rounding_mode);
 // maximum: binary_op; "maximum not implemented for complex tensors."
 void maximum_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& other);
-// minimum / fmax / fmin: binary_op; "minimum not implemented for complex tensors." (fmax's,
-// fmin's likewise).
+// minimum: binary_op; "minimum not implemented for complex tensors."
 void minimum_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& other);
-void fmax_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& other);
-void fmin_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& other);
-// heaviside: binary_op over operands (and a given out) of one dtype, not complex: "heaviside is
-// not yet implemented for complex tensors.", "heaviside is not yet implemented for tensors with
-// different dtypes."
-void heaviside_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& values);
-// polar(abs, angle): two float32 or float64 operands of one dtype into its complex dtype (a
-// given out must have it): "Expected both inputs to be Half, Float or Double tensors but got
-// int64 and int64", "Expected object of scalar type float32 but got scalar type float64 for
-// second argument", "Expected object of scalar type complex64 but got scalar type float32 for
-// argument 'out'" (PyTorch's complex_check_dtype). float16 passes the checks, as in PyTorch, and
-// has no kernel.
-void polar_op(TensorIteratorBase& iter, const Tensor& abs, const Tensor& angle);
 // pow(Tensor, Scalar): unary_op_in_dtype over self in result_type(self, exponent); an integral
 // (or bool) self with a negative integral exponent is "Integers to negative integer powers are
 // not allowed."

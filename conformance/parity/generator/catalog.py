@@ -36,13 +36,6 @@ def _scalar_first(op, dtype, other):
             for x in pointwise.scalar_tensor(op, dtype)]
 
 
-def _renamed(op, dtype, first, second):
-    """binary's samples with self and other named as the op's arguments (polar's abs and
-    angle)."""
-    return [Sample(x.description, {first: x.args["self"], second: x.args["other"]}, x.variants)
-            for x in pointwise.binary(op, dtype)]
-
-
 def _reduction(op, dtype, types):
     """Sampled from the schema: the dim's type (a list, an int, an optional int), and dtype=,
     correction and p when the op takes them."""
@@ -103,8 +96,6 @@ def _along_dim(op, dtype, takes_dtype):
 # its family and schema, so a new op of a known kind needs nothing here.
 OWN_SAMPLERS = {
     "nan_to_num": pointwise.nan_to_num,
-    "lcm": pointwise.binary_without_minimum,
-    "polar": functools.partial(_renamed, first="abs", second="angle"),
     "where.self": pointwise.ternary_where,
     "clamp": pointwise.clamp,
     "clamp.Tensor": pointwise.clamp_tensor,

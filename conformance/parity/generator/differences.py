@@ -113,7 +113,7 @@ def _c99_cexp(op, case, siblings):
 
 def _smith_division(op, case, siblings):
     # sinc divides sin(pi z) by pi z; sgn divides by |z|; rsqrt is 1 / sqrt(z).
-    return op.target_base in ("div", "reciprocal", "rsqrt", "sgn", "sinc") and \
+    return op.target_base in ("div", "true_divide", "reciprocal", "rsqrt", "sgn", "sinc") and \
         _complex_result(case) and \
         _has_special(case)
 
@@ -132,7 +132,7 @@ def _complex_pow(op, case, siblings):
 
 
 def _complex_sub_zero(op, case, siblings):
-    return op.target_base == "sub" and _complex_result(case) and any(
+    return op.target_base in ("sub", "rsub") and _complex_result(case) and any(
         x == 0 for v in case["args"].values() for x in _reals(v))
 
 
@@ -199,7 +199,6 @@ def _json_value(v):
 AUTOGEN_OUTS = {
     "rsub.Tensor_out": lambda a: torch.rsub(a["self"], a["other"], alpha=a.get("alpha", 1)),
     "rsub.Scalar_out": lambda a: torch.rsub(a["self"], a["other"], a.get("alpha", 1)),
-    "remainder.Scalar_Tensor_out": lambda a: torch.remainder(a["self"], a["other"]),
 }
 
 
@@ -393,8 +392,8 @@ RULES = [
      _norm_is_vector_norm),
     ("var-out-dtype", "var with an out= it cannot be cast to: the structured-op cast check",
      _var_out_dtype),
-    ("autogen-out-cast", "rsub's and remainder.Scalar_Tensor's out= into an out their result "
-     "cannot be cast to: the structured rule, as every out=", _autogen_out_cast),
+    ("autogen-out-cast", "rsub's out= into an out its result cannot be cast to: the "
+     "structured rule, as every out=", _autogen_out_cast),
     ("nextafter-bfloat16", "nextafter of bfloat16 is not declared: the kernels compute bfloat16 in "
      "float32, whose next value is not bfloat16's", _nextafter_bfloat16),
     ("bfloat16-arithmetic", "sinc and special_ndtr of bfloat16 computed in float32, rounded "

@@ -94,26 +94,6 @@ def binary(op, dtype, other="other", extra=None, scalar_other=False):
     return out
 
 
-def binary_without_minimum(op, dtype):
-    """binary's samples with each integer tensor's minimum (int8's -128 ...) raised by one: lcm
-    divides by the gcd, which is -1 for some pairs with the minimum (PyTorch's calc_gcd takes
-    abs(-128) as -128), and PyTorch's CPU kernel then traps (SIGFPE) on -128 / -1."""
-    import warnings
-
-    import torch
-    out = binary(op, dtype)
-    for x in out:
-        for v in x.args.values():
-            if isinstance(v, torch.Tensor) and not v.dtype.is_floating_point and \
-                    not v.dtype.is_complex and v.dtype != torch.bool:
-                low = torch.iinfo(v.dtype).min
-                if v.numel():
-                    with warnings.catch_warnings():  # expanded tensors: one element, many views
-                        warnings.simplefilter("ignore")
-                        v.masked_fill_(v == low, low + 1)
-    return out
-
-
 def scalar_tensor(op, dtype):
     """Scalar self, Tensor other (remainder.Scalar_Tensor, pow.Scalar, bitwise_and.Scalar_Tensor)."""
     out = []

@@ -126,108 +126,12 @@ Tensor& copysign_scalar_out(const Tensor& self, const Scalar& other, Tensor& out
   return bp::copysign_out(out, self, wrapped_scalar_tensor(other));
 }
 
-// ldexp: self * 2^other (PyTorch's mul(self, pow(2.0, other))).
-Tensor ldexp(const Tensor& self, const Tensor& other) {
-  return bp::mul(self, bp::pow(Scalar(2.0), other));
-}
-
-Tensor& ldexp_(Tensor& self, const Tensor& other) {
-  return self.mul_(bp::pow(Scalar(2.0), other));
-}
-
-Tensor& ldexp_out(const Tensor& self, const Tensor& other, Tensor& out) {
-  return bp::mul_out(out, self, bp::pow(Scalar(2.0), other));
-}
-
-Tensor remainder_scalar(const Tensor& self, const Scalar& other) {
-  return bp::remainder(self, wrapped_scalar_tensor(other));
-}
-
-Tensor& remainder_scalar_(Tensor& self, const Scalar& other) {
-  return self.remainder_(wrapped_scalar_tensor(other));
-}
-
-Tensor& remainder_scalar_out(const Tensor& self, const Scalar& other, Tensor& out) {
-  return bp::remainder_out(out, self, wrapped_scalar_tensor(other));
-}
-
-Tensor remainder_scalar_tensor(const Scalar& self, const Tensor& other) {
-  return bp::remainder(wrapped_scalar_tensor(self), other);
-}
-
-Tensor& remainder_scalar_tensor_out(const Scalar& self, const Tensor& other, Tensor& out) {
-  return bp::remainder_out(out, wrapped_scalar_tensor(self), other);
-}
-
 Tensor pow_scalar(const Scalar& self, const Tensor& exponent) {
   return bp::pow(wrapped_scalar_tensor(self), exponent);
 }
 
 Tensor& pow_scalar_out(const Scalar& self, const Tensor& exponent, Tensor& out) {
   return bp::pow_out(out, wrapped_scalar_tensor(self), exponent);
-}
-
-// float_power: pow in float64, or complex128 when an operand is complex (PyTorch's).
-namespace {
-
-ScalarType float_power_dtype(bool complex) {
-  return complex ? ScalarType::kComplex128 : ScalarType::kFloat64;
-}
-
-Scalar float_power_scalar_in(const Scalar& s, ScalarType dtype) {
-  return dtype == ScalarType::kComplex128 ? Scalar(s.to<complex<double>>()) : Scalar(s.to<double>());
-}
-
-void check_float_power_out(const Tensor& out, ScalarType dtype, const char* what) {
-  BP_CHECK(out.dtype() == dtype, "the ", what, " given to float_power", what[0] == 'b' ? "_" : "",
-           " has dtype ", out.dtype(), " but the operation's result requires dtype ", dtype);
-}
-
-}  // namespace
-
-Tensor float_power(const Tensor& self, const Tensor& exponent) {
-  const ScalarType dtype = float_power_dtype(is_complex(self.dtype()) || is_complex(exponent.dtype()));
-  return bp::pow(self.to(dtype), exponent.to(dtype));
-}
-
-Tensor& float_power_out(const Tensor& self, const Tensor& exponent, Tensor& out) {
-  const ScalarType dtype = float_power_dtype(is_complex(self.dtype()) || is_complex(exponent.dtype()));
-  check_float_power_out(out, dtype, "output");
-  return bp::pow_out(out, self.to(dtype), exponent.to(dtype));
-}
-
-Tensor& float_power_(Tensor& self, const Tensor& exponent) {
-  const ScalarType dtype = float_power_dtype(is_complex(self.dtype()) || is_complex(exponent.dtype()));
-  check_float_power_out(self, dtype, "base");
-  return self.pow_(exponent.to(dtype));
-}
-
-Tensor float_power_scalar(const Scalar& self, const Tensor& exponent) {
-  const ScalarType dtype = float_power_dtype(self.is_complex() || is_complex(exponent.dtype()));
-  return bp::pow(float_power_scalar_in(self, dtype), exponent.to(dtype));
-}
-
-Tensor& float_power_scalar_out(const Scalar& self, const Tensor& exponent, Tensor& out) {
-  const ScalarType dtype = float_power_dtype(self.is_complex() || is_complex(exponent.dtype()));
-  check_float_power_out(out, dtype, "output");
-  return bp::pow_out(out, float_power_scalar_in(self, dtype), exponent.to(dtype));
-}
-
-Tensor float_power_tensor_scalar(const Tensor& self, const Scalar& exponent) {
-  const ScalarType dtype = float_power_dtype(is_complex(self.dtype()) || exponent.is_complex());
-  return bp::pow(self.to(dtype), float_power_scalar_in(exponent, dtype));
-}
-
-Tensor& float_power_tensor_scalar_out(const Tensor& self, const Scalar& exponent, Tensor& out) {
-  const ScalarType dtype = float_power_dtype(is_complex(self.dtype()) || exponent.is_complex());
-  check_float_power_out(out, dtype, "output");
-  return bp::pow_out(out, self.to(dtype), float_power_scalar_in(exponent, dtype));
-}
-
-Tensor& float_power_scalar_(Tensor& self, const Scalar& exponent) {
-  const ScalarType dtype = float_power_dtype(is_complex(self.dtype()) || exponent.is_complex());
-  check_float_power_out(self, dtype, "base");
-  return self.pow_(float_power_scalar_in(exponent, dtype));
 }
 
 Tensor eq_scalar(const Tensor& self, const Scalar& other) {
