@@ -217,7 +217,9 @@ def _autogen_out_cast(op, case, siblings):
 
 
 def _nextafter_bfloat16(op, case, siblings):
-    return op.target_base == "nextafter" and case["dtype"] == "bfloat16"
+    outs = case["expect"].get("outputs", [])
+    return op.target_base == "nextafter" and (
+        case["dtype"] == "bfloat16" or any(o["dtype"] == "bfloat16" for o in outs))
 
 
 def _var_out_dtype(op, case, siblings):
