@@ -228,24 +228,43 @@ TEST(IntentionalDifferences, ZetaLimitsAndNegativeQ) {
                 ST::kFloat32, {9.869603447, inf}, tolerance_of(ST::kFloat32));
 }
 
+// autogen-out-cast: rsub's and remainder.Scalar_Tensor's out= ops check the out's dtype before
+// computing, as every structured out= does (PyTorch 1.13 generates them from the functional op:
+// they compute, reporting an integer division by zero, then copy with any cast).
+TEST(IntentionalDifferences, AutogenOutCast) {
+  Tensor out = int_tensor_of(ST::kInt64, {0, 0});
+  EXPECT_THAT(message_of([&] {
+                rsub_out(out, tensor_of(ST::kFloat32, {1.5, 2}), tensor_of(ST::kFloat32, {3, 4}));
+              }),
+              HasSubstr("result type float32 can't be cast to the desired output type int64"));
+  // Into an out the result can be cast to, the values are the functional op's.
+  Tensor wide = tensor_of(ST::kFloat64, {0, 0});
+  rsub_out(wide, int_tensor_of(ST::kInt64, {1, 2}), int_tensor_of(ST::kInt64, {5, 5}), 2);
+  expect_values(wide, ST::kFloat64, {3, 1});
+  Tensor flags = empty({2}, ST::kBool, kCpu);
+  EXPECT_THAT(message_of([&] {
+                remainder_out(flags, Scalar(int64_t{3}), int_tensor_of(ST::kBool, {0, 1}));
+              }),
+              HasSubstr("result type int64 can't be cast to the desired output type bool"));
+}
+
+// nextafter-bfloat16: nextafter is declared for float32 and float64 only (PyTorch 1.13 also
+// steps bfloat16's 8-bit mantissa; Backplane's kernels would compute it in float32).
+TEST(IntentionalDifferences, NextafterBFloat16) {
+  EXPECT_THAT(message_of([&] {
+                nextafter(tensor_of(ST::kBFloat16, {1}), tensor_of(ST::kBFloat16, {2}));
+              }),
+              HasSubstr("not implemented for 'bfloat16'"));
+  expect_values(nextafter(tensor_of(ST::kFloat32, {1}), tensor_of(ST::kFloat32, {2})),
+                ST::kFloat32, {1.00000011920928955078125});
+}
+
 // mvlgamma-layout: mvlgamma of a transposed tensor keeps its layout, as lgamma does (1.13's
 // composite returned a contiguous tensor).
 TEST(IntentionalDifferences, MvlgammaLayout) {
   const Tensor x = tensor_of(ST::kFloat32, {1, 2, 3, 4, 5, 6}).view({2, 3}).t();
   EXPECT_EQ(mvlgamma(x, 2).strides(), x.strides());
   EXPECT_EQ(lgamma(x).strides(), x.strides());
-}
-
-// autogen-out-cast: remainder.Scalar_Tensor_out checks that its out can hold the result type
-// before computing, as every out= op (1.13 generates it from the functional op: it computes, so
-// it reports the integer division by zero, and with nonzero divisors writes bools).
-TEST(IntentionalDifferences, AutogenOutCast) {
-  Tensor out = empty({2}, ST::kBool, kCpu);
-  const Tensor divisors = int_tensor_of(ST::kBool, {0, 1});
-  EXPECT_THAT(message_of([&] { remainder_out(out, Scalar(int64_t{3}), divisors); }),
-              HasSubstr("result type int64 can't be cast to the desired output type bool"));
-  EXPECT_THAT(message_of([&] { remainder_out(out, Scalar(int64_t{3}), int_tensor_of(ST::kBool, {1, 1})); }),
-              HasSubstr("result type int64 can't be cast to the desired output type bool"));
 }
 
 // complex-compare-parts: eq and ne of complex numbers into a complex tensor give 1 or 0 per
