@@ -215,7 +215,9 @@ TEST(IntentionalDifferences, AutogenOutCast) {
   const Tensor divisors = int_tensor_of(ST::kBool, {0, 1});
   EXPECT_THAT(message_of([&] { remainder_out(out, Scalar(int64_t{3}), divisors); }),
               HasSubstr("result type int64 can't be cast to the desired output type bool"));
-  EXPECT_THAT(message_of([&] { remainder_out(out, Scalar(int64_t{3}), int_tensor_of(ST::kBool, {1, 1})); }),
+  EXPECT_THAT(message_of([&] {
+                remainder_out(out, Scalar(int64_t{3}), int_tensor_of(ST::kBool, {1, 1}));
+              }),
               HasSubstr("result type int64 can't be cast to the desired output type bool"));
 }
 
