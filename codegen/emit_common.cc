@@ -92,8 +92,8 @@ std::string cpu_step(const OpDecl& group) {
       }
       line = "check_no_zero_divisor(call, " + std::to_string(input) + ");\n    ";
     }
-    line += "pointwise<math::" + group.math->function + ", " +
-                       std::to_string(group.dtypes) + "u>(call, " + quoted(group.schema.name);
+    line += "pointwise<math::" + group.math->function + ", " + std::to_string(group.dtypes) +
+            "u>(call, " + quoted(group.schema.name);
     for (const std::string& a : group.math->args) line += ", " + math_argument(group, a);
     return line + ");";
   }

@@ -79,8 +79,8 @@ std::string pointwise_row(const OpDecl& op, const MathCase* c) {
   for (const std::string& name : op.meta->args) {
     const int pos = argument_position(op, name);
     const Argument& a = op.schema.arguments[pos];
-    if (!is_plain_tensor(a) && !(a.type.kind == TypeKind::kTensor && !a.type.is_list &&
-                                 a.type.optional && named(name))) {
+    if (!is_plain_tensor(a) &&
+        !(a.type.kind == TypeKind::kTensor && !a.type.is_list && a.type.optional && named(name))) {
       continue;
     }
     if (op.divisor && *op.divisor == name) divisor = static_cast<int>(inputs.size());
@@ -144,14 +144,13 @@ std::string pointwise_row(const OpDecl& op, const MathCase* c) {
   const uint32_t dtypes = c != nullptr && c->dtypes != 0 ? c->dtypes : op.dtypes;
   const std::string error_name = c != nullptr ? snake_case(math.function) : op.schema.name;
   std::ostringstream o;
-  o << "{" << quoted(op.name()) << ", " << quoted(op.schema.name) << ", "
-    << quoted(math.function) << ", " << quoted(op.meta->function) << ", " << dtypes << "u, "
-    << inputs.size() << ", " << int_array(inputs, kMaxInputs) << ", " << args.size() << ", "
-    << int_array(args, kMaxArgs) << ", " << types << ", " << if_none << ", " << choices << ", "
+  o << "{" << quoted(op.name()) << ", " << quoted(op.schema.name) << ", " << quoted(math.function)
+    << ", " << quoted(op.meta->function) << ", " << dtypes << "u, " << inputs.size() << ", "
+    << int_array(inputs, kMaxInputs) << ", " << args.size() << ", " << int_array(args, kMaxArgs)
+    << ", " << types << ", " << if_none << ", " << choices << ", "
     << argument_position(op, outs[0]->name) << ", " << op.schema.arguments.size() << ", "
-    << quoted(op.loc.str()) << ", " << quoted(error_name) << ", " << bool_inputs << "u, "
-    << divisor << ", " << num_when << ", " << int_array(when_args, kMaxWhen) << ", "
-    << when_values << "},\n";
+    << quoted(op.loc.str()) << ", " << quoted(error_name) << ", " << bool_inputs << "u, " << divisor
+    << ", " << num_when << ", " << int_array(when_args, kMaxWhen) << ", " << when_values << "},\n";
   return o.str();
 }
 

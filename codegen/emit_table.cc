@@ -44,8 +44,7 @@ std::string kernel_keys(const Model& model, const OpDecl& op) {
   if (op.dispatch.count(DispatchTarget::kCPU)) add("CPU");
   if (op.dispatch.count(DispatchTarget::kMeta)) add("Meta");
   if (op.dispatch.count(DispatchTarget::kCompositeExplicit)) add("CompositeExplicit");
-  if (op.dispatch.count(DispatchTarget::kCompositeImplicit) || op.alias_of ||
-      op.scalar_of) {
+  if (op.dispatch.count(DispatchTarget::kCompositeImplicit) || op.alias_of || op.scalar_of) {
     add("CompositeImplicit");
   }
   return keys;

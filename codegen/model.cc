@@ -151,8 +151,8 @@ MathCase parse_math_case(const SourceLocation& loc, const std::string& text) {
       const std::string name = trim(cond.substr(0, eq));
       const std::string value = eq == std::string::npos ? "" : trim(cond.substr(eq + 1));
       if (!is_identifier(name) || !is_identifier(value)) {
-        fail(loc, "math: expected 'when argument=value' (a str value or None) but got '" + cond +
-                      "'");
+        fail(loc,
+             "math: expected 'when argument=value' (a str value or None) but got '" + cond + "'");
       }
       c.when.emplace_back(name, value == "None" ? std::nullopt : std::optional(value));
     }
@@ -308,10 +308,10 @@ void check_math(const OpDecl& op) {
   }
   if (op.divisor) {
     const Argument* d = find_argument(op, *op.divisor);
-    const bool input = d != nullptr && d->type.kind == TypeKind::kTensor && !d->type.is_list &&
-                       !d->type.optional &&
-                       std::find(op.meta->args.begin(), op.meta->args.end(), *op.divisor) !=
-                           op.meta->args.end();
+    const bool input =
+        d != nullptr && d->type.kind == TypeKind::kTensor && !d->type.is_list &&
+        !d->type.optional &&
+        std::find(op.meta->args.begin(), op.meta->args.end(), *op.divisor) != op.meta->args.end();
     if (!input) {
       fail(op.loc, "divisor: '" + *op.divisor + "' is not a tensor input of " + op.name());
     }
@@ -902,7 +902,8 @@ std::vector<OpDecl> expand_alias(const YAML::Node& node, const std::string& path
          key + ": say which variants " + f.name +
              "_ has ('inplace: method', 'inplace: function, method') or 'inplace: False'");
   }
-  if (node["inplace_name"]) fail(at("inplace_name"), "inplace_name: " + key + " groups follow the rule");
+  if (node["inplace_name"])
+    fail(at("inplace_name"), "inplace_name: " + key + " groups follow the rule");
   std::vector<OpDecl> ops = {spec};
   if (!(node["inplace"].IsScalar() && is_false(trim(node["inplace"].as<std::string>())))) {
     OpDecl inplace = spec;
@@ -1123,8 +1124,8 @@ void check_scalar_overload(const Model& model, const OpDecl& op) {
     }
   }
   if (!same || !wraps) {
-    fail(op.loc, "scalar_of: the arguments of " + op.name() + " must be those of " +
-                     target.name() + " (by name), with at least one Scalar for a Tensor");
+    fail(op.loc, "scalar_of: the arguments of " + op.name() + " must be those of " + target.name() +
+                     " (by name), with at least one Scalar for a Tensor");
   }
 }
 
@@ -1142,8 +1143,7 @@ bool wraps_scalar(const OpDecl& op, const OpDecl& target, const std::string& nam
   const Argument* mine = argument_named(op.schema, name);
   const Argument* theirs = argument_named(target.schema, name);
   return mine != nullptr && theirs != nullptr && is_scalar_type(*mine) &&
-         theirs->type.kind == TypeKind::kTensor && !theirs->type.optional &&
-         !theirs->type.is_list;
+         theirs->type.kind == TypeKind::kTensor && !theirs->type.optional && !theirs->type.is_list;
 }
 
 void validate(const Model& model) {

@@ -102,8 +102,8 @@ struct OpDecl {
   std::optional<std::string> structured_inherits;  // "TensorIteratorBase"
   std::map<DispatchTarget, std::string> dispatch;  // key -> kernel function name
   std::vector<std::string> tags;
-  std::optional<CallSpec> meta;            // structured ops: the meta function and its arguments
-  std::optional<CallSpec> math;            // pointwise structured ops: the scalar math functor
+  std::optional<CallSpec> meta;  // structured ops: the meta function and its arguments
+  std::optional<CallSpec> math;  // pointwise structured ops: the scalar math functor
   // `math:` given as a list of alternatives (the first whose conditions hold and whose optional
   // arguments are given computes the op); `math` is then the first one's call. Empty for the
   // one-functor form.

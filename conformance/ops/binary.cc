@@ -589,13 +589,13 @@ void add_binary_entries(OpDatabase& db) {
                     .tier = 2,
                     .operands = {{"self"}, {"other"}},
                     .math = math<kRealKind>([](double a, double b) { return std::hypot(a, b); })}));
-  db.add(pointwise({.name = "copysign.Tensor",
-                    .dtypes = kAllButComplex,
-                    .tier = 2,
-                    .operands = {{"self"}, {"other"}},
-                    .result = ResultDtype::kFloat,
-                    .math = math<kRealKind>(
-                        [](double a, double b) { return std::copysign(a, b); })}));
+  db.add(
+      pointwise({.name = "copysign.Tensor",
+                 .dtypes = kAllButComplex,
+                 .tier = 2,
+                 .operands = {{"self"}, {"other"}},
+                 .result = ResultDtype::kFloat,
+                 .math = math<kRealKind>([](double a, double b) { return std::copysign(a, b); })}));
   db.add(pointwise({.name = "logaddexp",
                     .dtypes = kFloating,
                     .tier = 2,
@@ -634,14 +634,14 @@ void add_binary_entries(OpDatabase& db) {
                     .scalar_operands = {"other"},
                     .scalars = kScalarDivisors,
                     .math = kFmodMath}));
-  db.add(pointwise({.name = "copysign.Scalar",
-                    .dtypes = kAllButComplex,
-                    .tier = 2,
-                    .scalar_operands = {"other"},
-                    .scalars = {Scalar(int64_t{-3}), Scalar(2.5), Scalar(-0.0), Scalar(true)},
-                    .result = ResultDtype::kFloat,
-                    .math = math<kRealKind>(
-                        [](double a, double b) { return std::copysign(a, b); })}));
+  db.add(
+      pointwise({.name = "copysign.Scalar",
+                 .dtypes = kAllButComplex,
+                 .tier = 2,
+                 .scalar_operands = {"other"},
+                 .scalars = {Scalar(int64_t{-3}), Scalar(2.5), Scalar(-0.0), Scalar(true)},
+                 .result = ResultDtype::kFloat,
+                 .math = math<kRealKind>([](double a, double b) { return std::copysign(a, b); })}));
 }
 
 }  // namespace bp::conformance

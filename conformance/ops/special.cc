@@ -149,10 +149,9 @@ double xlogy_reference(double x, double y, bool one_plus) {
 // The Hurwitz zeta function sum_k (k + q)^-s for q > 0, by Euler-Maclaurin in long double: 40
 // terms, then 12 Bernoulli corrections.
 LD zeta_euler_maclaurin(LD s, LD q) {
-  constexpr LD kB2j[12] = {1.0L / 6,        -1.0L / 30,      1.0L / 42,      -1.0L / 30,
-                           5.0L / 66,       -691.0L / 2730,  7.0L / 6,       -3617.0L / 510,
-                           43867.0L / 798,  -174611.0L / 330, 854513.0L / 138,
-                           -236364091.0L / 2730};
+  constexpr LD kB2j[12] = {1.0L / 6,       -1.0L / 30,       1.0L / 42,       -1.0L / 30,
+                           5.0L / 66,      -691.0L / 2730,   7.0L / 6,        -3617.0L / 510,
+                           43867.0L / 798, -174611.0L / 330, 854513.0L / 138, -236364091.0L / 2730};
   const int n = 40;
   LD sum = 0;
   for (int k = 0; k < n; ++k) sum += std::pow(k + q, -s);
@@ -192,9 +191,9 @@ double zeta_reference(double s, double q) {
   if (below > 1e6) {
     const LD f = lq - std::floor(lq);
     const LD sign = std::fmod(ls, 2.0L) == 0 ? 1 : -1;
-    return static_cast<double>(zeta_euler_maclaurin(ls, f) +
-                               sign * (zeta_euler_maclaurin(ls, 1 - f) -
-                                       zeta_euler_maclaurin(ls, 1 - lq)));
+    return static_cast<double>(
+        zeta_euler_maclaurin(ls, f) +
+        sign * (zeta_euler_maclaurin(ls, 1 - f) - zeta_euler_maclaurin(ls, 1 - lq)));
   }
   LD sum = 0;
   for (LD k = 0; k < below; ++k) sum += std::pow(k + lq, -ls);
@@ -218,13 +217,13 @@ double igamma_reference(double a, double x, bool upper) {
 PointwiseSpec special_binary_op(std::string name, DtypeSet dtypes, ElementFn math,
                                 ResultDtype result, Domain self_domain = Domain{},
                                 Domain other_domain = Domain{}) {
-  return PointwiseSpec{.name = std::move(name),
-                       .dtypes = dtypes,
-                       .tier = 2,
-                       .operands = {{"self", std::nullopt, self_domain},
-                                    {"other", std::nullopt, other_domain}},
-                       .result = result,
-                       .math = std::move(math)};
+  return PointwiseSpec{
+      .name = std::move(name),
+      .dtypes = dtypes,
+      .tier = 2,
+      .operands = {{"self", std::nullopt, self_domain}, {"other", std::nullopt, other_domain}},
+      .result = result,
+      .math = std::move(math)};
 }
 
 }  // namespace
@@ -321,20 +320,18 @@ void add_special_entries(OpDatabase& db) {
   add_alias(db, "special_sinc", "sinc");
   add_alias(db, "special_polygamma", "polygamma");
   add_alias(db, "special_multigammaln", "mvlgamma");
-  db.add(pointwise(special_binary_op("xlogy.Tensor", kAllButComplex,
-                                    math<kRealKind>([](double x, double y) {
-                                      return xlogy_reference(x, y, false);
-                                    }),
-                                    ResultDtype::kFloat)));
-  db.add(pointwise(special_binary_op("special_xlog1py", kAllButComplex,
-                                    math<kRealKind>([](double x, double y) {
-                                      return xlogy_reference(x, y, true);
-                                    }),
-                                    ResultDtype::kFloat)));
+  db.add(pointwise(special_binary_op(
+      "xlogy.Tensor", kAllButComplex,
+      math<kRealKind>([](double x, double y) { return xlogy_reference(x, y, false); }),
+      ResultDtype::kFloat)));
+  db.add(pointwise(special_binary_op(
+      "special_xlog1py", kAllButComplex,
+      math<kRealKind>([](double x, double y) { return xlogy_reference(x, y, true); }),
+      ResultDtype::kFloat)));
   // s from [1, 12] (below 1 zeta is nan), q from [-10, 10] (nan for q < 0 unless s is an
   // integer: the integral dtypes' samples).
   db.add(pointwise(special_binary_op("special_zeta", kFloat32And64, math<kRealKind>(zeta_reference),
-                                    ResultDtype::kFloat, Domain{.low = 1, .high = 12})));
+                                     ResultDtype::kFloat, Domain{.low = 1, .high = 12})));
   // a and x from [0, 20], where P and Q are not nan.
   db.add(pointwise(special_binary_op(
       "igamma", kFloating,

@@ -41,7 +41,8 @@ bp_error* within_device(void*, void* dst, bp_device, const void* src, bp_device,
 }
 
 void collect(void* user_data, const bp_backend_info* b) {
-  if (std::string(b->name) == "cuda_kernels") *static_cast<std::string*>(user_data) = b->dispatch_key;
+  if (std::string(b->name) == "cuda_kernels")
+    *static_cast<std::string*>(user_data) = b->dispatch_key;
 }
 
 class CudaPluginServing : public ::testing::Test {

@@ -52,7 +52,8 @@ std::optional<Dtype> natural_output(const PointwiseOp& op, Dtype dtype) {
       return std::find(begin, begin + n, i) != begin + n;
     };
     if (is(op.inputs, op.num_inputs)) {
-      const int k = static_cast<int>(std::find(op.inputs, op.inputs + op.num_inputs, i) - op.inputs);
+      const int k =
+          static_cast<int>(std::find(op.inputs, op.inputs + op.num_inputs, i) - op.inputs);
       const ScalarType in = static_cast<ScalarType>(code(input_dtype(op, k, dtype)));
       stack.emplace_back(native::empty({2}, in, Device(DeviceType::kMeta)));
     } else if (is(op.args, op.num_args)) {

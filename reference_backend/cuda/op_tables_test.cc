@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-
 #include "gtest/gtest.h"
 #include "reference_backend/cuda/dtypes.h"
 #include "reference_backend/cuda/host_values.h"

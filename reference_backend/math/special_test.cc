@@ -401,10 +401,10 @@ long double reference_zeta(long double s, long double q) {
     const long double sign = n % 2 == 1 ? 1 : -1;  // (-1)^s
     return sign * boost::math::polygamma(n, q, Policy()) / std::tgamma(s);
   }
-  constexpr long double kB2j[12] = {1.0L / 6,      -1.0L / 30,     1.0L / 42,       -1.0L / 30,
-                                    5.0L / 66,     -691.0L / 2730, 7.0L / 6,        -3617.0L / 510,
-                                    43867.0L / 798, -174611.0L / 330, 854513.0L / 138,
-                                    -236364091.0L / 2730};
+  constexpr long double kB2j[12] = {1.0L / 6,         -1.0L / 30,      1.0L / 42,
+                                    -1.0L / 30,       5.0L / 66,       -691.0L / 2730,
+                                    7.0L / 6,         -3617.0L / 510,  43867.0L / 798,
+                                    -174611.0L / 330, 854513.0L / 138, -236364091.0L / 2730};
   const int n = 40;
   long double sum = 0;
   for (int k = 0; k < n; ++k) sum += std::pow(k + q, -s);
@@ -493,8 +493,8 @@ TEST(Zeta, HasPyTorchsSpecialValuesAndTheLimitsAtInfinity) {
 // below 1e-300 must be below 1e-290).
 double igamma_error(double a, double x, bool upper) {
   const long double la = a, lx = x;
-  const long double expected = upper ? boost::math::gamma_q(la, lx, Policy())
-                                     : boost::math::gamma_p(la, lx, Policy());
+  const long double expected =
+      upper ? boost::math::gamma_q(la, lx, Policy()) : boost::math::gamma_p(la, lx, Policy());
   const double actual = igamma_double(a, x, upper);
   if (std::abs(expected) < 1e-300L) return std::abs(actual) < 1e-290 ? 0.0 : 1.0;
   return static_cast<double>(std::abs(actual - expected) / expected);

@@ -269,9 +269,8 @@ TEST_F(ElementwiseEmulation, EveryOpMatchesTheCpuBackendWithOperandsOfOtherDtype
     // (nan_to_num's largest double is inf in complex64).
     const Tensor expected = cpu_result(c, inputs);
     const bool narrows = info(out_dtype).itemsize < info(c.out).itemsize;
-    expect_same_values(wide_out,
-                       narrows ? converted(expected, scalar_type_of(out_dtype)) : expected,
-                       c.name());
+    expect_same_values(
+        wide_out, narrows ? converted(expected, scalar_type_of(out_dtype)) : expected, c.name());
   }
 }
 
@@ -358,8 +357,7 @@ TEST_F(ElementwiseEmulation, PolygammaAndMvlgammaOfEveryOrderMatchTheCpuBackend)
         return stack;
       };
       const HandedPlan h = handed_plan(device_, op.name, args(dx, out));
-      const jit::Value order =
-          math_argument(op, 0, abi_value(Scalar(call.order)), h.common);
+      const jit::Value order = math_argument(op, 0, abi_value(Scalar(call.order)), h.common);
       const ElementwiseLaunch launch = plan_elementwise(
           computation_of(op), h.common, h.plan.operands[0].dtype, h.plan, {&order, 1});
       run_emulated(launch.kernel.entry_name(), launch.blocks, jit::kThreads, launch.params());

@@ -324,9 +324,10 @@ TEST_F(ReduceEmulation, TheZeroDivisorCheckFindsAZeroAnywhereInEveryIntegerDtype
       const Dtype flag_dtype = d == Dtype::kUInt8 ? Dtype::kUInt8 : Dtype::kBool;
       const Tensor flag = device_.empty({}, scalar_type_of(flag_dtype));
       const Tensor view = native::as_strided(flag, {5, 207}, {0, 0});
-      TensorIterator iter = build_plan(BP_ITER_IS_REDUCTION | BP_ITER_PROMOTE_INPUTS_TO_COMMON_DTYPE |
-                                           BP_ITER_CHECK_ALL_SAME_DEVICE,
-                                       {view}, {on_device});
+      TensorIterator iter =
+          build_plan(BP_ITER_IS_REDUCTION | BP_ITER_PROMOTE_INPUTS_TO_COMMON_DTYPE |
+                         BP_ITER_CHECK_ALL_SAME_DEVICE,
+                     {view}, {on_device});
       const ReduceKernel k{all, d, flag_dtype};
       const ReduceLaunch launch = plan_reduce(k, plan_of(iter), {});
       ASSERT_GT(launch.grid_x, 0u);
