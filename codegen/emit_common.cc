@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <sstream>
 
 #include "codegen/cpp.h"
@@ -80,10 +81,23 @@ std::string math_argument(const OpDecl& group, const std::string& name) {
 // The CPU step of a structured group: its math through cpu::pointwise, or its named kernel.
 std::string cpu_step(const OpDecl& group) {
   const std::vector<std::string> args = names_of(group.non_out_arguments());
-  if (group.math) {
-    std::string line = "pointwise<math::" + group.math->function + ", " +
-                       std::to_string(group.dtypes) + "u>(call, " + quoted(group.schema.name);
-    for (const std::string& a : group.math->args) line += ", " + math_argument(group, a);
+  if (group.math && group.dispatch.count(DispatchTarget::kCPU) == 0) {
+    std::string line;
+    if (group.divisor) {
+      // The divisor's position among the functor's tensor inputs (the TensorIterator's order).
+      const std::vector<std::string> inputs = math_tensor_inputs(group, *group.math);
+      const auto input = std::find(inputs.begin(), inputs.end(), *group.divisor) - inputs.begin();
+      line = "check_no_zero_divisor(call, " + std::to_string(input) + ");\n    ";
+    }
+    // Inputs named `name=bool` (masked_fill's mask) are read as bool: a third template argument.
+    const uint32_t bool_inputs = math_bool_inputs(group, *group.math);
+    line += "pointwise<math::" + group.math->function + ", " + std::to_string(group.dtypes) + "u" +
+            (bool_inputs != 0 ? ", " + std::to_string(bool_inputs) + "u" : "") + ">(call, " +
+            quoted(group.schema.name);
+    for (const std::string& a : group.math->args) {
+      if (find_argument(group, a)->type.kind == TypeKind::kTensor) continue;  // an input
+      line += ", " + math_argument(group, a);
+    }
     return line + ");";
   }
   if (group.scan || group.normalize) {

@@ -79,6 +79,7 @@ std::string family_registrations(const Model& model, const std::string& family,
     << "#include \"reference_backend/cpu/cpu_kernels.h\"\n"
     << "#include \"reference_backend/cpu/pointwise.h\"\n"
     << "#include \"reference_backend/cpu/reductions.h\"\n"
+    << "#include \"reference_backend/cpu/zero_division.h\"\n"
     << "#include \"reference_backend/math/math.h\"\n"
     << "#include \"sdk/dispatch/library.h\"\n#include \"sdk/ops/define_ops.h\"\n"
     << "#include \"sdk/ops/" << family << "_structured.h\"\n"

@@ -13,6 +13,7 @@
 //
 // The plugin is built against the C ABI only, so the rows hold strings and integers, nothing of
 // the SDK's C++ types.
+#include <algorithm>
 #include <sstream>
 
 #include "codegen/cpp.h"
@@ -30,10 +31,6 @@ int argument_position(const OpDecl& op, const std::string& name) {
   throw CodegenError(op.loc.str() + ": '" + name + "' is not an argument of " + op.name());
 }
 
-bool is_plain_tensor(const Argument& a) {
-  return a.type.kind == TypeKind::kTensor && !a.type.is_list && !a.type.optional;
-}
-
 // "{a, b, c}" padded with -1 to `size` entries.
 std::string int_array(const std::vector<int>& values, size_t size) {
   std::string out = "{";
@@ -46,20 +43,44 @@ std::string int_array(const std::vector<int>& values, size_t size) {
 // The maximum counts a row holds (reference_backend/cuda/pointwise_ops.h).
 constexpr size_t kMaxInputs = 4;
 constexpr size_t kMaxArgs = 4;
+constexpr size_t kMaxWhen = 2;
 
-std::string pointwise_row(const OpDecl& op) {
-  // The functor's tensor inputs are the plain Tensor arguments the meta function receives, in
-  // its order: that is the order in which it adds them to the TensorIterator.
+// "DivTrunc" -> "div_trunc": how a list alternative names itself in dtype errors (PyTorch's
+// kernel names: "div_trunc" not implemented for 'ComplexFloat').
+std::string snake_case(const std::string& name) {
+  std::string out;
+  for (char c : name) {
+    if (c >= 'A' && c <= 'Z') {
+      if (!out.empty()) out += '_';
+      out += static_cast<char>(c - 'A' + 'a');
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+// A row of `op`: its one functor, or alternative `c` of its `math:` list.
+std::string pointwise_row(const OpDecl& op, const MathCase* c) {
+  const CallSpec& math = c != nullptr ? c->call : *op.math;
   std::vector<int> inputs;
-  for (const std::string& name : op.meta->args) {
-    const int pos = argument_position(op, name);
-    if (is_plain_tensor(op.schema.arguments[pos])) inputs.push_back(pos);
+  int divisor = -1;
+  for (const std::string& name : math_tensor_inputs(op, math)) {
+    if (op.divisor && *op.divisor == name) divisor = static_cast<int>(inputs.size());
+    inputs.push_back(argument_position(op, name));
+  }
+  const uint32_t bool_inputs = math_bool_inputs(op, math);
+  std::vector<std::string> numbers;  // the functor's arguments after its inputs
+  for (const std::string& name : math.args) {
+    if (op.schema.arguments[argument_position(op, name)].type.kind != TypeKind::kTensor) {
+      numbers.push_back(name);
+    }
   }
   std::vector<int> args;
   // Per argument: its schema type, what None means, and the values of a str ("none|tanh").
   std::string types = "{", if_none = "{", choices = "{";
   for (size_t i = 0; i < kMaxArgs; ++i) {
-    const bool given = i < op.math->args.size();
+    const bool given = i < numbers.size();
     const std::string sep = i ? ", " : "";
     if (!given) {
       types += sep + "nullptr";
@@ -67,15 +88,15 @@ std::string pointwise_row(const OpDecl& op) {
       choices += sep + "nullptr";
       continue;
     }
-    const std::string& name = op.math->args[i];
+    const std::string& name = numbers[i];
     const int pos = argument_position(op, name);
     args.push_back(pos);
     types += sep + quoted(to_string(op.schema.arguments[pos].type));
-    const auto none = op.math->if_none.find(name);
-    if_none += sep + (none == op.math->if_none.end() ? "nullptr" : quoted(none->second));
-    const auto values = op.math->choices.find(name);
+    const auto none = math.if_none.find(name);
+    if_none += sep + (none == math.if_none.end() ? "nullptr" : quoted(none->second));
+    const auto values = math.choices.find(name);
     std::string joined;
-    if (values != op.math->choices.end()) {
+    if (values != math.choices.end()) {
       for (const std::string& v : values->second) joined += (joined.empty() ? "" : "|") + v;
     }
     choices += sep + (joined.empty() ? "nullptr" : quoted(joined));
@@ -84,19 +105,43 @@ std::string pointwise_row(const OpDecl& op) {
   if_none += "}";
   choices += "}";
   const std::vector<const Argument*> outs = op.out_arguments();
-  if (inputs.size() > kMaxInputs || args.size() > kMaxArgs || outs.size() != 1) {
+  const size_t num_when = c != nullptr ? c->when.size() : 0;
+  if (inputs.size() > kMaxInputs || args.size() > kMaxArgs || outs.size() != 1 ||
+      num_when > kMaxWhen) {
     throw CodegenError(op.loc.str() + ": the CUDA plugin's pointwise table holds at most " +
                        std::to_string(kMaxInputs) + " tensor inputs, " + std::to_string(kMaxArgs) +
-                       " math arguments and exactly one output");
+                       " math arguments, " + std::to_string(kMaxWhen) +
+                       " conditions and exactly one output");
   }
+  std::vector<int> when_args;
+  std::string when_values = "{";
+  for (size_t i = 0; i < kMaxWhen; ++i) {
+    std::string value = "nullptr";
+    if (i < num_when) {
+      when_args.push_back(argument_position(op, c->when[i].first));
+      if (c->when[i].second) value = quoted(*c->when[i].second);
+    }
+    when_values += (i ? ", " : "") + value;
+  }
+  when_values += "}";
+  const uint32_t dtypes = c != nullptr && c->dtypes != 0 ? c->dtypes : op.dtypes;
+  const std::string error_name = c != nullptr ? snake_case(math.function) : op.schema.name;
   std::ostringstream o;
-  o << "{" << quoted(op.name()) << ", " << quoted(op.schema.name) << ", "
-    << quoted(op.math->function) << ", " << quoted(op.meta->function) << ", " << op.dtypes << "u, "
-    << inputs.size() << ", " << int_array(inputs, kMaxInputs) << ", " << args.size() << ", "
-    << int_array(args, kMaxArgs) << ", " << types << ", " << if_none << ", " << choices << ", "
+  o << "{" << quoted(op.name()) << ", " << quoted(op.schema.name) << ", " << quoted(math.function)
+    << ", " << quoted(op.meta->function) << ", " << dtypes << "u, " << inputs.size() << ", "
+    << int_array(inputs, kMaxInputs) << ", " << args.size() << ", " << int_array(args, kMaxArgs)
+    << ", " << types << ", " << if_none << ", " << choices << ", "
     << argument_position(op, outs[0]->name) << ", " << op.schema.arguments.size() << ", "
-    << quoted(op.loc.str()) << "},\n";
+    << quoted(op.loc.str()) << ", " << quoted(error_name) << ", " << bool_inputs << "u, " << divisor
+    << ", " << num_when << ", " << int_array(when_args, kMaxWhen) << ", " << when_values << "},\n";
   return o.str();
+}
+
+std::string pointwise_rows(const OpDecl& op) {
+  if (op.math_cases.empty()) return pointwise_row(op, nullptr);
+  std::string rows;
+  for (const MathCase& c : op.math_cases) rows += pointwise_row(op, &c);
+  return rows;
 }
 
 // ---- reduction_ops.inc ----------------------------------------------------------------------
@@ -183,7 +228,7 @@ Files emit_cuda(const Model& model) {
   arguments << banner
             << "// Rows of reference_backend/cuda/op_arguments.cc: every op's argument names.\n";
   for (const OpDecl& op : model.ops()) {
-    if (op.structured && op.math) pointwise << pointwise_row(op);
+    if (op.structured && op.math) pointwise << pointwise_rows(op);
     if (op.structured && op.reduction) reductions << reduction_row(op);
     if (op.structured && (op.scan || op.normalize)) along_dim << along_dim_row(op);
     arguments << argument_row(op);

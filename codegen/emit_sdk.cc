@@ -227,11 +227,27 @@ std::string alias_kernel(const Model& model, const OpDecl& op) {
   return o.str();
 }
 
+// A Scalar overload's kernel: the target op, called through its handle with the Scalars it takes
+// as Tensors wrapped into zero-dim tensors.
+std::string scalar_kernel(const Model& model, const OpDecl& op) {
+  const OpDecl& target = scalar_target(model, op);
+  std::string args;
+  for (const Argument& a : target.schema.arguments) {
+    if (!args.empty()) args += ", ";
+    args += wraps_scalar(op, target, a.name) ? "wrapped_scalar_tensor(" + a.name + ")" : a.name;
+  }
+  std::ostringstream o;
+  o << return_type(op.schema) << " " << kernel_name(op, "CompositeImplicit") << "(DispatchKeySet, "
+    << parameter_list(all_arguments(op)) << ") {\n  return " << handle_call(target) << ".call("
+    << args << ");\n}\n\n";
+  return o.str();
+}
+
 std::string register_source(const Model& model, const std::string& family) {
   std::ostringstream kernels, registrations;
   for (const OpDecl* op : family_ops(model, family)) {
-    if (op->alias_of) {
-      kernels << alias_kernel(model, *op);
+    if (op->alias_of || op->scalar_of) {
+      kernels << (op->alias_of ? alias_kernel(model, *op) : scalar_kernel(model, *op));
       registrations << "    "
                     << register_statement(*op, "CompositeImplicit",
                                           kernel_name(*op, "CompositeImplicit"))
@@ -259,6 +275,7 @@ std::string register_source(const Model& model, const std::string& family) {
   }
   std::ostringstream o;
   o << banner() << "// Meta, Common and composite kernels of the '" << family << "' ops.\n"
+    << "#include \"sdk/core/scalar_tensor.h\"\n"
     << "#include \"sdk/dispatch/library.h\"\n#include \"sdk/ops/common_plan.h\"\n"
     << "#include \"sdk/ops/define_ops.h\"\n"
     << "#include \"sdk/ops/native_kernels.h\"\n#include \"sdk/ops/ops.h\"\n"

@@ -36,14 +36,15 @@ std::string kernel_keys(const Model& model, const OpDecl& op) {
   const std::string group = structured_group(op);
   if (!group.empty()) {
     const OpDecl& g = model.op(group);
-    return g.math ? "CPU (math), Meta, Common" : "CPU, Meta, Common";
+    const bool generic = g.math && g.dispatch.count(DispatchTarget::kCPU) == 0;
+    return generic ? "CPU (math), Meta, Common" : "CPU, Meta, Common";
   }
   std::string keys;
   auto add = [&](const char* k) { keys += (keys.empty() ? "" : ", ") + std::string(k); };
   if (op.dispatch.count(DispatchTarget::kCPU)) add("CPU");
   if (op.dispatch.count(DispatchTarget::kMeta)) add("Meta");
   if (op.dispatch.count(DispatchTarget::kCompositeExplicit)) add("CompositeExplicit");
-  if (op.dispatch.count(DispatchTarget::kCompositeImplicit) || op.alias_of) {
+  if (op.dispatch.count(DispatchTarget::kCompositeImplicit) || op.alias_of || op.scalar_of) {
     add("CompositeImplicit");
   }
   return keys;

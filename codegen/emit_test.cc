@@ -8,6 +8,7 @@
 namespace bp::codegen {
 namespace {
 
+using ::testing::ContainsRegex;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
@@ -70,6 +71,39 @@ TEST(Emit, AMethodTakesTheArgumentsOtherThanSelfInOrderWhereverSelfStands) {
   EXPECT_THAT(files.at("special.h"), HasSubstr("Tensor polygamma(int64_t n, const Tensor& self);"));
 }
 
+// A Scalar overload's kernels call the target's op of their kind, the Scalars it takes as
+// Tensors wrapped, the rest as they are, in the target's order.
+TEST(Emit, ScalarOverloadsCallTheirTargetWithWrappedScalars) {
+  Model model(parse_declarations(R"(
+- func: remainder.Tensor(Tensor self, Tensor other) -> Tensor
+  structured_group: True
+  variants: function, method
+  inplace: method
+  meta: binary_op(self, other)
+  math: Remainder
+- func: remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor
+  scalar_of: remainder.Tensor
+  inplace: False
+- func: remainder.Scalar(Tensor self, Scalar other) -> Tensor
+  scalar_of: remainder.Tensor
+  variants: function, method
+  inplace: method
+)",
+                                 "sdk/ops/binary.yaml"),
+              {"binary"});
+  validate(model);
+  const std::string reg = emit_sdk(model).at("binary_register.cc");
+  EXPECT_THAT(reg, HasSubstr("Tensor& remainder_Scalar_Tensor_out_CompositeImplicit("
+                             "DispatchKeySet, const Scalar& self, const Tensor& other, Tensor& "
+                             "out) {\n  return op_handles::remainder_Tensor_out().call("
+                             "wrapped_scalar_tensor(self), other, out);\n}"));
+  EXPECT_THAT(reg, HasSubstr("return op_handles::remainder__Tensor().call(self, "
+                             "wrapped_scalar_tensor(other));"));
+  EXPECT_THAT(reg, HasSubstr("lib.impl(\"remainder.Scalar_Tensor\", "
+                             "DispatchKey::kCompositeImplicit"));
+  EXPECT_THAT(reg, HasSubstr("#include \"sdk/core/scalar_tensor.h\""));
+}
+
 TEST(Emit, StructuredGroupsGetMetaAndCommonKernels) {
   Files files = emit_sdk(binary_model());
   const std::string& reg = files.at("binary_register.cc");
@@ -125,6 +159,75 @@ TEST(Emit, ShardedFamiliesDealTheirOpsRoundRobinKeepingVariantsTogether) {
   EXPECT_THAT(files.at("binary_cpu_2.cc"), Not(HasSubstr("Library")));
 }
 
+Model division_model() {
+  Model model(parse_declarations(R"(
+- func: fmod.Tensor(Tensor self, Tensor other) -> Tensor
+  structured_group: True
+  inplace: method
+  meta: binary_op(self, other)
+  math: Fmod
+  divisor: other
+- func: div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor
+  structured_group: div.out_mode
+  inplace: method
+  meta: div_mode_op(self, other, rounding_mode)
+  dispatch:
+    CPU: div_out_mode
+  math:
+    - Div when rounding_mode=None dtypes floating
+    - DivTrunc when rounding_mode=trunc dtypes integral
+  divisor: other
+  dtypes: integral, floating
+- func: clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor
+  structured_group: True
+  inplace: method
+  meta: clamp_tensor_op(self, min, max)
+  dispatch:
+    CPU: clamp_tensor_out
+  math:
+    - ClampMax(max)
+- func: where.self(Tensor condition, Tensor self, Tensor other) -> Tensor
+  structured_group: True
+  inplace: False
+  meta: where_op(condition, self, other)
+  math: Where(condition=bool)
+)",
+                                 "sdk/ops/binary.yaml"),
+              {"binary"});
+  validate(model);
+  return model;
+}
+
+TEST(Emit, TheGenericCpuKernelChecksADivisorAndANamedKernelWinsOverMath) {
+  const Files files = emit_cpu(division_model(), {});
+  const std::string& cpu = files.at("binary_cpu.cc");
+  EXPECT_THAT(cpu, HasSubstr("check_no_zero_divisor(call, 1);\n    pointwise<math::Fmod"));
+  EXPECT_THAT(cpu, HasSubstr("cpu::div_out_mode(call, self, other, rounding_mode"));
+  EXPECT_THAT(cpu, Not(HasSubstr("math::Div")));
+}
+
+TEST(Emit, TheGenericCpuKernelReadsBoolInputsAsBoolAndPassesOnlyNumbersToTheFunctor) {
+  const Files files = emit_cpu(division_model(), {});
+  // where.self's condition (input 0) is declared `condition=bool`: bit 0 of the third template
+  // argument; the functor's arguments after the call are its numbers (none).
+  EXPECT_THAT(files.at("binary_cpu.cc"),
+              ContainsRegex("pointwise<math::Where, [0-9]+u, 1u>\\(call, \"where\"\\);"));
+}
+
+TEST(Emit, CudaRowsCarryAlternativesConditionsBoolInputsAndTheDivisor) {
+  const std::string rows = emit_cuda(division_model()).at("pointwise_ops.inc");
+  // div.out_mode: one row per alternative, each with its dtypes, dtype-error name, divisor
+  // (input 1) and condition (rounding_mode, argument 2: None, then "trunc").
+  EXPECT_THAT(rows, HasSubstr("{\"div.out_mode\", \"div\", \"Div\", \"div_mode_op\", 960u, "));
+  EXPECT_THAT(rows, HasSubstr("\"div\", 0u, 1, 1, {2, -1}, {nullptr, nullptr}},"));
+  EXPECT_THAT(rows, HasSubstr("{\"div.out_mode\", \"div\", \"DivTrunc\", \"div_mode_op\", 62u, "));
+  EXPECT_THAT(rows, HasSubstr("\"div_trunc\", 0u, 1, 1, {2, -1}, {\"trunc\", nullptr}},"));
+  // clamp.Tensor's ClampMax: inputs self (0) and max (2); min is left out.
+  EXPECT_THAT(rows, HasSubstr("\"ClampMax\", \"clamp_tensor_op\", 4095u, 2, {0, 2, -1, -1}, 0"));
+  // where's condition (input 0) is read as bool.
+  EXPECT_THAT(rows, HasSubstr("\"where\", 1u, -1, 0, {-1, -1}, {nullptr, nullptr}},"));
+}
+
 TEST(Emit, CudaTablesListMathOpsWithArgumentPositionsAndEveryOpsArguments) {
   Files files = emit_cuda(binary_model());
   // add.out: inputs self (0) and other (1), alpha (2) for Add, out at 3 of 4 arguments.
@@ -132,7 +235,8 @@ TEST(Emit, CudaTablesListMathOpsWithArgumentPositionsAndEveryOpsArguments) {
               HasSubstr("{\"add.out\", \"add\", \"Add\", \"add_op\", 4095u, 2, {0, 1, -1, -1}, "
                         "1, {2, -1, -1, -1}, {\"Scalar\", nullptr, nullptr, nullptr}, {nullptr, "
                         "nullptr, nullptr, nullptr}, {nullptr, nullptr, nullptr, nullptr}, 3, 4, "
-                        "\"sdk/ops/binary.yaml:8\"},"));
+                        "\"sdk/ops/binary.yaml:8\", \"add\", 0u, -1, 0, {-1, -1}, {nullptr, "
+                        "nullptr}},"));
   EXPECT_THAT(files.at("pointwise_ops.inc"), Not(HasSubstr("sum.IntList_out")));
   EXPECT_THAT(files.at("op_arguments.inc"),
               HasSubstr("{\"sum.IntList_out\", \"self,dim,keepdim,dtype,out\"},"));

@@ -89,6 +89,10 @@ bool is_number(const std::string& text) {
   return !text.empty() && used == text.size();
 }
 
+// What None may stand for besides a number: the largest or lowest finite value of the op's
+// dtype (its real part type for complex dtypes; nan_to_num's defaults).
+bool is_dtype_limit(const std::string& text) { return text == "max" || text == "lowest"; }
+
 // `math: Functor(arg, arg=number, arg=word|word)`: parse_call, where an argument may say what
 // None means (a number) or, for a str argument, the values it may take.
 CallSpec parse_math_call(const SourceLocation& loc, const std::string& text) {
@@ -108,7 +112,7 @@ CallSpec parse_math_call(const SourceLocation& loc, const std::string& text) {
   for (size_t i = 0; i < names.size(); ++i) plain += (i ? ", " : "") + names[i];
   CallSpec call = parse_call(loc, "math", plain + text.substr(close));
   for (const auto& [name, value] : values) {
-    if (is_number(value)) {
+    if (is_number(value) || is_dtype_limit(value)) {
       call.if_none[name] = value;
       continue;
     }
@@ -127,6 +131,35 @@ CallSpec parse_math_call(const SourceLocation& loc, const std::string& text) {
     call.choices[name] = std::move(choices);
   }
   return call;
+}
+
+// One item of a `math:` list: `Functor(args) [when name=value, ...] [dtypes list]`.
+MathCase parse_math_case(const SourceLocation& loc, const std::string& text) {
+  MathCase c;
+  std::string rest = text;
+  if (const size_t at = rest.find(" dtypes "); at != std::string::npos) {
+    try {
+      c.dtypes = parse_dtype_set(rest.substr(at + 8));
+    } catch (const std::invalid_argument& e) {
+      fail(loc, std::string("math: ") + e.what());
+    }
+    rest = rest.substr(0, at);
+  }
+  if (const size_t at = rest.find(" when "); at != std::string::npos) {
+    for (const std::string& cond : split_list(rest.substr(at + 6))) {
+      const size_t eq = cond.find('=');
+      const std::string name = trim(cond.substr(0, eq));
+      const std::string value = eq == std::string::npos ? "" : trim(cond.substr(eq + 1));
+      if (!is_identifier(name) || !is_identifier(value)) {
+        fail(loc,
+             "math: expected 'when argument=value' (a str value or None) but got '" + cond + "'");
+      }
+      c.when.emplace_back(name, value == "None" ? std::nullopt : std::optional(value));
+    }
+    rest = rest.substr(0, at);
+  }
+  c.call = parse_math_call(loc, trim(rest));
+  return c;
 }
 
 const std::set<std::string>& known_tags() {
@@ -154,11 +187,13 @@ const std::vector<std::string>& known_keys() {
       "device_check",
       "structured_group",
       "alias_of",
+      "scalar_of",
       "inplace",
       "inplace_name",
       "reduce",
       "reduce_in",
       "reduce_outputs",
+      "divisor",
   };
   return keys;
 }
@@ -185,27 +220,101 @@ void check_call_args(const OpDecl& op, const std::string& key, const CallSpec& c
 }
 
 // The rules of `math:` arguments: numbers (Scalar, int, float, bool) reach the functor in its
-// compute type; an optional one says what None means; a str one lists its values.
-void check_math_args(const OpDecl& op, const CallSpec& math) {
+// compute type; an optional one says what None means; a str one lists its values. A tensor input
+// named `name=bool` is read as bool (where's condition). In an alternative of a `math:` list
+// (`in_list`), an optional argument without a None value, and a `Tensor?` (an input), mean that
+// the alternative runs only when it is given.
+void check_math_args(const OpDecl& op, const CallSpec& math, bool in_list) {
   for (const std::string& name : math.args) {
     const Argument& a = *find_argument(op, name);
     const std::string where = "math: argument '" + name + "' of " + op.name();
     const TypeKind k = a.type.kind;
+    if (k == TypeKind::kTensor && !a.type.is_list) {
+      const auto values = math.choices.find(name);
+      const bool as_bool = values != math.choices.end() && values->second.size() == 1 &&
+                           values->second[0] == "bool" && !a.type.optional;
+      if (as_bool) continue;
+      if (a.type.optional && in_list && math.choices.count(name) == 0 &&
+          math.if_none.count(name) == 0) {
+        continue;
+      }
+      fail(op.loc, where + " is a " + to_string(a.type) +
+                       "; a functor takes numbers (Scalar, int, float, bool) and str (inputs: " +
+                       name + "=bool for a bool input, a Tensor? in an alternative of a list)");
+    }
     if (a.type.is_list || !(k == TypeKind::kScalar || k == TypeKind::kInt ||
                             k == TypeKind::kFloat || k == TypeKind::kBool || k == TypeKind::kStr)) {
       fail(op.loc, where + " is a " + to_string(a.type) +
                        "; a functor takes numbers (Scalar, int, float, bool) and str");
     }
-    if (a.type.optional != (math.if_none.count(name) != 0)) {
-      fail(op.loc, a.type.optional ? where + " may be None: write " + name +
-                                         "=number, the value "
-                                         "None stands for"
-                                   : where + " is not optional: it takes no value for None");
+    const bool has_none = math.if_none.count(name) != 0;
+    if (a.type.optional && !has_none && !in_list) {
+      fail(op.loc, where + " may be None: write " + name + "=number, the value None stands for");
     }
-    if ((k == TypeKind::kStr) != (math.choices.count(name) != 0)) {
+    if (!a.type.optional && has_none) {
+      fail(op.loc, where + " is not optional: it takes no value for None");
+    }
+    if ((k == TypeKind::kStr) != (math.choices.count(name) != 0) &&
+        !(k == TypeKind::kStr && in_list && a.type.optional && !has_none)) {
       fail(op.loc, k == TypeKind::kStr
                        ? where + " is a str: list its values, " + name + "=first|second"
                        : where + " is not a str: it takes no list of values");
+    }
+  }
+}
+
+// Whether the op's `math:` uses a form only device backends run (a list of alternatives,
+// optional tensor inputs, None standing for a dtype's limit): its CPU kernel is then written by
+// hand (`dispatch: CPU`), and the declaration describes the op for the devices.
+bool math_needs_cpu_kernel(const OpDecl& op) {
+  if (!op.math) return false;
+  if (!op.math_cases.empty()) return true;
+  for (const auto& [name, value] : op.math->if_none) {
+    if (is_dtype_limit(value)) return true;
+  }
+  for (const std::string& name : op.math->args) {
+    const Argument* a = find_argument(op, name);
+    // A plain `name=bool` input runs on the generic kernel; an optional one selects alternatives.
+    if (a != nullptr && a->type.kind == TypeKind::kTensor && a->type.optional) return true;
+  }
+  return false;
+}
+
+void check_math(const OpDecl& op) {
+  if (op.math_cases.empty()) {
+    check_call_args(op, "math", *op.math);
+    check_math_args(op, *op.math, /*in_list=*/false);
+  }
+  for (const MathCase& c : op.math_cases) {
+    check_call_args(op, "math", c.call);
+    check_math_args(op, c.call, /*in_list=*/true);
+    for (const auto& [name, value] : c.when) {
+      const Argument* a = find_argument(op, name);
+      if (a == nullptr) fail(op.loc, "math: 'when " + name + "': not an argument of " + op.name());
+      if (!value && !a->type.optional) {
+        fail(op.loc, "math: 'when " + name + "=None': " + name + " is never None");
+      }
+      if (value && a->type.kind != TypeKind::kStr) {
+        fail(op.loc, "math: 'when " + name + "=" + *value + "': " + name + " is not a str");
+      }
+    }
+    if ((c.dtypes & ~op.dtypes) != 0) {
+      fail(op.loc, "math: an alternative's dtypes must be among the op's dtypes");
+    }
+  }
+  if (math_needs_cpu_kernel(op) && op.dispatch.count(DispatchTarget::kCPU) == 0) {
+    fail(op.loc,
+         "math: a list of alternatives, optional tensor inputs and dtype limits (max, lowest) "
+         "are for device backends: name the CPU kernel too ('dispatch: CPU')");
+  }
+  if (op.divisor) {
+    const Argument* d = find_argument(op, *op.divisor);
+    const bool input =
+        d != nullptr && d->type.kind == TypeKind::kTensor && !d->type.is_list &&
+        !d->type.optional &&
+        std::find(op.meta->args.begin(), op.meta->args.end(), *op.divisor) != op.meta->args.end();
+    if (!input) {
+      fail(op.loc, "divisor: '" + *op.divisor + "' is not a tensor input of " + op.name());
     }
   }
 }
@@ -465,7 +574,16 @@ OpDecl read_entry(const YAML::Node& node, const std::string& path, const std::st
     }
   }
   if (node["meta"]) op.meta = parse_call(at("meta"), "meta", node["meta"].as<std::string>());
-  if (node["math"]) op.math = parse_math_call(at("math"), node["math"].as<std::string>());
+  if (node["math"] && node["math"].IsSequence()) {
+    for (const YAML::Node& item : node["math"]) {
+      op.math_cases.push_back(parse_math_case(location_of(path, item), item.as<std::string>()));
+    }
+    if (op.math_cases.empty()) fail(at("math"), "math: an empty list");
+    op.math = op.math_cases.front().call;
+  } else if (node["math"]) {
+    op.math = parse_math_call(at("math"), node["math"].as<std::string>());
+  }
+  if (node["divisor"]) op.divisor = trim(node["divisor"].as<std::string>());
   if (node["scan"]) op.scan = parse_call(at("scan"), "scan", node["scan"].as<std::string>());
   if (node["normalize"]) {
     op.normalize = parse_call(at("normalize"), "normalize", node["normalize"].as<std::string>());
@@ -486,13 +604,15 @@ OpDecl read_entry(const YAML::Node& node, const std::string& path, const std::st
       fail(at("device_check"), "expected NoCheck or ExactSame");
     op.device_check = v == "ExactSame";
   }
-  if (node["alias_of"]) {
-    op.alias_of = trim(node["alias_of"].as<std::string>());
-    const auto [base, overload] = split_op_name(*op.alias_of);
+  for (const char* key : {"alias_of", "scalar_of"}) {
+    if (!node[key]) continue;
+    const std::string target = trim(node[key].as<std::string>());
+    const auto [base, overload] = split_op_name(target);
     if (!is_identifier(base) ||
-        (op.alias_of->find('.') != std::string::npos && !is_identifier(overload))) {
-      fail(at("alias_of"), "alias_of: '" + *op.alias_of + "' is not an op name");
+        (target.find('.') != std::string::npos && !is_identifier(overload))) {
+      fail(at(key), std::string(key) + ": '" + target + "' is not an op name");
     }
+    (std::string(key) == "alias_of" ? op.alias_of : op.scalar_of) = target;
   }
   return op;
 }
@@ -544,8 +664,9 @@ void check_decl(OpDecl& op) {
     if (!op.meta) fail(op.loc, "a structured op needs 'meta: function(args...)'");
     // `reduce` gives the generic CPU kernel unless a hand-written one is named.
     const bool has_cpu = op.dispatch.count(DispatchTarget::kCPU) != 0;
-    const int cpu_kernels =
-        (op.math ? 1 : 0) + (op.scan ? 1 : 0) + (op.normalize ? 1 : 0) + (has_cpu ? 1 : 0);
+    // `math` beside `dispatch: CPU`: the CPU runs its named kernel, devices the math.
+    const int cpu_kernels = (op.math && !has_cpu ? 1 : 0) + (op.scan ? 1 : 0) +
+                            (op.normalize ? 1 : 0) + (has_cpu ? 1 : 0);
     if (cpu_kernels == 0 && !op.reduction) {
       fail(op.loc,
            "a structured op needs a CPU kernel: 'math: Functor(...)', 'scan: Ops', "
@@ -569,8 +690,10 @@ void check_decl(OpDecl& op) {
   if (op.math) {
     if (!op.structured_inherits)
       fail(op.loc, "'math' needs structured_inherits: TensorIteratorBase");
-    check_call_args(op, "math", *op.math);
-    check_math_args(op, *op.math);
+    check_math(op);
+  }
+  if (op.divisor && !op.math && op.dispatch.count(DispatchTarget::kCPU) == 0) {
+    fail(op.loc, "'divisor' is for pointwise structured ops");
   }
   check_along_dim(op, "scan", op.scan);
   check_along_dim(op, "normalize", op.normalize);
@@ -583,12 +706,17 @@ void check_decl(OpDecl& op) {
     }
   }
   if (op.reduction) check_reduction(op);
-  if (op.alias_of && (op.structured || op.structured_delegate || !op.dispatch.empty() || op.meta ||
-                      op.math || op.reduction || op.scan || op.normalize)) {
-    fail(op.loc, "an alias (alias_of) takes its kernels from " + *op.alias_of +
-                     "; remove structured/dispatch/meta/math/reduce/scan/normalize");
+  if (op.alias_of && op.scalar_of) fail(op.loc, "an op is an alias_of or a scalar_of, not both");
+  for (const auto& [key, target] : {std::pair{"an alias (alias_of)", op.alias_of},
+                                    std::pair{"a Scalar overload (scalar_of)", op.scalar_of}}) {
+    if (target && (op.structured || op.structured_delegate || !op.dispatch.empty() || op.meta ||
+                   op.math || op.reduction || op.scan || op.normalize)) {
+      fail(op.loc, std::string(key) + " takes its kernels from " + *target +
+                       "; remove structured/dispatch/meta/math/reduce/scan/normalize");
+    }
   }
-  if (!op.structured && !op.structured_delegate && op.dispatch.empty() && !op.alias_of) {
+  if (!op.structured && !op.structured_delegate && op.dispatch.empty() && !op.alias_of &&
+      !op.scalar_of) {
     fail(op.loc, op.name() +
                      " has no kernel: declare 'structured', 'structured_delegate' or "
                      "'dispatch'");
@@ -730,6 +858,8 @@ std::vector<OpDecl> expand_structured_group(const YAML::Node& node, const std::s
   functional.structured_delegate = out_name;
   functional.meta.reset();
   functional.math.reset();
+  functional.math_cases.clear();
+  functional.divisor.reset();
   functional.scan.reset();
   functional.normalize.reset();
   functional.reduction.reset();
@@ -757,21 +887,24 @@ std::vector<OpDecl> expand_structured_group(const YAML::Node& node, const std::s
   return ops;
 }
 
-// `alias_of: acos` on a functional op's entry (arccos): the alias's functional op, its in-place
-// op (`inplace:` as for a structured group) and its out= op, named by the structured_group rule;
-// each calls the target's op of the same kind (alias_target, checked by validate).
+// `alias_of: acos` on a functional op's entry (arccos), or `scalar_of: eq.Tensor` on one with
+// `inplace:` (eq.Scalar): the functional op, its in-place op (`inplace:` as for a structured
+// group) and its out= op, named by the structured_group rule; each calls the target's op of the
+// same kind (alias_target / scalar_target, checked by validate).
 std::vector<OpDecl> expand_alias(const YAML::Node& node, const std::string& path, OpDecl spec) {
   const auto at = [&](const char* key) { return location_of(path, node[key]); };
   const FunctionSchema& f = spec.schema;
+  const std::string key = spec.alias_of ? "alias_of" : "scalar_of";
   if (spec.kind() != OpKind::kFunctional || f.returns.size() != 1 || !is_tensor(f.returns[0])) {
-    fail(spec.loc, "alias_of: " + spec.name() + " is not a functional op returning one Tensor");
+    fail(spec.loc, key + ": " + spec.name() + " is not a functional op returning one Tensor");
   }
   if (!node["inplace"]) {
     fail(spec.loc,
-         "alias_of: say which variants " + f.name +
+         key + ": say which variants " + f.name +
              "_ has ('inplace: method', 'inplace: function, method') or 'inplace: False'");
   }
-  if (node["inplace_name"]) fail(at("inplace_name"), "inplace_name: aliases follow the rule");
+  if (node["inplace_name"])
+    fail(at("inplace_name"), "inplace_name: " + key + " groups follow the rule");
   std::vector<OpDecl> ops = {spec};
   if (!(node["inplace"].IsScalar() && is_false(trim(node["inplace"].as<std::string>())))) {
     OpDecl inplace = spec;
@@ -794,7 +927,10 @@ std::vector<OpDecl> parse_entry(const YAML::Node& node, const std::string& path,
                                 const std::string& family) {
   OpDecl op = read_entry(node, path, family);
   if (node["structured_group"]) return expand_structured_group(node, path, std::move(op));
-  if (node["alias_of"]) return expand_alias(node, path, std::move(op));
+  // A Scalar overload's entry stands for a group when it says which in-place variants it has.
+  if (node["alias_of"] || (node["scalar_of"] && node["inplace"])) {
+    return expand_alias(node, path, std::move(op));
+  }
   for (const char* key : {"inplace", "inplace_name"}) {
     if (node[key]) {
       fail(location_of(path, node[key]),
@@ -933,10 +1069,14 @@ std::vector<OpDecl> parse_declarations(const std::string& text, const std::strin
   return ops;
 }
 
-const OpDecl& alias_target(const Model& model, const OpDecl& op) {
-  const OpDecl* functional = model.find(*op.alias_of);
+namespace {
+
+// The op of `op`'s kind in the group of functional op `of` (named by `key`).
+const OpDecl& same_kind_target(const Model& model, const OpDecl& op, const std::string& of,
+                               const std::string& key) {
+  const OpDecl* functional = model.find(of);
   if (functional == nullptr || functional->kind() != OpKind::kFunctional) {
-    fail(op.loc, "alias_of: " + *op.alias_of + " is not a declared functional op");
+    fail(op.loc, key + ": " + of + " is not a declared functional op");
   }
   const FunctionSchema& t = functional->schema;
   std::string name = functional->name();
@@ -948,14 +1088,90 @@ const OpDecl& alias_target(const Model& model, const OpDecl& op) {
   }
   const OpDecl* target = model.find(name);
   if (target == nullptr) {
-    fail(op.loc, "alias_of: " + op.name() + " would call " + name + ", which is not declared");
+    fail(op.loc, key + ": " + op.name() + " would call " + name + ", which is not declared");
   }
   return *target;
+}
+
+const Argument* argument_named(const FunctionSchema& schema, const std::string& name) {
+  for (const Argument& a : schema.arguments) {
+    if (a.name == name) return &a;
+  }
+  return nullptr;
+}
+
+bool is_scalar_type(const Argument& a) {
+  return a.type.kind == TypeKind::kScalar && !a.type.optional && !a.type.is_list;
+}
+
+// A Scalar overload takes its target's arguments by name (in any order), each of the same type
+// or a Scalar for a Tensor; at least one is such a Scalar.
+void check_scalar_overload(const Model& model, const OpDecl& op) {
+  const OpDecl& target = scalar_target(model, op);
+  const std::vector<Argument>& a = op.schema.arguments;
+  const std::vector<Argument>& b = target.schema.arguments;
+  bool wraps = false;
+  bool same = a.size() == b.size();
+  for (const Argument& arg : b) {
+    const Argument* mine = argument_named(op.schema, arg.name);
+    if (mine == nullptr) {
+      same = false;
+      break;
+    }
+    if (wraps_scalar(op, target, arg.name)) {
+      wraps = true;
+    } else if (!(mine->type == arg.type)) {
+      same = false;
+    }
+  }
+  if (!same || !wraps) {
+    fail(op.loc, "scalar_of: the arguments of " + op.name() + " must be those of " + target.name() +
+                     " (by name), with at least one Scalar for a Tensor");
+  }
+}
+
+}  // namespace
+
+const OpDecl& alias_target(const Model& model, const OpDecl& op) {
+  return same_kind_target(model, op, *op.alias_of, "alias_of");
+}
+
+const OpDecl& scalar_target(const Model& model, const OpDecl& op) {
+  return same_kind_target(model, op, *op.scalar_of, "scalar_of");
+}
+
+bool wraps_scalar(const OpDecl& op, const OpDecl& target, const std::string& name) {
+  const Argument* mine = argument_named(op.schema, name);
+  const Argument* theirs = argument_named(target.schema, name);
+  return mine != nullptr && theirs != nullptr && is_scalar_type(*mine) &&
+         theirs->type.kind == TypeKind::kTensor && !theirs->type.optional && !theirs->type.is_list;
+}
+
+std::vector<std::string> math_tensor_inputs(const OpDecl& op, const CallSpec& math) {
+  std::vector<std::string> inputs;
+  if (!op.meta) return inputs;
+  for (const std::string& name : op.meta->args) {
+    const Argument* a = find_argument(op, name);
+    if (a == nullptr || a->type.kind != TypeKind::kTensor || a->type.is_list) continue;
+    const bool named = std::find(math.args.begin(), math.args.end(), name) != math.args.end();
+    if (!a->type.optional || named) inputs.push_back(name);
+  }
+  return inputs;
+}
+
+uint32_t math_bool_inputs(const OpDecl& op, const CallSpec& math) {
+  uint32_t bits = 0;
+  const std::vector<std::string> inputs = math_tensor_inputs(op, math);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (math.choices.count(inputs[i]) != 0) bits |= 1u << i;  // `name=bool`
+  }
+  return bits;
 }
 
 void validate(const Model& model) {
   check_reductions_agree(model);
   for (const OpDecl& op : model.ops()) {
+    if (op.scalar_of) check_scalar_overload(model, op);
     if (!op.alias_of) continue;
     // The alias passes its arguments on as they are: the same names and types, in order.
     const OpDecl& target = alias_target(model, op);

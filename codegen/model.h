@@ -23,6 +23,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sdk/dispatch/schema.h"
@@ -51,6 +52,19 @@ struct CallSpec {
   // `math:` only. The values a str argument may take: `Gelu(approximate=none|tanh)`; the functor
   // receives the index of the given one (0 for none, 1 for tanh).
   std::map<std::string, std::vector<std::string>> choices;
+};
+
+// One alternative of a `math:` list: the functor that computes the op when its conditions hold
+// (see docs/op_declarations.md, "Math chosen by the arguments").
+//
+//   math:
+//     - Div when rounding_mode=None
+//     - DivTrunc when rounding_mode=trunc dtypes integral, floating
+struct MathCase {
+  CallSpec call;
+  // Argument name -> the value it must have: a str value ("trunc"), or nullopt for None.
+  std::vector<std::pair<std::string, std::optional<std::string>>> when;
+  uint32_t dtypes = 0;  // the common dtypes this alternative supports; 0: the op's
 };
 
 // `reduce: Ops(arg, arg=default)` with `reduce_in` and `reduce_outputs` on a structured reduction's
@@ -88,8 +102,15 @@ struct OpDecl {
   std::optional<std::string> structured_inherits;  // "TensorIteratorBase"
   std::map<DispatchTarget, std::string> dispatch;  // key -> kernel function name
   std::vector<std::string> tags;
-  std::optional<CallSpec> meta;            // structured ops: the meta function and its arguments
-  std::optional<CallSpec> math;            // pointwise structured ops: the scalar math functor
+  std::optional<CallSpec> meta;  // structured ops: the meta function and its arguments
+  std::optional<CallSpec> math;  // pointwise structured ops: the scalar math functor
+  // `math:` given as a list of alternatives (the first whose conditions hold and whose optional
+  // arguments are given computes the op); `math` is then the first one's call. Empty for the
+  // one-functor form.
+  std::vector<MathCase> math_cases;
+  // `divisor: other`: the tensor input the op divides by. When the common dtype is an integer
+  // type, a zero in it raises "ZeroDivisionError" before anything is written, on every backend.
+  std::optional<std::string> divisor;
   std::optional<ReductionSpec> reduction;  // structured reductions: `reduce:`
   // Structured ops along one dim (arguments `self` and `dim`; one output, or a scan's values and
   // indices): the scan's reduction ops struct (reference_backend/math/reduction.h, scan.h) or the
@@ -102,6 +123,12 @@ struct OpDecl {
   // aliases. Each op of the group has one kernel, CompositeImplicit, calling the target's op of
   // the same kind (alias_target).
   std::optional<std::string> alias_of;
+  // `scalar_of: eq.Tensor` (eq.Scalar, and eq_.Scalar and eq.Scalar_out when the entry stands
+  // for a group): the functional overload this Scalar overload wraps. The op has one kernel,
+  // CompositeImplicit, calling the target's op of the same kind (scalar_target) with each Scalar
+  // argument the target takes as a Tensor passed as a wrapped zero-dim tensor (promoting as a
+  // number does).
+  std::optional<std::string> scalar_of;
 
   // "add.out", "add_.Tensor", "empty.memory_format".
   std::string name() const { return schema.operator_name(); }
@@ -117,6 +144,20 @@ class Model;
 // The op an alias (`alias_of`) calls: the target's functional, in-place or out= op, as `op` is.
 // Throws CodegenError (file:line) when the target has no such op.
 const OpDecl& alias_target(const Model& model, const OpDecl& op);
+// The op a Scalar overload (`scalar_of`) calls: the target's op of the same kind. Throws
+// CodegenError (file:line) when the target has no such op.
+const OpDecl& scalar_target(const Model& model, const OpDecl& op);
+// For a Scalar overload: whether its argument `name` is a Scalar the target takes as a Tensor.
+bool wraps_scalar(const OpDecl& op, const OpDecl& target, const std::string& name);
+
+// The tensor inputs of a `math:` functor (`math` is the op's or one of its alternatives): the
+// Tensor arguments its meta function receives, in that order (the order it adds them to the
+// TensorIterator): the plain ones and the optional ones `math` names (it runs when they are
+// given). Names of op arguments.
+std::vector<std::string> math_tensor_inputs(const OpDecl& op, const CallSpec& math);
+// Bit i set: tensor input i of math_tensor_inputs is named `name=bool`, read as bool whatever the
+// common dtype (non-zero); functors receive it as 0 / 1 of their compute type.
+uint32_t math_bool_inputs(const OpDecl& op, const CallSpec& math);
 
 class Model {
  public:

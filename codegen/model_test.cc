@@ -94,9 +94,10 @@ TEST(Model, RejectsBadDeclarationsWithFileAndLine) {
       error_of("- func: add(Tensor self) -> Tensor\n  dispatch:\n    CPU: add\n  colour: red\n"),
       "sdk/ops/binary.yaml:4: unknown key 'colour' (known keys: func, variants, structured, "
       "structured_delegate, structured_inherits, dispatch, tags, meta, math, scan, normalize, "
-      "dtypes, device_check, structured_group, alias_of, inplace, inplace_name, reduce, "
+      "dtypes, device_check, structured_group, alias_of, scalar_of, inplace, inplace_name, "
+      "reduce, "
       "reduce_in, "
-      "reduce_outputs)");
+      "reduce_outputs, divisor)");
   EXPECT_THAT(error_of("\n- func: add(Tensor self -> Tensor\n  dispatch:\n    CPU: add\n"),
               HasSubstr("sdk/ops/binary.yaml:2: schema parse error: schema 'add(Tensor self -> "
                         "Tensor' at column"));
@@ -405,6 +406,87 @@ constexpr const char* kMaxDimHead =
     "  dispatch:\n"
     "    CPU: max_dim_out\n";
 
+constexpr const char* kEq = R"(
+- func: eq.Tensor(Tensor self, Tensor other) -> Tensor
+  structured_group: True
+  variants: function, method
+  inplace: method
+  meta: comparison_op(self, other)
+  math: Eq
+)";
+
+// A Scalar overload with `inplace:` stands for its group, named as a structured group's; without
+// it, for the one op its schema names.
+TEST(ScalarOverload, WithInplaceExpandsToTheGroupEachCallingTheTargetsOpOfItsKind) {
+  const Model model = model_of(std::string(kEq) + R"(
+- func: eq.Scalar(Tensor self, Scalar other) -> Tensor
+  scalar_of: eq.Tensor
+  variants: function, method
+  inplace: method
+
+- func: remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor
+  scalar_of: eq.Tensor
+  inplace: False
+
+- func: eq_.Number(Tensor(a!) self, Scalar other) -> Tensor(a!)
+  scalar_of: eq.Tensor
+  variants: method
+)");
+  const OpDecl& inplace = model.op("eq_.Scalar");
+  EXPECT_EQ(inplace.kind(), OpKind::kInplace);
+  EXPECT_TRUE(inplace.method_variant);
+  EXPECT_FALSE(inplace.function_variant);
+  EXPECT_EQ(scalar_target(model, model.op("eq.Scalar")).name(), "eq.Tensor");
+  EXPECT_EQ(scalar_target(model, inplace).name(), "eq_.Tensor");
+  EXPECT_EQ(scalar_target(model, model.op("eq.Scalar_out")).name(), "eq.Tensor_out");
+  EXPECT_EQ(scalar_target(model, model.op("eq_.Number")).name(), "eq_.Tensor");
+  const OpDecl& scalar_self = model.op("remainder.Scalar_Tensor_out");
+  EXPECT_EQ(model.find("remainder_.Scalar_Tensor"), nullptr);
+  const OpDecl& target = scalar_target(model, scalar_self);
+  EXPECT_TRUE(wraps_scalar(scalar_self, target, "self"));
+  EXPECT_FALSE(wraps_scalar(scalar_self, target, "other"));
+  EXPECT_FALSE(wraps_scalar(scalar_self, target, "out"));
+}
+
+TEST(ScalarOverload, RejectsOverloadsThatCannotCallTheirTarget) {
+  EXPECT_EQ(error_of(std::string(kEq) + R"(
+- func: eq.Scalar(Tensor self, Scalar other) -> Tensor
+  scalar_of: ne.Tensor
+  inplace: False
+)"),
+            "sdk/ops/binary.yaml:9: scalar_of: ne.Tensor is not a declared functional op");
+  EXPECT_EQ(error_of(std::string(kEq) + R"(
+- func: eq.Scalar(Tensor self, Scalar other) -> Tensor
+  scalar_of: eq.Tensor
+  inplace: method
+  dispatch:
+    CPU: eq_scalar
+)"),
+            "sdk/ops/binary.yaml:9: a Scalar overload (scalar_of) takes its kernels from "
+            "eq.Tensor; remove structured/dispatch/meta/math/reduce/scan/normalize");
+  // Arguments by name: `value` is not the target's `other`.
+  EXPECT_EQ(error_of(std::string(kEq) + R"(
+- func: eq.Scalar(Tensor self, Scalar value) -> Tensor
+  scalar_of: eq.Tensor
+)"),
+            "sdk/ops/binary.yaml:9: scalar_of: the arguments of eq.Scalar must be those of "
+            "eq.Tensor (by name), with at least one Scalar for a Tensor");
+  // Nothing to wrap: that is an alias.
+  EXPECT_THAT(error_of(std::string(kEq) + R"(
+- func: eq.Twin(Tensor self, Tensor other) -> Tensor
+  scalar_of: eq.Tensor
+)"),
+              HasSubstr("with at least one Scalar for a Tensor"));
+  EXPECT_EQ(error_of(std::string(kEq) + R"(
+- func: eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+  scalar_of: eq.Tensor
+  variants: method
+  inplace: method
+)"),
+            "sdk/ops/binary.yaml:9: scalar_of: eq_.Scalar is not a functional op returning one "
+            "Tensor");
+}
+
 TEST(Reduce, ParsesTheOpsStructItsArgumentsAndWhatEachOutputReceives) {
   Model model =
       model_of(std::string(kVarHead) +
@@ -501,7 +583,8 @@ TEST(MathArguments, RejectsArgumentsTheFunctorCannotTake) {
       "  structured_group: True\n  inplace: False\n  meta: unary_op(self)\n";
   EXPECT_EQ(error_of(head + "  math: F(other)\n"),
             "sdk/ops/binary.yaml:1: math: argument 'other' of f.out is a Tensor; a functor takes "
-            "numbers (Scalar, int, float, bool) and str");
+            "numbers (Scalar, int, float, bool) and str (inputs: other=bool for a bool input, a "
+            "Tensor? in an alternative of a list)");
   EXPECT_EQ(error_of(head + "  math: F(eps)\n"),
             "sdk/ops/binary.yaml:1: math: argument 'eps' of f.out may be None: write eps=number, "
             "the value None stands for");
@@ -517,6 +600,93 @@ TEST(MathArguments, RejectsArgumentsTheFunctorCannotTake) {
   EXPECT_EQ(error_of(head + "  math: F(mode=a|)\n"),
             "sdk/ops/binary.yaml:5: math: 'a|' (after mode=) is neither a number (what None "
             "means) nor values a|b (of a str)");
+}
+
+TEST(MathArguments, AListOfAlternativesDescribesOpsWhoseMathDependsOnTheirArguments) {
+  const Model model = model_of(R"(
+- func: clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor
+  structured_group: True
+  inplace: method
+  meta: clamp_tensor_op(self, min, max)
+  dispatch:
+    CPU: clamp_tensor_out
+  math:
+    - Clamp(min, max) dtypes integral, floating
+    - ClampMin(min)
+  dtypes: bool, integral, floating
+
+- func: div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor
+  structured_group: div.out_mode
+  inplace: method
+  meta: div_mode_op(self, other, rounding_mode)
+  dispatch:
+    CPU: div_out_mode
+  math:
+    - Div when rounding_mode=None
+    - DivTrunc when rounding_mode=trunc
+  divisor: other
+
+- func: where.self(Tensor condition, Tensor self, Tensor other) -> Tensor
+  structured_group: True
+  inplace: False
+  meta: where_op(condition, self, other)
+  math: Where(condition=bool)
+
+- func: nan_to_num(Tensor self, float? nan=None, float? posinf=None) -> Tensor
+  structured_group: True
+  inplace: method
+  meta: nan_to_num_op(self)
+  dispatch:
+    CPU: nan_to_num_out
+  math: NanToNum(nan=0, posinf=max)
+)");
+  const OpDecl& clamp = model.op("clamp.Tensor_out");
+  ASSERT_EQ(clamp.math_cases.size(), 2u);
+  EXPECT_EQ(clamp.math->function, "Clamp");  // the first alternative
+  EXPECT_EQ(clamp.math_cases[0].dtypes, parse_dtype_set("integral, floating"));
+  EXPECT_THAT(clamp.math_cases[1].call.args, ElementsAre("min"));
+  EXPECT_EQ(clamp.math_cases[1].dtypes, 0u);
+  EXPECT_EQ(clamp.dispatch.at(DispatchTarget::kCPU), "clamp_tensor_out");
+  const OpDecl& div = model.op("div.out_mode");
+  ASSERT_EQ(div.math_cases.size(), 2u);
+  EXPECT_EQ(div.math_cases[0].when[0].first, "rounding_mode");
+  EXPECT_EQ(div.math_cases[0].when[0].second, std::nullopt);
+  EXPECT_EQ(div.math_cases[1].when[0].second, "trunc");
+  EXPECT_EQ(div.divisor, "other");
+  EXPECT_FALSE(model.op("div.Tensor_mode").divisor.has_value());  // the out= op's
+  EXPECT_THAT(model.op("where.self_out").math->choices.at("condition"), ElementsAre("bool"));
+  EXPECT_EQ(model.op("nan_to_num.out").math->if_none.at("posinf"), "max");
+}
+
+TEST(MathArguments, DeviceOnlyFormsNeedAHandWrittenCpuKernelAndValidConditions) {
+  const std::string head =
+      "- func: f(Tensor self, Tensor other, *, str? mode=None, float? eps=None) -> Tensor\n"
+      "  structured_group: True\n  inplace: False\n  meta: binary_op(self, other)\n";
+  const std::string cpu = "  dispatch:\n    CPU: f_out\n";
+  EXPECT_EQ(error_of(head + "  math:\n    - F when mode=a\n    - G\n"),
+            "sdk/ops/binary.yaml:1: math: a list of alternatives, optional tensor inputs and dtype "
+            "limits (max, lowest) are for device backends: name the CPU kernel too ('dispatch: "
+            "CPU')");
+  EXPECT_EQ(error_of(head + "  math: F(eps=max)\n"),
+            "sdk/ops/binary.yaml:1: math: a list of alternatives, optional tensor inputs and dtype "
+            "limits (max, lowest) are for device backends: name the CPU kernel too ('dispatch: "
+            "CPU')");
+  // A plain input read as bool runs on the generic CPU kernel (where.self, masked_fill).
+  EXPECT_EQ(error_of(head + "  math: F(other=bool)\n"), "(no error)");
+  EXPECT_EQ(error_of(head + cpu + "  math:\n    - F when eps=a\n"),
+            "sdk/ops/binary.yaml:1: math: 'when eps=a': eps is not a str");
+  EXPECT_EQ(error_of(head + cpu + "  math:\n    - F when other=None\n"),
+            "sdk/ops/binary.yaml:1: math: 'when other=None': other is never None");
+  EXPECT_EQ(error_of(head + cpu + "  math:\n    - F when size=None\n"),
+            "sdk/ops/binary.yaml:1: math: 'when size': not an argument of f.out");
+  EXPECT_EQ(error_of(head + cpu + "  math:\n    - F dtypes complex\n  dtypes: floating\n"),
+            "sdk/ops/binary.yaml:1: math: an alternative's dtypes must be among the op's dtypes");
+  EXPECT_EQ(error_of(head + "  math: F\n  divisor: eps\n"),
+            "sdk/ops/binary.yaml:1: divisor: 'eps' is not a tensor input of f.out");
+  // The one-functor form keeps its rules: an optional argument says what None means.
+  EXPECT_EQ(error_of(head + cpu + "  math: F(mode)\n"),
+            "sdk/ops/binary.yaml:1: math: argument 'mode' of f.out may be None: write "
+            "mode=number, the value None stands for");
 }
 
 TEST(Model, DtypeSetsCombineNamesAndGroups) {

@@ -136,15 +136,15 @@ void add_activation_entries(OpDatabase& db) {
 
   // threshold: value where x <= threshold; integers take both numbers truncated. An out= takes
   // any dtype the result can be cast to.
-  PointwiseSpec threshold = activation(
-      "threshold", kIntegral | kBFloat16Float32Float64,
-      math<kIntOrRealKind>([](auto x, const Ctx& c) {
-        using T = decltype(x);
-        const T t = c.scalar<T>("threshold", ScalarArg::integer(0));
-        const T v = c.scalar<T>("value", ScalarArg::integer(0));
-        return x <= t ? v : x;  // NaN stays
-      }),
-      {{{"threshold", Value(Scalar(int64_t{0}))}, {"value", Value(Scalar(20.5))}}});
+  PointwiseSpec threshold =
+      activation("threshold", kIntegral | kBFloat16Float32Float64,
+                 math<kIntOrRealKind>([](auto x, const Ctx& c) {
+                   using T = decltype(x);
+                   const T t = c.scalar<T>("threshold", ScalarArg::integer(0));
+                   const T v = c.scalar<T>("value", ScalarArg::integer(0));
+                   return x <= t ? v : x;  // NaN stays
+                 }),
+                 {{{"threshold", Value(Scalar(int64_t{0}))}, {"value", Value(Scalar(20.5))}}});
   threshold.kwargs = {{"threshold", Value(Scalar(1.5))}, {"value", Value(Scalar(int64_t{-2}))}};
   threshold.out_dtype = OutDtypeRule::kSafeCast;
   db.add(pointwise(std::move(threshold)));

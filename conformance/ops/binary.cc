@@ -124,6 +124,60 @@ const ElementFn kRemainderMath = math<kIntOrRealKind>([](auto a, auto b, const C
   }
 });
 
+// The larger / smaller value, NaN if either is NaN, self of equal values (std::max / std::min,
+// PyTorch's scalar loop: minimum(0.0, -0.0) is 0.0).
+const ElementFn kMaximumMath = math<kIntOrRealKind>([](auto a, auto b) {
+  if constexpr (kIsReal<decltype(a)>) {
+    if (std::isnan(a) || std::isnan(b)) return std::nan("");
+  }
+  return a < b ? b : a;
+});
+const ElementFn kMinimumMath = math<kIntOrRealKind>([](auto a, auto b) {
+  if constexpr (kIsReal<decltype(a)>) {
+    if (std::isnan(a) || std::isnan(b)) return std::nan("");
+  }
+  return b < a ? b : a;
+});
+
+// log(e^a + e^b) (base 2: log2(2^a + 2^b)), around the larger operand m: m + log(e^(a - m) +
+// e^(b - m)), whose terms cannot overflow; an infinite m is the result.
+template <bool kBase2>
+Wide log_add_exp(const std::vector<Wide>& x, const Ctx& c) {
+  return math<kRealKind>([](double a, double b) {
+    if (std::isnan(a) || std::isnan(b)) return std::nan("");
+    const double m = std::max(a, b);
+    if (std::isinf(m)) return m;
+    if constexpr (kBase2) {
+      return m + std::log2(std::exp2(a - m) + std::exp2(b - m));
+    } else {
+      return m + std::log(std::exp(a - m) + std::exp(b - m));
+    }
+  })(x, c);
+}
+
+// floor_divide is div(rounding_mode='floor').
+const ElementFn kFloorDivideMath = math<kIntOrRealKind>([](auto a, auto b, const Ctx& c) {
+  if constexpr (kIsInt<decltype(a)>) {
+    return floor_div(a, nonzero(b));
+  } else {
+    return floor_divide(a, b, c);
+  }
+});
+
+// fmod: the remainder with the dividend's sign (C's fmod and %).
+const ElementFn kFmodMath = math<kIntOrRealKind>([](auto a, auto b) {
+  if constexpr (kIsInt<decltype(a)>) {
+    return trunc_mod(a, nonzero(b));
+  } else {
+    return std::fmod(a, b);
+  }
+});
+
+// rsub.Scalar: other - alpha * self.
+const ElementFn kRsubMath = math<kAnyKind>([](auto a, auto b, const Ctx& c) {
+  return b - c.scalar<decltype(a)>("alpha", ScalarArg::integer(1)) * a;
+});
+
 // `fn` for an op whose scalar operand comes first: the pointwise family passes tensor operands
 // before scalar ones.
 ElementFn scalar_first(ElementFn fn) {
@@ -317,6 +371,15 @@ void add_binary_entries(OpDatabase& db) {
                     .check = check_sub,
                     .check_after_build = check_alpha,
                     .extra_kwargs = kAlphas}));
+  // rsub is sub(other, self): other broadcasts as sub's first operand, in its messages too.
+  db.add(pointwise({.name = "rsub.Tensor",
+                    .dtypes = kAllButBool,
+                    .tier = 2,
+                    .operands = {{"other"}, {"self"}},
+                    .math = kSubMath,
+                    .check = check_sub,
+                    .check_after_build = check_alpha,
+                    .extra_kwargs = kAlphas}));
   db.add(pointwise({.name = "mul.Tensor",
                     .dtypes = kAllDtypes,
                     .operands = {{"self"}, {"other"}},
@@ -353,6 +416,19 @@ void add_binary_entries(OpDatabase& db) {
                     .math = kDivModeMath,
                     .kwargs = {{"rounding_mode", Value("trunc")}},
                     .extra_kwargs = kRoundingModes}));
+  add_alias(db, "true_divide.Tensor", "div.Tensor");
+  db.add(pointwise({.name = "floor_divide",
+                    .dtypes = kAllTypes,
+                    .tier = 2,
+                    .operands = {{"self"}, {"other", std::nullopt, kDivisor}},
+                    .math = kFloorDivideMath,
+                    .extra_samples = zero_divisor}));
+  db.add(pointwise({.name = "fmod.Tensor",
+                    .dtypes = kAllTypes,
+                    .tier = 2,
+                    .operands = {{"self"}, {"other", std::nullopt, kDivisor}},
+                    .math = kFmodMath,
+                    .extra_samples = zero_divisor}));
   db.add(pointwise({.name = "remainder.Tensor",
                     .dtypes = kAllTypes,
                     .operands = {{"self"}, {"other", std::nullopt, kDivisor}},
@@ -415,14 +491,16 @@ void add_binary_entries(OpDatabase& db) {
   db.add(pointwise({.name = "maximum",
                     .dtypes = kAllButComplex,
                     .operands = {{"self"}, {"other"}},
-                    .math = math<kIntOrRealKind>([](auto a, auto b) {
-                      if constexpr (kIsReal<decltype(a)>) {
-                        if (std::isnan(a) || std::isnan(b)) return std::nan("");
-                      }
-                      return a < b ? b : a;
-                    }),
+                    .math = kMaximumMath,
                     .rejected = kComplex,
                     .rejected_message = "maximum not implemented for complex tensors."}));
+  db.add(pointwise({.name = "minimum",
+                    .dtypes = kAllButComplex,
+                    .tier = 2,
+                    .operands = {{"self"}, {"other"}},
+                    .math = kMinimumMath,
+                    .rejected = kComplex,
+                    .rejected_message = "minimum not implemented for complex tensors."}));
   db.add(pointwise({.name = "eq.Tensor",
                     .dtypes = kAllDtypes,
                     .operands = {{"self", std::nullopt, Domain{.whole = true}},
@@ -511,6 +589,59 @@ void add_binary_entries(OpDatabase& db) {
                     .tier = 2,
                     .operands = {{"self"}, {"other"}},
                     .math = math<kRealKind>([](double a, double b) { return std::hypot(a, b); })}));
+  db.add(
+      pointwise({.name = "copysign.Tensor",
+                 .dtypes = kAllButComplex,
+                 .tier = 2,
+                 .operands = {{"self"}, {"other"}},
+                 .result = ResultDtype::kFloat,
+                 .math = math<kRealKind>([](double a, double b) { return std::copysign(a, b); })}));
+  db.add(pointwise({.name = "logaddexp",
+                    .dtypes = kFloating,
+                    .tier = 2,
+                    .operands = {{"self"}, {"other"}},
+                    .math = log_add_exp<false>}));
+  db.add(pointwise({.name = "nextafter",
+                    .dtypes = DtypeSet(ScalarType::kFloat32) | DtypeSet(ScalarType::kFloat64),
+                    .tier = 2,
+                    .operands = {{"self"}, {"other"}},
+                    .math = math<kRealKind>([](double a, double b, const Ctx& c) {
+                      if (c.compute() == ScalarType::kFloat32) {
+                        return static_cast<double>(
+                            std::nextafter(static_cast<float>(a), static_cast<float>(b)));
+                      }
+                      return std::nextafter(a, b);
+                    })}));
+  db.add(pointwise({.name = "rsub.Scalar",
+                    .dtypes = kAllButBool,
+                    .tier = 2,
+                    .scalar_operands = {"other"},
+                    .scalars = kNumbers,
+                    .math = kRsubMath,
+                    .check = check_sub,
+                    .check_after_build = check_alpha,
+                    .extra_kwargs = kAlphas}));
+  add_alias(db, "true_divide.Scalar", "div.Scalar");
+  db.add(pointwise({.name = "floor_divide.Scalar",
+                    .dtypes = kAllTypes,
+                    .tier = 2,
+                    .scalar_operands = {"other"},
+                    .scalars = kScalarDivisors,
+                    .math = kFloorDivideMath}));
+  db.add(pointwise({.name = "fmod.Scalar",
+                    .dtypes = kAllTypes,
+                    .tier = 2,
+                    .scalar_operands = {"other"},
+                    .scalars = kScalarDivisors,
+                    .math = kFmodMath}));
+  db.add(
+      pointwise({.name = "copysign.Scalar",
+                 .dtypes = kAllButComplex,
+                 .tier = 2,
+                 .scalar_operands = {"other"},
+                 .scalars = {Scalar(int64_t{-3}), Scalar(2.5), Scalar(-0.0), Scalar(true)},
+                 .result = ResultDtype::kFloat,
+                 .math = math<kRealKind>([](double a, double b) { return std::copysign(a, b); })}));
 }
 
 }  // namespace bp::conformance

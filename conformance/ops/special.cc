@@ -9,6 +9,7 @@
 #include "boost/math/policies/policy.hpp"
 #include "boost/math/special_functions/bessel.hpp"
 #include "boost/math/special_functions/erf.hpp"
+#include "boost/math/special_functions/gamma.hpp"
 #include "boost/math/special_functions/polygamma.hpp"
 #include "conformance/families/pointwise.h"
 #include "conformance/ops/database.h"
@@ -137,6 +138,94 @@ double mvlgamma_reference(double x, int64_t p) {
   return static_cast<double>(sum);
 }
 
+// xlogy and xlog1py: 0 where x is 0, nan where y is nan, else x log(y) (x log1p(y)).
+double xlogy_reference(double x, double y, bool one_plus) {
+  if (std::isnan(y)) return NAN;
+  if (x == 0) return 0;
+  const LD ly = static_cast<LD>(y);
+  return static_cast<double>(static_cast<LD>(x) * (one_plus ? std::log1p(ly) : std::log(ly)));
+}
+
+// The Hurwitz zeta function sum_k (k + q)^-s for q > 0, by Euler-Maclaurin in long double: 40
+// terms, then 12 Bernoulli corrections.
+LD zeta_euler_maclaurin(LD s, LD q) {
+  constexpr LD kB2j[12] = {1.0L / 6,       -1.0L / 30,       1.0L / 42,       -1.0L / 30,
+                           5.0L / 66,      -691.0L / 2730,   7.0L / 6,        -3617.0L / 510,
+                           43867.0L / 798, -174611.0L / 330, 854513.0L / 138, -236364091.0L / 2730};
+  const int n = 40;
+  LD sum = 0;
+  for (int k = 0; k < n; ++k) sum += std::pow(k + q, -s);
+  const LD w = n + q;
+  sum += std::pow(w, 1 - s) / (s - 1) + std::pow(w, -s) / 2;
+  LD rising = s, factorial = 2, power = std::pow(w, -s - 1);
+  for (int j = 1; j <= 12; ++j) {
+    sum += kB2j[j - 1] / factorial * rising * power;
+    rising *= (s + 2 * j - 1) * (s + 2 * j);
+    factorial *= (2 * j + 1) * (2 * j + 2);
+    power /= w * w;
+  }
+  return sum;
+}
+
+// zeta(s, q): Boost.Math's polygamma for integer s in [2, 60) (zeta(s, q) = (-1)^s
+// psi^(s-1)(q) / (s - 1)!), else Euler-Maclaurin, after summing the terms below zero directly
+// for q < 0 (integer s; at most 1e6 of them, beyond that the same sum by its reflection).
+// Special values as special.h states them: inf at s = 1 and at q = 0, -1, ...; nan for s < 1,
+// for q < 0 unless s is an integer, at q = -inf; the limits 0 at q = +inf and at s = +inf (q > 1).
+double zeta_reference(double s, double q) {
+  if (s == 1) return INFINITY;
+  if (std::isnan(s) || std::isnan(q) || s < 1) return NAN;
+  if (q == INFINITY) return 0;
+  if (q == -INFINITY) return NAN;
+  if (q <= 0 && q == std::floor(q)) return INFINITY;
+  if (q < 0 && s != std::floor(s)) return NAN;
+  if (std::isinf(s)) return q < 0 ? NAN : (q > 1 ? 0 : (q == 1 ? 1 : INFINITY));
+  const LD ls = s, lq = q;
+  if (s < 60 && s == std::floor(s)) {
+    const int n = static_cast<int>(s) - 1;
+    const LD sign = n % 2 == 1 ? 1 : -1;  // (-1)^s
+    return static_cast<double>(sign * boost::math::polygamma(n, lq, Policy()) / std::tgamma(ls));
+  }
+  if (q > 0) return static_cast<double>(zeta_euler_maclaurin(ls, lq));
+  const LD below = std::floor(-lq) + 1;  // the terms with k + q < 0
+  if (below > 1e6) {
+    const LD f = lq - std::floor(lq);
+    const LD sign = std::fmod(ls, 2.0L) == 0 ? 1 : -1;
+    return static_cast<double>(
+        zeta_euler_maclaurin(ls, f) +
+        sign * (zeta_euler_maclaurin(ls, 1 - f) - zeta_euler_maclaurin(ls, 1 - lq)));
+  }
+  LD sum = 0;
+  for (LD k = 0; k < below; ++k) sum += std::pow(k + lq, -ls);
+  return static_cast<double>(sum + zeta_euler_maclaurin(ls, lq + below));
+}
+
+// The regularized incomplete gamma functions P(a, x) (igamma) and Q(a, x) (igammac): Boost.Math's
+// gamma_p and gamma_q in long double, after PyTorch's (SciPy's) boundary values in its order.
+double igamma_reference(double a, double x, bool upper) {
+  if (x < 0 || a < 0) return NAN;
+  if (a == 0) return x > 0 ? (upper ? 0 : 1) : NAN;
+  if (x == 0) return upper ? 1 : 0;
+  if (std::isinf(a)) return std::isinf(x) ? NAN : (upper ? 1 : 0);
+  if (std::isinf(x)) return upper ? 0 : 1;
+  if (std::isnan(a) || std::isnan(x)) return NAN;
+  const LD la = a, lx = x;
+  return static_cast<double>(upper ? boost::math::gamma_q(la, lx, Policy())
+                                   : boost::math::gamma_p(la, lx, Policy()));
+}
+
+PointwiseSpec special_binary_op(std::string name, DtypeSet dtypes, ElementFn math,
+                                ResultDtype result, Domain self_domain = Domain{},
+                                Domain other_domain = Domain{}) {
+  return PointwiseSpec{
+      .name = std::move(name),
+      .dtypes = dtypes,
+      .tier = 2,
+      .operands = {{"self", std::nullopt, self_domain}, {"other", std::nullopt, other_domain}},
+      .result = result,
+      .math = std::move(math)};
+}
+
 }  // namespace
 
 void add_special_entries(OpDatabase& db) {
@@ -231,6 +320,30 @@ void add_special_entries(OpDatabase& db) {
   add_alias(db, "special_sinc", "sinc");
   add_alias(db, "special_polygamma", "polygamma");
   add_alias(db, "special_multigammaln", "mvlgamma");
+  db.add(pointwise(special_binary_op(
+      "xlogy.Tensor", kAllButComplex,
+      math<kRealKind>([](double x, double y) { return xlogy_reference(x, y, false); }),
+      ResultDtype::kFloat)));
+  db.add(pointwise(special_binary_op(
+      "special_xlog1py", kAllButComplex,
+      math<kRealKind>([](double x, double y) { return xlogy_reference(x, y, true); }),
+      ResultDtype::kFloat)));
+  // s from [1, 12] (below 1 zeta is nan), q from [-10, 10] (nan for q < 0 unless s is an
+  // integer: the integral dtypes' samples).
+  db.add(pointwise(special_binary_op("special_zeta", kFloat32And64, math<kRealKind>(zeta_reference),
+                                     ResultDtype::kFloat, Domain{.low = 1, .high = 12})));
+  // a and x from [0, 20], where P and Q are not nan.
+  db.add(pointwise(special_binary_op(
+      "igamma", kFloating,
+      math<kRealKind>([](double a, double x) { return igamma_reference(a, x, false); }),
+      ResultDtype::kCommon, Domain{.low = 0, .high = 20}, Domain{.low = 0, .high = 20})));
+  db.add(pointwise(special_binary_op(
+      "igammac", kFloating,
+      math<kRealKind>([](double a, double x) { return igamma_reference(a, x, true); }),
+      ResultDtype::kCommon, Domain{.low = 0, .high = 20}, Domain{.low = 0, .high = 20})));
+  add_alias(db, "special_xlogy", "xlogy.Tensor");
+  add_alias(db, "special_gammainc", "igamma");
+  add_alias(db, "special_gammaincc", "igammac");
 }
 
 }  // namespace bp::conformance

@@ -2,10 +2,10 @@
 // bounds), clamp_min, clamp_max, lerp, addcmul, addcdiv, masked_fill.
 #include <cmath>
 #include <functional>
-#include <string>
-#include <vector>
 #include <limits>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "conformance/families/pointwise.h"
 #include "conformance/framework/declared_variants.h"
@@ -100,7 +100,7 @@ OpEntry clamp_tensor_entry() {
 }
 
 constexpr DtypeSet kReal3 = DtypeSet(ScalarType::kBFloat16) | DtypeSet(ScalarType::kFloat32) |
-                           DtypeSet(ScalarType::kFloat64);
+                            DtypeSet(ScalarType::kFloat64);
 
 // clamp_min / clamp_max with a Scalar bound: clamp with that bound only.
 PointwiseSpec clamp_scalar_bound(const char* name, const char* bound_name) {
@@ -157,9 +157,8 @@ void check_masked_fill(const RefArgs& a, const ScalarArg& value) {
     throw RefError{"masked_fill_ only supports boolean masks, but got mask with dtype " +
                    std::string(scalar_type_name(mask))};
   }
-  const std::string overflow =
-      "value cannot be converted to type " + std::string(pytorch_cpp_type_name(self)) +
-      " without overflow";
+  const std::string overflow = "value cannot be converted to type " +
+                               std::string(pytorch_cpp_type_name(self)) + " without overflow";
   if (self == ScalarType::kBool) return;
   const cd v = value.as_complex();
   if (is_complex(value.type) && !is_complex(self) && v.imag() != 0) throw RefError{overflow};
@@ -167,16 +166,33 @@ void check_masked_fill(const RefArgs& a, const ScalarArg& value) {
   // two's complement); finite floats within the largest finite value (infinities and NaN pass).
   double lo = 0, hi = 0;
   switch (self) {
-    case ScalarType::kUInt8: lo = -255, hi = 255; break;
-    case ScalarType::kInt8: lo = -128, hi = 127; break;
-    case ScalarType::kInt16: lo = -32768, hi = 32767; break;
-    case ScalarType::kInt32: lo = -2147483648.0, hi = 2147483647.0; break;
-    case ScalarType::kInt64: lo = -9223372036854775808.0, hi = 9223372036854775807.0; break;
-    case ScalarType::kFloat16: hi = 65504; break;
-    case ScalarType::kBFloat16: hi = 3.3895313892515355e38; break;
+    case ScalarType::kUInt8:
+      lo = -255, hi = 255;
+      break;
+    case ScalarType::kInt8:
+      lo = -128, hi = 127;
+      break;
+    case ScalarType::kInt16:
+      lo = -32768, hi = 32767;
+      break;
+    case ScalarType::kInt32:
+      lo = -2147483648.0, hi = 2147483647.0;
+      break;
+    case ScalarType::kInt64:
+      lo = -9223372036854775808.0, hi = 9223372036854775807.0;
+      break;
+    case ScalarType::kFloat16:
+      hi = 65504;
+      break;
+    case ScalarType::kBFloat16:
+      hi = 3.3895313892515355e38;
+      break;
     case ScalarType::kFloat32:
-    case ScalarType::kComplex64: hi = std::numeric_limits<float>::max(); break;
-    default: return;  // float64, complex128 hold every number
+    case ScalarType::kComplex64:
+      hi = std::numeric_limits<float>::max();
+      break;
+    default:
+      return;  // float64, complex128 hold every number
   }
   for (double part : {v.real(), v.imag()}) {
     if (is_integral(self, /*include_bool=*/false)) {
@@ -297,7 +313,7 @@ OpEntry where_scalars_entry(const char* name, bool self_number, bool other_numbe
     const std::vector<Scalar> numbers = {Scalar(int64_t{2}), Scalar(-1.5), Scalar(true),
                                          Scalar(complex<double>(0.5, -1)), Scalar(-0.0)};
     for (const Scalar& n : numbers) {
-      for (const Scalar& m : self_number && other_number ? numbers : std::vector<Scalar>{n}) {
+      for (const Scalar& m : self_number&& other_number ? numbers : std::vector<Scalar>{n}) {
         Sample s;
         s.add("condition", make_tensor(src, ScalarType::kBool, {3, 4}, Layout::kContiguous));
         if (self_number) {
@@ -581,7 +597,8 @@ void add_ternary_entries(OpDatabase& db) {
     std::vector<Sample> out = base(dtype, seed);
     ValueSource src(seed ^ 0x51ed270b27a4c3e5ull);
     const ScalarType value_dtypes[] = {
-        dtype, is_integral(dtype, /*include_bool=*/false) ? ScalarType::kInt64 : ScalarType::kFloat64,
+        dtype,
+        is_integral(dtype, /*include_bool=*/false) ? ScalarType::kInt64 : ScalarType::kFloat64,
         ScalarType::kBool};
     size_t k = 0;
     for (Sample& s : out) {

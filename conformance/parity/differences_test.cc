@@ -117,6 +117,11 @@ TEST(IntentionalDifferences, ComplexToBool) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const Tensor z = complex_tensor_of(ST::kComplex64, {C(0, 1), C(0, 0), C(-0.0, -0.0), C(nan, 0)});
   expect_int_values(z.to(ST::kBool), ST::kBool, {1, 0, 0, 1});
+  // masked_fill.Tensor reads its 0-dim value in self's dtype the same way.
+  const Tensor mask = int_tensor_of(ST::kBool, {1, 1});
+  expect_int_values(masked_fill(int_tensor_of(ST::kBool, {0, 0}), mask,
+                                complex_tensor_of(ST::kComplex64, {C(0, 1)}).view({})),
+                    ST::kBool, {1, 1});
 }
 
 // nan-to-num-overlap: in-place ops refuse a self whose elements overlap, also nan_to_num_ of
@@ -133,10 +138,35 @@ TEST(IntentionalDifferences, NanToNumOverlap) {
 TEST(IntentionalDifferences, MaskedFillBoolMask) {
   const Tensor x = tensor_of(ST::kFloat32, {1, 2});
   for (ST mask : {ST::kUInt8, ST::kInt64, ST::kFloat32}) {
-    EXPECT_THAT(message_of([&] { masked_fill(x, tensor_of(mask, {1, 0}), 5); }),
+    EXPECT_THAT(message_of([&] {
+                  masked_fill(x, tensor_of(mask, {1, 0}), 5);
+                }),
                 HasSubstr("masked_fill_ only supports boolean masks, but got mask with dtype"));
   }
   expect_values(masked_fill(x, tensor_of(ST::kBool, {1, 0}), 5), ST::kFloat32, {5, 2});
+}
+
+// one-bound-nan-float16: clamp_min of float16 has no kernel, whatever the bound (1.13 filled the
+// result with a NaN bound without running one).
+TEST(IntentionalDifferences, OneBoundNanFloat16) {
+  const Tensor x = tensor_of(ST::kFloat16, {1, 2});
+  for (double bound : {std::numeric_limits<double>::quiet_NaN(), 1.0}) {
+    EXPECT_THAT(message_of([&] { clamp_min(x, bound); }),
+                HasSubstr("\"clamp_min\" not implemented for 'float16'"));
+  }
+  expect_values(
+      clamp_min(x.to(ST::kFloat32), std::numeric_limits<double>::quiet_NaN()), ST::kFloat32,
+      {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN()});
+}
+
+// masked-fill-layout: masked_fill of a transposed tensor keeps its layout, as where does (1.13's
+// composite cloned self contiguous first).
+TEST(IntentionalDifferences, MaskedFillLayout) {
+  const Tensor x = tensor_of(ST::kFloat32, {1, 2, 3, 4, 5, 6}).view({2, 3}).t();
+  const Tensor mask = tensor_of(ST::kBool, {1, 0});
+  const Tensor r = masked_fill(x, mask, 0);
+  EXPECT_EQ(r.strides(), x.strides());
+  expect_values(r.contiguous(), ST::kFloat32, {0, 4, 0, 5, 0, 6});
 }
 
 // masked-fill-out-cast: masked_fill.out casts its result into the out as every structured op,
@@ -220,6 +250,65 @@ TEST(IntentionalDifferences, ComputedInDouble) {
   Tensor out = empty({1}, ST::kFloat64, kCpu);
   special_multigammaln_out(out, int_tensor_of(ST::kUInt8, {255}), 2);
   expect_values(out, ST::kFloat64, {2310.144775390625});
+  // P(a, a) of the float32 denormal a = 2.9e-39 is 1 - 2.6e-37 (1.13 computes in float: 0).
+  const Tensor tiny = tensor_of(ST::kFloat32, {2.938735877055719e-39});
+  expect_values(igamma(tiny, tiny), ST::kFloat32, {1.0});
+}
+
+// igamma-denormal-a: P(a, a) of the float64 denormal a = 5.6e-309 is 1 - 4e-306 (1.13: 0).
+// Backplane's is 1 within the rounding of lgamma(a) = 708.4 in its series factor (2.4e-14).
+TEST(IntentionalDifferences, IgammaDenormalA) {
+  const Tensor a = tensor_of(ST::kFloat64, {5.562684646268003e-309});
+  expect_values(igamma(a, a), ST::kFloat64, {1.0}, 1e-13);
+  expect_values(special_gammainc(a, a), ST::kFloat64, {1.0}, 1e-13);
+}
+
+// zeta-limits: special_zeta gives its limits at the infinities, 0 at q = +inf and 0 / 1 / inf
+// at s = +inf, and nan at q = -inf (1.13: nan, nan and inf), and its value far below zero, at
+// once, where 1.13 sums -q terms (in float32 below -2^24 it never ends).
+TEST(IntentionalDifferences, ZetaLimitsAndNegativeQ) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  expect_values(special_zeta(tensor_of(ST::kFloat64, {2, 2, inf, inf, inf}),
+                             tensor_of(ST::kFloat64, {inf, -inf, 2, 1, 0.5})),
+                ST::kFloat64, {0.0, nan, 0.0, 1.0, inf});
+  // zeta(2, -N - 1/2) = pi^2 - zeta(2, N + 3/2), about pi^2 - 1 / (N + 1).
+  expect_values(special_zeta(tensor_of(ST::kFloat64, {2, 2}),
+                             tensor_of(ST::kFloat64, {-1e9 - 0.5, -1e15 - 0.5})),
+                ST::kFloat64, {9.869604400089358, 9.869604401089357}, 1e-15);
+  expect_values(
+      special_zeta(tensor_of(ST::kFloat32, {2, 2}), tensor_of(ST::kFloat32, {-1048575.5, -3e9})),
+      ST::kFloat32, {9.869603447, inf}, tolerance_of(ST::kFloat32));
+}
+
+// autogen-out-cast: rsub's and remainder.Scalar_Tensor's out= ops check the out's dtype before
+// computing, as every structured out= does (PyTorch 1.13 generates them from the functional op:
+// they compute, reporting an integer division by zero, then copy with any cast).
+TEST(IntentionalDifferences, AutogenOutCast) {
+  Tensor out = int_tensor_of(ST::kInt64, {0, 0});
+  EXPECT_THAT(message_of([&] {
+                rsub_out(out, tensor_of(ST::kFloat32, {1.5, 2}), tensor_of(ST::kFloat32, {3, 4}));
+              }),
+              HasSubstr("result type float32 can't be cast to the desired output type int64"));
+  // Into an out the result can be cast to, the values are the functional op's.
+  Tensor wide = tensor_of(ST::kFloat64, {0, 0});
+  rsub_out(wide, int_tensor_of(ST::kInt64, {1, 2}), int_tensor_of(ST::kInt64, {5, 5}), 2);
+  expect_values(wide, ST::kFloat64, {3, 1});
+  Tensor flags = empty({2}, ST::kBool, kCpu);
+  EXPECT_THAT(message_of([&] {
+                remainder_out(flags, Scalar(int64_t{3}), int_tensor_of(ST::kBool, {0, 1}));
+              }),
+              HasSubstr("result type int64 can't be cast to the desired output type bool"));
+}
+
+// nextafter-bfloat16: nextafter is declared for float32 and float64 only (PyTorch 1.13 also
+// steps bfloat16's 8-bit mantissa; Backplane's kernels would compute it in float32).
+TEST(IntentionalDifferences, NextafterBFloat16) {
+  EXPECT_THAT(
+      message_of([&] { nextafter(tensor_of(ST::kBFloat16, {1}), tensor_of(ST::kBFloat16, {2})); }),
+      HasSubstr("not implemented for 'bfloat16'"));
+  expect_values(nextafter(tensor_of(ST::kFloat32, {1}), tensor_of(ST::kFloat32, {2})), ST::kFloat32,
+                {1.00000011920928955078125});
 }
 
 // mvlgamma-layout: mvlgamma of a transposed tensor keeps its layout, as lgamma does (1.13's

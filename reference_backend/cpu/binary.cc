@@ -31,4 +31,10 @@ void remainder_out(structured_remainder_Tensor_out& op, const Tensor& /*self*/,
   pointwise<math::Remainder, structured_remainder_Tensor_out::kDtypes>(op, "remainder");
 }
 
+void fmod_out(structured_fmod_Tensor_out& op, const Tensor& /*self*/, const Tensor& /*other*/,
+              const Tensor& /*out*/) {
+  check_no_zero_divisor(op, /*input=*/1);
+  pointwise<math::Fmod, structured_fmod_Tensor_out::kDtypes>(op, "fmod");
+}
+
 }  // namespace bp::cpu

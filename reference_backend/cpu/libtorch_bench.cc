@@ -1,7 +1,7 @@
 // Backplane's CPU kernels next to libtorch's (Debian's libtorch-dev 1.13.1), in the same process:
 // the unary ops of issue 21 on 1e6 float32 elements, and binary ops of issue 22 on 1e6 elements
-// of the dtypes named beside them, out= variants (masked_fill: in place), one thread each. Needs libtorch (the target is
-// tagged manual: `bazel build //...` and `bazel test //...` skip it).
+// of the dtypes named beside them, out= variants (masked_fill: in place), one thread each. Needs
+// libtorch (the target is tagged manual: `bazel build //...` and `bazel test //...` skip it).
 //
 //   ATEN_CPU_CAPABILITY=avx512 bazel run --config=ci //reference_backend/cpu:libtorch_bench --
 //       --benchmark_repetitions=9 --benchmark_format=json > /tmp/r.json   (one line)
@@ -87,13 +87,14 @@ BP_BENCH_OP(erf, false)
 BP_BENCH_OP(log1p, true)
 
 // Binary ops: x and y of a dtype (y equal to x at every third element, so comparisons find both
-// answers), into an out of another or the same dtype, each spelled as Backplane and libtorch do.
-// `name` says the dtypes.
+// answers; never 0, so that integer divisions do not raise), into an out of another or the same
+// dtype, each spelled as Backplane and libtorch do. `name` says the dtypes.
 template <typename T>
 void fill_pair(T* x, T* y) {
   for (int64_t i = 0; i < kN; ++i) {
     x[i] = static_cast<T>(value(i, false) * 1000);
     y[i] = i % 3 == 0 ? x[i] : static_cast<T>(x[i] + 1);
+    if (y[i] == T(0)) y[i] = T(1);
   }
 }
 
@@ -152,6 +153,13 @@ BP_BENCH_BINARY_OP(ne, ne_int64_to_bool, int64_t, kInt64, Long, kBool, Bool)
 BP_BENCH_BINARY_OP(bitwise_xor, bitwise_xor_int32, int32_t, kInt32, Int, kInt32, Int)
 BP_BENCH_BINARY_OP(bitwise_xor, bitwise_xor_int64, int64_t, kInt64, Long, kInt64, Long)
 BP_BENCH_BINARY_OP(bitwise_xor, bitwise_xor_uint8, uint8_t, kUInt8, Byte, kUInt8, Byte)
+BP_BENCH_BINARY_OP(minimum, minimum_float32, float, kFloat32, Float, kFloat32, Float)
+BP_BENCH_BINARY_OP(minimum, minimum_int32, int32_t, kInt32, Int, kInt32, Int)
+BP_BENCH_BINARY_OP(minimum, minimum_int64, int64_t, kInt64, Long, kInt64, Long)
+BP_BENCH_BINARY_OP(floor_divide, floor_divide_float32, float, kFloat32, Float, kFloat32, Float)
+BP_BENCH_BINARY_OP(floor_divide, floor_divide_float64, double, kFloat64, Double, kFloat64, Double)
+BP_BENCH_BINARY_OP(floor_divide, floor_divide_int32, int32_t, kInt32, Int, kInt32, Int)
+BP_BENCH_BINARY_OP(floor_divide, floor_divide_int64, int64_t, kInt64, Long, kInt64, Long)
 
 // masked_fill_ (in place, the form models use): float32 self, a bool mask set at about half the
 // elements, in runs of ~60 (`runs`: positive values of value(), which libtorch's branchy loop
@@ -192,8 +200,7 @@ void BM_torch_masked_fill(benchmark::State& state, bool random) {
 template <typename Tensor>
 bool register_masked_fill() {
   for (bool random : {false, true}) {
-    const std::string name =
-        std::string("masked_fill_float32_") + (random ? "random" : "runs");
+    const std::string name = std::string("masked_fill_float32_") + (random ? "random" : "runs");
     if constexpr (Has_masked_fill_<Tensor>) {
       benchmark::RegisterBenchmark(("bp/" + name).c_str(), BM_bp_masked_fill<Tensor>, random)
           ->Unit(benchmark::kMicrosecond);

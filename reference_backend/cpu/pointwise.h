@@ -12,9 +12,9 @@
 // Functors marked kVectorized also run on Vectorized<M> when S is M and a SIMD type (float,
 // double, integers): cpu_kernel_vec with the same functor, on vectors of the ISA's width; a
 // predicate's (a functor returning bool: the comparisons) gives masks on vectors, stored as bools
-// into a bool output and as 1 / 0 into an output of dtype S. A functor with `kMaskInput = k`
-// reads its tensor input k as bool (the iterator keeps it so: add_input_in_own_dtype) and gets
-// it as 0 / 1 of M. Operands
+// into a bool output and as 1 / 0 into an output of dtype S. Tensor input k with bit k set in
+// kBoolInputs (declared `math: MaskedFill(mask=bool, value)`) is read as bool (the meta function
+// keeps it so) and reaches F as 0 / 1 of M. Operands
 // of other dtypes than the loop's types are converted by cpu_kernel's dynamic casting; outputs
 // computed in a temporary are written back (cast_outputs).
 //
@@ -85,27 +85,21 @@ struct ResultOf<F, M, std::index_sequence<I...>, Extras...> {
 template <typename T>
 inline constexpr bool kSimdType = std::is_arithmetic_v<T> && !std::is_same_v<T, bool>;
 
-// The index of F's tensor input that is a bool mask (F::kMaskInput: masked_fill's mask), or -1.
-// The loops read that input as bool, whatever S is; F receives it as 0 / 1 of M (vectors: lanes
-// of 0 / 1), as the CUDA plugin's casting loads give it.
-template <typename F>
-constexpr int mask_input() {
-  if constexpr (requires { F::kMaskInput; }) {
-    return F::kMaskInput;
-  } else {
-    return -1;
-  }
-}
-template <typename F, size_t I, typename S>
-using InputOf = std::conditional_t<static_cast<int>(I) == mask_input<F>(), bool, S>;
+// Tensor input I is read as bool (bit I of kBoolInputs: masked_fill's mask, where's condition)
+// whatever S is; F receives it as 0 / 1 of M (vectors: lanes of 0 / 1), as the CUDA plugin gives
+// it.
+template <uint32_t kBoolInputs, size_t I, typename S>
+using InputOf = std::conditional_t<((kBoolInputs >> I) & 1u) != 0, bool, S>;
 
 // The scalar loop body: Out(S...) with F applied in M.
-template <typename F, typename S, typename M, typename Out, typename Seq, typename... Extras>
+template <typename F, uint32_t kBoolInputs, typename S, typename M, typename Out, typename Seq,
+          typename... Extras>
 struct ScalarBody;
-template <typename F, typename S, typename M, typename Out, size_t... I, typename... Extras>
-struct ScalarBody<F, S, M, Out, std::index_sequence<I...>, Extras...> {
+template <typename F, uint32_t kBoolInputs, typename S, typename M, typename Out, size_t... I,
+          typename... Extras>
+struct ScalarBody<F, kBoolInputs, S, M, Out, std::index_sequence<I...>, Extras...> {
   std::tuple<Extras...> extras;
-  Out operator()(InputOf<F, I, S>... in) const {
+  Out operator()(InputOf<kBoolInputs, I, S>... in) const {
     return std::apply(
         [&](const Extras&... e) { return static_cast<Out>(F{}(static_cast<M>(in)..., e...)); },
         extras);
@@ -159,15 +153,16 @@ struct VectorBody<F, M, std::index_sequence<I...>, kOnes, Extras...> {
 
 }  // namespace pointwise_detail
 
-// Runs F over `iter` for element type S with already-converted extra arguments (M each).
-template <typename F, typename S, typename... Extras>
+// Runs F over `iter` for element type S with already-converted extra arguments (M each); tensor
+// inputs whose bit is set in kBoolInputs are read as bool.
+template <typename F, uint32_t kBoolInputs, typename S, typename... Extras>
 void run_pointwise(TensorIteratorBase& iter, const Extras&... extras) {
   using M = opmath_t<S>;
   constexpr size_t kInputs = pointwise_detail::tensor_arity<F, M, Extras...>();
   using Seq = std::make_index_sequence<kInputs>;
   using R = typename pointwise_detail::ResultOf<F, M, Seq, Extras...>::type;
   using Out = std::conditional_t<std::is_same_v<R, M>, S, R>;
-  const pointwise_detail::ScalarBody<F, S, M, Out, Seq, Extras...> scalar{{extras...}};
+  const pointwise_detail::ScalarBody<F, kBoolInputs, S, M, Out, Seq, Extras...> scalar{{extras...}};
   if constexpr (requires { F::kVectorized; }) {
     if constexpr (F::kVectorized && std::is_same_v<S, M> && pointwise_detail::kSimdType<S>) {
       if constexpr (std::is_same_v<Out, S>) {
@@ -184,7 +179,8 @@ void run_pointwise(TensorIteratorBase& iter, const Extras&... extras) {
           return;
         }
         if (iter.dtype(0) == scalar_type_of<S>) {
-          const pointwise_detail::ScalarBody<F, S, M, S, Seq, Extras...> ones{{extras...}};
+          const pointwise_detail::ScalarBody<F, kBoolInputs, S, M, S, Seq, Extras...> ones{
+              {extras...}};
           const pointwise_detail::VectorBody<F, M, Seq, true, Extras...> vector{{extras...}};
           cpu_kernel_vec(iter, ones, vector);
           return;
@@ -218,14 +214,14 @@ inline int64_t math_choice(std::string_view value, std::initializer_list<std::st
 // Runs F over `iter` in its common dtype (see the file comment); `scalars` are the op's Scalar
 // arguments the functor takes, converted to its compute type with PyTorch's overflow check
 // ("value cannot be converted to type uint8_t without overflow": clamp(uint8, min=-1)).
-template <typename F, uint32_t kDtypes, typename... Scalars>
+template <typename F, uint32_t kDtypes, uint32_t kBoolInputs = 0, typename... Scalars>
 void pointwise(TensorIteratorBase& iter, std::string_view op_name, const Scalars&... scalars) {
   const ScalarType dtype = *iter.common_dtype();
   check_dtype_supported(dtype, kDtypes, op_name);
   visit_dtype<kDtypes>(dtype, [&](auto tag) {
     using S = typename decltype(tag)::type;
     using M = opmath_t<S>;
-    run_pointwise<F, S>(iter, scalars.template to<M>()...);
+    run_pointwise<F, kBoolInputs, S>(iter, scalars.template to<M>()...);
   });
   iter.cast_outputs();
 }

@@ -1,5 +1,5 @@
-// CPU kernels of ternary and masked pointwise ops that their scalar math alone cannot express:
-// where's bool condition beside values of another dtype, and clamp's optional bounds.
+// CPU kernels of ternary pointwise ops that their scalar math alone cannot express: clamp's
+// optional bounds.
 #include "reference_backend/math/ternary.h"
 
 #include "reference_backend/cpu/cpu_kernels.h"
@@ -12,19 +12,6 @@ namespace {
 bool given(const std::optional<Tensor>& t) { return t.has_value() && t->defined(); }
 
 }  // namespace
-
-void where_self_out(structured_where_self_out& op, const Tensor& /*condition*/,
-                    const Tensor& /*self*/, const Tensor& /*other*/, const Tensor& /*out*/) {
-  constexpr uint32_t kDtypes = structured_where_self_out::kDtypes;
-  const ScalarType dtype = op.dtype(0);
-  check_dtype_supported(dtype, kDtypes, "where");
-  visit_dtype<kDtypes>(dtype, [&](auto tag) {
-    using S = typename decltype(tag)::type;
-    cpu_kernel(op, [](bool condition, S self, S other) -> S {
-      return math::Where{}(condition, self, other);
-    });
-  });
-}
 
 // One bound: ClampMin (or ClampMax) with a Scalar.
 void clamp_out(structured_clamp_out& op, const Tensor& /*self*/, const std::optional<Scalar>& min,

@@ -388,8 +388,9 @@ TEST(ClampMinMax, InPlaceAndOutVariantsAndErrorsFollowPyTorch) {
             "\"clamp_min\" not implemented for 'float16'");
   EXPECT_EQ(message_of([&] { clamp_max(tensor_of(ST::kBool, {1}), true); }),
             "\"clamp_max\" not implemented for 'bool'");
-  EXPECT_EQ(message_of([&] { clamp_min(tensor_of(ST::kFloat32, {1}), Scalar(complex<double>(0, 1))); }),
-            "clamp is not supported for complex types");
+  EXPECT_EQ(
+      message_of([&] { clamp_min(tensor_of(ST::kFloat32, {1}), Scalar(complex<double>(0, 1))); }),
+      "clamp is not supported for complex types");
   EXPECT_EQ(message_of([&] {
               clamp_min(complex_tensor_of(ST::kComplex64, {C(1, 1)}),
                         complex_tensor_of(ST::kComplex64, {C(0, 1)}));
@@ -421,7 +422,8 @@ TEST(LerpTensor, InterpolatesWithATensorWeightOfSelfsDtype) {
   EXPECT_EQ(message_of([&] { lerp(f, tensor_of(ST::kFloat64, {1}), f); }),
             "expected dtype float32 for `end` but got dtype float64");
   Tensor out = empty({1}, ST::kFloat64, kCpu);
-  EXPECT_EQ(message_of([&] { lerp_out(out, f, f, f); }), "Found dtype float64 but expected float32");
+  EXPECT_EQ(message_of([&] { lerp_out(out, f, f, f); }),
+            "Found dtype float64 but expected float32");
   EXPECT_EQ(message_of([&] {
               Tensor x = tensor_of(ST::kInt64, {1});
               lerp(x, x, x);
@@ -438,22 +440,22 @@ TEST(Addcdiv, AddsTheScaledQuotientAndRejectsIntegerDivision) {
     expect_values(addcdiv(s, a, b, 2), t, {4, -kInf, kInf});
   }
   // Integral self with a float divisor promotes; bool and integer tensor1 and tensor2 do not.
-  expect_values(addcdiv(tensor_of(ST::kInt64, {1}), tensor_of(ST::kInt32, {3}),
-                        tensor_of(ST::kFloat32, {2})),
-                ST::kFloat32, {2.5});
-  expect_complex_values(addcdiv(complex_tensor_of(ST::kComplex128, {C(1, 0)}),
-                                complex_tensor_of(ST::kComplex128, {C(0, 2)}),
-                                complex_tensor_of(ST::kComplex128, {C(2, 0)}),
-                                Scalar(complex<double>(0, 1))),
-                        ST::kComplex128, {C(0, 0)});
+  expect_values(
+      addcdiv(tensor_of(ST::kInt64, {1}), tensor_of(ST::kInt32, {3}), tensor_of(ST::kFloat32, {2})),
+      ST::kFloat32, {2.5});
+  expect_complex_values(
+      addcdiv(complex_tensor_of(ST::kComplex128, {C(1, 0)}),
+              complex_tensor_of(ST::kComplex128, {C(0, 2)}),
+              complex_tensor_of(ST::kComplex128, {C(2, 0)}), Scalar(complex<double>(0, 1))),
+      ST::kComplex128, {C(0, 0)});
   Tensor s = tensor_of(ST::kFloat32, {1});
   s.addcdiv_(tensor_of(ST::kFloat32, {1}), tensor_of(ST::kFloat32, {4}));
   expect_values(s, ST::kFloat32, {1.25});
-  const std::string message = message_of(
-      [&] { addcdiv(s, tensor_of(ST::kInt64, {1}), tensor_of(ST::kBool, {1})); });
-  EXPECT_EQ(message.rfind("Integer division with addcdiv is no longer supported, and in a future ",
-                          0),
-            0u)
+  const std::string message =
+      message_of([&] { addcdiv(s, tensor_of(ST::kInt64, {1}), tensor_of(ST::kBool, {1})); });
+  EXPECT_EQ(
+      message.rfind("Integer division with addcdiv is no longer supported, and in a future ", 0),
+      0u)
       << message;
   EXPECT_EQ(message_of([&] { addcdiv(s, s, s, Scalar(complex<double>(0, 1))); }),
             "value cannot be converted to type float without overflow");
@@ -471,10 +473,9 @@ TEST(MaskedFill, FillsWhereTheMaskIsSetInEveryDtype) {
   for (ST t : all_dtypes()) {
     SCOPED_TRACE(std::string(scalar_type_name(t)));
     if (is_complex(t)) {
-      expect_complex_values(
-          masked_fill(complex_tensor_of(t, {C(1, 1), C(2, 2), C(3, 3)}), mask,
-                      Scalar(complex<double>(0, -1))),
-          t, {C(0, -1), C(2, 2), C(0, -1)});
+      expect_complex_values(masked_fill(complex_tensor_of(t, {C(1, 1), C(2, 2), C(3, 3)}), mask,
+                                        Scalar(complex<double>(0, -1))),
+                            t, {C(0, -1), C(2, 2), C(0, -1)});
     } else {
       expect_values(masked_fill(tensor_of(t, {0, 1, 0}), mask, 1), t, {1, 1, 1});
     }
@@ -549,10 +550,12 @@ TEST(MaskedFill, BroadcastsTheFunctionalCallAndKeepsSelfsShapeInPlace) {
 
 TEST(MaskedFill, TensorValueIsReadAsANumberFromAZeroDimTensor) {
   const Tensor mask = tensor_of(ST::kBool, {1, 0});
-  expect_values(masked_fill(tensor_of(ST::kFloat32, {1, 2}), mask, tensor_of(ST::kFloat64, {7.5}).view({})),
-                ST::kFloat32, {7.5, 2});
-  expect_int_values(masked_fill(tensor_of(ST::kInt16, {1, 2}), mask, scalar_tensor(Scalar(true), ST::kBool)),
-                    ST::kInt16, {1, 2});
+  expect_values(
+      masked_fill(tensor_of(ST::kFloat32, {1, 2}), mask, tensor_of(ST::kFloat64, {7.5}).view({})),
+      ST::kFloat32, {7.5, 2});
+  expect_int_values(
+      masked_fill(tensor_of(ST::kInt16, {1, 2}), mask, scalar_tensor(Scalar(true), ST::kBool)),
+      ST::kInt16, {1, 2});
   Tensor s = tensor_of(ST::kInt64, {1, 2});
   s.masked_fill_(mask, tensor_of(ST::kFloat32, {-4.5}).view({}));
   expect_int_values(s, ST::kInt64, {-4, 2});
@@ -571,17 +574,26 @@ TEST(MaskedFill, TensorValueIsReadAsANumberFromAZeroDimTensor) {
 
 TEST(MaskedFill, ErrorsFollowPyTorch) {
   const Tensor x = tensor_of(ST::kFloat32, {1, 2});
-  EXPECT_EQ(message_of([&] { masked_fill(x, tensor_of(ST::kUInt8, {1, 0}), 1); }),
+  EXPECT_EQ(message_of([&] {
+              masked_fill(x, tensor_of(ST::kUInt8, {1, 0}), 1);
+            }),
             "masked_fill_ only supports boolean masks, but got mask with dtype uint8");
-  EXPECT_EQ(message_of([&] { masked_fill(tensor_of(ST::kUInt8, {1}), tensor_of(ST::kBool, {1}), 300); }),
-            "value cannot be converted to type uint8_t without overflow");
+  EXPECT_EQ(
+      message_of([&] { masked_fill(tensor_of(ST::kUInt8, {1}), tensor_of(ST::kBool, {1}), 300); }),
+      "value cannot be converted to type uint8_t without overflow");
   // float16 and bfloat16 compute in float32 but check the value against their own range.
-  EXPECT_EQ(message_of([&] { masked_fill(tensor_of(ST::kFloat16, {1}), tensor_of(ST::kBool, {1}), 1e10); }),
+  EXPECT_EQ(message_of([&] {
+              masked_fill(tensor_of(ST::kFloat16, {1}), tensor_of(ST::kBool, {1}), 1e10);
+            }),
             "value cannot be converted to type at::Half without overflow");
-  EXPECT_EQ(message_of([&] { masked_fill(tensor_of(ST::kInt64, {1}), tensor_of(ST::kBool, {1}), kNan); }),
-            "value cannot be converted to type int64_t without overflow");
-  EXPECT_EQ(message_of([&] { masked_fill(x, tensor_of(ST::kBool, {1, 0, 1}), 1); }),
-            "The size of tensor a (2) must match the size of tensor b (3) at non-singleton "
+  EXPECT_EQ(
+      message_of([&] { masked_fill(tensor_of(ST::kInt64, {1}), tensor_of(ST::kBool, {1}), kNan); }),
+      "value cannot be converted to type int64_t without overflow");
+  // The functional op broadcasts the mask with self (a is the mask); in place, the mask to self.
+  EXPECT_EQ(message_of([&] {
+              masked_fill(x, tensor_of(ST::kBool, {1, 0, 1}), 1);
+            }),
+            "The size of tensor a (3) must match the size of tensor b (2) at non-singleton "
             "dimension 0");
 }
 
@@ -597,9 +609,13 @@ TEST(WhereScalars, NumbersBecomeZeroDimTensorsOfTheResultType) {
   expect_values(where(c, tensor_of(ST::kInt32, {5, 6}), Scalar(2.5)), ST::kFloat32, {5, 2.5});
   expect_values(where(c, Scalar(2.5), tensor_of(ST::kFloat16, {5, 6})), ST::kFloat16, {2.5, 6});
   expect_int_values(where(c, tensor_of(ST::kUInt8, {5, 6}), Scalar(-1)), ST::kUInt8, {5, 255});
-  EXPECT_EQ(message_of([&] { where(c, tensor_of(ST::kUInt8, {5, 6}), Scalar(300)); }),
+  EXPECT_EQ(message_of([&] {
+              where(c, tensor_of(ST::kUInt8, {5, 6}), Scalar(300));
+            }),
             "value cannot be converted to type uint8_t without overflow");
-  EXPECT_EQ(message_of([&] { where(tensor_of(ST::kInt32, {1, 0}), Scalar(1), Scalar(2)); }),
+  EXPECT_EQ(message_of([&] {
+              where(tensor_of(ST::kInt32, {1, 0}), Scalar(1), Scalar(2));
+            }),
             "where expected condition to be a boolean tensor.");
 }
 
@@ -620,7 +636,9 @@ TEST(Threshold, ReplacesValuesAtOrBelowTheThreshold) {
   threshold_out(out, tensor_of(ST::kInt64, {1, 2}), 1, 9);
   expect_values(out, ST::kFloat32, {9, 2});
   Tensor narrow = empty({2}, ST::kInt64, kCpu);
-  EXPECT_EQ(message_of([&] { threshold_out(narrow, tensor_of(ST::kFloat32, {1, 2}), 1, 9); }),
+  EXPECT_EQ(message_of([&] {
+              threshold_out(narrow, tensor_of(ST::kFloat32, {1, 2}), 1, 9);
+            }),
             "result type float32 can't be cast to the desired output type int64");
   EXPECT_EQ(message_of([&] { threshold(tensor_of(ST::kBool, {1}), 0, 1); }),
             "\"threshold\" not implemented for 'bool'");

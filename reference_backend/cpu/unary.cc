@@ -21,15 +21,16 @@ void nan_to_num_out(structured_nan_to_num_out& op, const Tensor& /*self*/,
     using R = math::real_t<S>;            // Half, float, ...
     using M = math::real_t<opmath_t<S>>;  // what the math computes in
     if constexpr (std::is_arithmetic_v<R> && !std::is_floating_point_v<R>) {
-      run_pointwise<math::NanToNum, S>(op, M(0), M(0), M(0));  // integers and bool: unchanged
+      run_pointwise<math::NanToNum, 0, S>(op, M(0), M(0), M(0));  // integers and bool: unchanged
     } else {
       const R nan_value = static_cast<R>(nan.value_or(0.0));
       const R posinf_value =
           posinf.has_value() ? static_cast<R>(*posinf) : std::numeric_limits<R>::max();
       const R neginf_value =
           neginf.has_value() ? static_cast<R>(*neginf) : std::numeric_limits<R>::lowest();
-      run_pointwise<math::NanToNum, S>(op, static_cast<M>(nan_value), static_cast<M>(posinf_value),
-                                       static_cast<M>(neginf_value));
+      run_pointwise<math::NanToNum, 0, S>(op, static_cast<M>(nan_value),
+                                          static_cast<M>(posinf_value),
+                                          static_cast<M>(neginf_value));
     }
   });
   op.cast_outputs();

@@ -24,16 +24,31 @@ struct Computation {
   // True: inputs convert to compute_dtype(S) (float for float16) as the CPU's opmath does;
   // false: the computation works in S itself (copies and fills).
   bool uses_opmath = true;
-  // A C++ expression over `in[0..num_inputs)` and `arg0..` (all of the compute type).
+  // A C++ expression over `in[0..num_inputs)` and `arg0..` (all of the compute type, but
+  // the arguments in real_args).
   std::string expression;
+  // Bit j: argument j has the compute type's real part type (a `float` argument of a complex op).
+  uint32_t real_args = 0;
+  // The expression also reads `index`, the element's linear index in the plan (uint32_t): a
+  // factory's computation (arange). Meaningful for one-dimensional plans run in one part.
+  bool uses_index = false;
 };
 
-// The computation of a pointwise op: its math functor applied to its inputs and arguments.
+// The computation of a pointwise op (one row: an op, or one alternative of its math list): its
+// math functor applied to its inputs (bp::jit::as_mask(in[i]) for an input read as bool: 0 / 1) and
+// arguments. An alternative's name adds its functor ("clamp_out_ClampMin").
 Computation computation_of(const PointwiseOp& op);
 // out = in[0] converted to the output's dtype (copy_ between dtypes and layouts).
 Computation copy_computation();
 // out = arg0 (fill_).
 Computation fill_computation();
+// out = arg0 + arg1 * index (arange.start_out), in S itself: the caller runs it with S the dtype
+// the range is computed in (range_dtype) and the output's dtype as the static output.
+Computation arange_computation();
+// The dtype arange's elements are computed in before conversion to `dtype` (PyTorch's CPU
+// accumulate type): int64 for integers, float32 for float16 / bfloat16, float64 for float32 and
+// float64, complex128 for complex dtypes.
+Dtype range_dtype(Dtype dtype);
 
 // `text` with every character outside [A-Za-z0-9_] replaced by '_'.
 std::string identifier(std::string text);

@@ -38,49 +38,63 @@ std::optional<Dtype> natural_output(const PointwiseOp& op, Dtype dtype) {
   const OperatorHandle handle =
       Dispatcher::singleton().find_op_or_throw("bp::" + std::string(functional->name));
   // The functional variant takes the out= op's arguments but `out`: tensor inputs (Meta tensors
-  // of `dtype`) and the math's Scalars (1 of dtype's kind, which does not promote the inputs).
-  const ScalarType type = static_cast<ScalarType>(code(dtype));
+  // of `dtype`, or bool), the math's Scalars (1 of dtype's kind, which does not promote the
+  // inputs) and what the alternative's conditions need.
   const DtypeInfo& kind = info(dtype);
   const Scalar one = kind.is_complex    ? Scalar(std::complex<double>(1, 0))
                      : kind.is_floating ? Scalar(1.0)
                      : kind.is_integral ? Scalar(int64_t{1})
                                         : Scalar(true);
-  // Input `bool_input` (>= 0) is a bool tensor instead: an op whose meta function takes a bool
-  // mask beside values of `dtype` (masked_fill), whose kernels cast the mask while loading.
-  const auto output_dtype = [&](int bool_input) -> std::optional<Dtype> {
-    Stack stack;
-    for (int i = 0; i < op.num_arguments; ++i) {
-      if (i == op.out) continue;
-      const int* input = std::find(op.inputs, op.inputs + op.num_inputs, i);
-      if (input != op.inputs + op.num_inputs) {
-        const bool is_bool = input - op.inputs == bool_input;
-        stack.emplace_back(native::empty({2}, is_bool ? ScalarType::kBool : type,
-                                         Device(DeviceType::kMeta)));
-      } else {
-        const int j = static_cast<int>(std::find(op.args, op.args + op.num_args, i) - op.args);
-        BP_INTERNAL_ASSERT(j < op.num_args, op.name, ": argument ", i,
-                           " is neither a tensor input nor a math argument");
-        stack.push_back(sample_math_argument(op, j, one));
-      }
+  Stack stack;
+  for (int i = 0; i < op.num_arguments; ++i) {
+    if (i == op.out) continue;
+    const auto is = [i](const int* begin, int n) {
+      return std::find(begin, begin + n, i) != begin + n;
+    };
+    if (is(op.inputs, op.num_inputs)) {
+      const int k =
+          static_cast<int>(std::find(op.inputs, op.inputs + op.num_inputs, i) - op.inputs);
+      const ScalarType in = static_cast<ScalarType>(code(input_dtype(op, k, dtype)));
+      stack.emplace_back(native::empty({2}, in, Device(DeviceType::kMeta)));
+    } else if (is(op.args, op.num_args)) {
+      const int j = static_cast<int>(std::find(op.args, op.args + op.num_args, i) - op.args);
+      stack.push_back(sample_math_argument(op, j, one));
+    } else {
+      stack.push_back(condition_value(op, i));
     }
-    try {
-      handle.call_boxed(&stack);
-    } catch (const bp::Error&) {
-      return std::nullopt;  // e.g. sub of bool tensors
-    }
-    return dtype_of_code(static_cast<int>(stack.at(0).ref<Tensor>().dtype()));
-  };
-  for (int bool_input = -1; bool_input < op.num_inputs; ++bool_input) {
-    if (const std::optional<Dtype> out = output_dtype(bool_input)) return out;
-    if (op.num_inputs == 1) break;
   }
-  return std::nullopt;
+  try {
+    handle.call_boxed(&stack);
+  } catch (const bp::Error&) {
+    return std::nullopt;  // e.g. sub of bool tensors
+  }
+  return dtype_of_code(static_cast<int>(stack.at(0).ref<Tensor>().dtype()));
+}
+
+Dtype input_dtype(const PointwiseOp& op, int i, Dtype dtype) {
+  return ((op.bool_inputs >> i) & 1u) ? Dtype::kBool : dtype;
+}
+
+Value condition_value(const PointwiseOp& op, int argument) {
+  for (int k = 0; k < op.num_when; ++k) {
+    if (op.when_args[k] == argument && op.when_values[k] != nullptr) {
+      return Value(std::string_view(op.when_values[k]));
+    }
+  }
+  return Value();
+}
+
+bool runs_static(const PointwiseOp& op, Dtype dtype) {
+  return op.bool_inputs == 0 || dtype == Dtype::kBool;
 }
 
 Value sample_math_argument(const PointwiseOp& op, int j, const Scalar& scalar) {
-  const std::string_view type = op.arg_types[j];
+  std::string_view type = op.arg_types[j];
+  if (type.ends_with("?")) {
+    if (op.if_none[j] != nullptr) return Value();
+    type.remove_suffix(1);  // an alternative that runs when the argument is given
+  }
   if (type == "Scalar") return Value(scalar);
-  if (type.ends_with("?")) return Value();
   if (type == "int") return Value(int64_t{2});
   if (type == "float") return Value(0.25);
   if (type == "bool") return Value(true);
@@ -119,6 +133,16 @@ std::vector<ElementwiseKernel> fill_kernels() {
   std::vector<ElementwiseKernel> kernels;
   for (int d = 0; d < kNumDtypes; ++d) {
     add_static(kernels, fill_computation(), dtype_of_code(d), dtype_of_code(d), 0);
+  }
+  return kernels;
+}
+
+std::vector<ElementwiseKernel> arange_kernels() {
+  std::vector<ElementwiseKernel> kernels;
+  for (int d = 0; d < kNumDtypes; ++d) {
+    const Dtype dtype = dtype_of_code(d);
+    if (dtype == Dtype::kBool) continue;
+    add_static(kernels, arange_computation(), range_dtype(dtype), dtype, 0);
   }
   return kernels;
 }

@@ -4,7 +4,8 @@
 //     strided kernels for its natural output dtype and the dynamic-cast kernel, each with every
 //     set of inputs passed by value (CPU scalars);
 //   - copies between every pair of dtypes (vectorised 4, 2, 1 and strided);
-//   - fills of every dtype (vectorised 4, 2, 1 and strided).
+//   - fills of every dtype (vectorised 4, 2, 1 and strided);
+//   - arange into every dtype but bool (vectorised 4, 2, 1 and strided).
 //
 // The natural output dtype is the one the op's meta function gives a functional call whose inputs
 // have the common dtype (bool for comparisons, float32 for abs(complex64)): the catalog runs the
@@ -27,19 +28,32 @@
 namespace bp::cuda {
 
 // The output dtype of a functional call of `op` over inputs of dtype `dtype`, as its meta function
-// gives it: nullopt when `op` does not support `dtype` or the meta function refuses the call
-// (also with one input a bool tensor, as masked_fill's mask must be).
+// gives it: nullopt when `op` does not support `dtype` or the meta function refuses the call.
 std::optional<Dtype> natural_output(const PointwiseOp& op, Dtype dtype);
 
 // A value for the functor argument j of `op` in a sample call, by its schema type: `scalar` for a
-// Scalar, None for an optional number (so the number the declaration gives None is used), 2 for
-// an int, 0.25 for a float, true for a bool, the last listed value of a str.
+// Scalar, None for an optional number with a None value (so the number the declaration gives
+// None is used; an alternative's optional argument without one is given), 2 for an int, 0.25 for
+// a float, true for a bool, the last listed value of a str.
 Value sample_math_argument(const PointwiseOp& op, int j, const Scalar& scalar);
+
+// The dtype input i of `op` has in a call of common dtype `dtype`: bool for an input read as bool
+// (where's condition), `dtype` otherwise.
+Dtype input_dtype(const PointwiseOp& op, int i, Dtype dtype);
+// The value of boxed argument `argument` of a sample call of `op` (one alternative of its math)
+// that is neither a tensor input nor a functor argument: what its condition asks for (a str),
+// else None (an optional argument the alternative leaves out).
+Value condition_value(const PointwiseOp& op, int argument);
+// Whether the static kernels of `op` run for common dtype `dtype`: not when an input read as bool
+// has another dtype (the plugin runs the dynamic-cast kernel then).
+bool runs_static(const PointwiseOp& op, Dtype dtype);
 
 // Every kernel of `op`.
 std::vector<ElementwiseKernel> kernels_of(const PointwiseOp& op);
 std::vector<ElementwiseKernel> copy_kernels();
 std::vector<ElementwiseKernel> fill_kernels();
+// arange.start_out into every dtype but bool (computed in range_dtype).
+std::vector<ElementwiseKernel> arange_kernels();
 
 }  // namespace bp::cuda
 

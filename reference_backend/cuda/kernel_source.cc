@@ -39,15 +39,20 @@ std::string body_source(const Computation& c, Dtype compute) {
   std::string s = "struct " + name + " {\n  using compute_t = " + m +
                   ";\n  static constexpr int kInputs = " + std::to_string(c.num_inputs) + ";\n";
   std::string init;
+  const std::string real(info(real_dtype(compute)).device_type);
   for (int j = 0; j < c.num_args; ++j) {
     const std::string arg = "arg" + std::to_string(j);
-    s += "  " + m + " " + arg + ";\n";
-    init += std::string(j ? ", " : " : ") + arg + "(bp::jit::value_as<" + m + ">(values[" +
+    const std::string& type = ((c.real_args >> j) & 1u) ? real : m;
+    s += "  " + type + " " + arg + ";\n";
+    init += std::string(j ? ", " : " : ") + arg + "(bp::jit::value_as<" + type + ">(values[" +
             std::to_string(c.num_inputs + j) + "]))";
   }
   s += "  BP_INLINE explicit " + name + "(const bp::jit::Value* values)" + init + " {" +
        (c.num_args == 0 ? " (void)values;" : "") + " }\n";
-  s += "  BP_INLINE auto operator()(const " + m + " (&in)[" + inputs + "]) const {" +
+  s += std::string("  static constexpr bool kUsesIndex = ") + (c.uses_index ? "true" : "false") +
+       ";\n";
+  s += "  BP_INLINE auto operator()(const " + m + " (&in)[" + inputs + "]" +
+       (c.uses_index ? ", uint32_t index" : "") + ") const {" +
        (c.num_inputs == 0 ? " (void)in;" : "") + " return " + c.expression + "; }\n};\n";
   return s;
 }

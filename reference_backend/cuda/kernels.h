@@ -1,7 +1,7 @@
 // The plugin's boxed kernels (bp_kernel_fn) and their registration with the host:
 //   - every pointwise op with `math:` (pointwise_ops.h), jitted (pointwise_kernels.cc);
-//   - fill_.Scalar (pointwise_kernels.cc) and copy_ between any dtypes, layouts and devices
-//     (copy_kernel.cc);
+//   - fill_.Scalar and arange.start_out (pointwise_kernels.cc) and copy_ between any dtypes,
+//     layouts and devices (copy_kernel.cc);
 //   - the reductions (reduction_kernels.cc), for the ops that are declared;
 //   - every scan and normalisation (along_dim_ops.h), jitted (along_dim_kernels.cc).
 // Each kernel runs the op on the CPU through the host's fallback when a plan exceeds the
@@ -28,6 +28,9 @@ std::vector<KernelRegistration> pointwise_registrations();
 std::vector<KernelRegistration> copy_registrations();
 std::vector<KernelRegistration> reduction_registrations();
 std::vector<KernelRegistration> along_dim_registrations();
+// All of the above: what bp_plugin_init registers (then the host's CPU fallback for the rest).
+// Needs no driver: conformance/testing:cuda_serving_test reads which ops it covers.
+std::vector<KernelRegistration> plugin_registrations();
 
 // Runs a kernel body; BeyondKernelLimits sends the call to the host's CPU fallback.
 template <typename Body>

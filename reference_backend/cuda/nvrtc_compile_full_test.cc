@@ -20,7 +20,7 @@ namespace {
 
 class PointwiseOpCompilesFully : public ::testing::TestWithParam<std::string> {
  protected:
-  const PointwiseOp& op() const { return *find_pointwise_op(GetParam()); }
+  const PointwiseOp& op() const { return pointwise_row(GetParam()); }
 };
 
 TEST_P(PointwiseOpCompilesFully, EveryKernelPassesTheFrontEndForSm80AndSm90) {

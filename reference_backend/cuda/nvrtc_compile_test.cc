@@ -26,7 +26,7 @@ namespace {
 
 class PointwiseOpCompiles : public ::testing::TestWithParam<std::string> {
  protected:
-  const PointwiseOp& op() const { return *find_pointwise_op(GetParam()); }
+  const PointwiseOp& op() const { return pointwise_row(GetParam()); }
 };
 
 TEST_P(PointwiseOpCompiles, EveryKernelPassesTheFrontEndForSm90) {
@@ -98,6 +98,7 @@ TEST(ElementwiseCompiles, CopiesBetweenEveryPairOfDtypesAndFillsCompile) {
   for (int arch : kArchs) {
     expect_compiles(copy_kernels(), arch, Depth::kFrontEnd, "copy");
     expect_compiles(fill_kernels(), arch, Depth::kFrontEnd, "fill");
+    expect_compiles(arange_kernels(), arch, Depth::kFrontEnd, "arange");
   }
   // Machine code for the copies to and from float32 (every conversion routine once).
   std::vector<ElementwiseKernel> vectorized, strided;
@@ -109,6 +110,7 @@ TEST(ElementwiseCompiles, CopiesBetweenEveryPairOfDtypesAndFillsCompile) {
   expect_compiles(vectorized, 90, Depth::kMachineCode, "copy vectorised");
   expect_compiles(strided, 80, Depth::kMachineCode, "copy strided");
   expect_compiles(fill_kernels(), 90, Depth::kMachineCode, "fill");
+  expect_compiles(arange_kernels(), 80, Depth::kMachineCode, "arange");
 }
 
 TEST(ElementwiseCompiles, AKernelWithAnUndefinedPrimitiveFailsWithNvrtcsMessage) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <iostream>
+#include <stdexcept>
 
 #include "gtest/gtest.h"
 #include "reference_backend/cuda/nvrtc.h"
@@ -63,8 +64,19 @@ void expect_entry_points_compile(const std::vector<EntryPoint>& kernels, int arc
 
 std::vector<std::string> pointwise_op_names() {
   std::vector<std::string> names;
-  for (const PointwiseOp& op : pointwise_ops()) names.push_back(op.name);
+  for (const PointwiseOp& op : pointwise_ops()) {
+    const bool alternative = pointwise_alternatives(op.name).size() > 1;
+    names.push_back(alternative ? std::string(op.name) + "/" + op.functor : op.name);
+  }
   return names;
+}
+
+const PointwiseOp& pointwise_row(const std::string& key) {
+  const size_t slash = key.find('/');
+  for (const PointwiseOp& row : pointwise_alternatives(key.substr(0, slash))) {
+    if (slash == std::string::npos || key.substr(slash + 1) == row.functor) return row;
+  }
+  throw std::invalid_argument("no pointwise row " + key);
 }
 
 bool is_plain_vectorized(const ElementwiseKernel& k) {

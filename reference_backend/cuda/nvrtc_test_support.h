@@ -44,7 +44,10 @@ void expect_entry_points_compile(const std::vector<Kernel>& kernels, int arch, D
 }
 
 // The names of every pointwise op ("add.out"), for parameterised tests.
+// One per row: "add.out", or "clamp.out/ClampMin" for an alternative of an op's math list.
 std::vector<std::string> pointwise_op_names();
+// The row a name of pointwise_op_names() stands for.
+const PointwiseOp& pointwise_row(const std::string& key);
 
 // Whether `k` is the plain vectorised (width 4) kernel without CPU scalars.
 bool is_plain_vectorized(const ElementwiseKernel& k);

@@ -1,11 +1,15 @@
 // The plugin's tables agree with the SDK's definitions they mirror: dense dtype codes and names
 // (the codegen writes dtype masks in the SDK's order), the generated rows match the op table, and
 // the kernel catalog's natural output dtypes are the meta functions'.
+#include <limits>
 #include <set>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "reference_backend/cuda/dtypes.h"
+#include "reference_backend/cuda/host_values.h"
 #include "reference_backend/cuda/kernel_catalog.h"
 #include "reference_backend/cuda/op_arguments.h"
 #include "reference_backend/cuda/pointwise_ops.h"
@@ -55,13 +59,95 @@ TEST(OpTables, PointwiseRowsMatchTheOpTable) {
   for (const PointwiseOp& op : pointwise_ops()) {
     const OpInfo* sdk = find_op_info(op.name);
     ASSERT_NE(sdk, nullptr) << op.name;
-    EXPECT_EQ(std::string(sdk->math), op.functor);
-    EXPECT_EQ(sdk->dtypes, op.dtypes);
+    // An op's alternatives are consecutive rows; the op table names the first one's functor.
+    const std::span<const PointwiseOp> rows = pointwise_alternatives(op.name);
+    ASSERT_FALSE(rows.empty()) << op.name;
+    EXPECT_EQ(std::string(sdk->math), rows.front().functor);
+    EXPECT_TRUE(&op >= rows.data() && &op < rows.data() + rows.size()) << op.name;
+    if (rows.size() == 1) {
+      EXPECT_EQ(sdk->dtypes, op.dtypes);
+    } else {
+      EXPECT_EQ(sdk->dtypes & op.dtypes, op.dtypes) << op.name << " " << op.functor;
+    }
     const std::optional<OpArguments> args = find_op_arguments(op.name);
     ASSERT_TRUE(args.has_value());
     EXPECT_EQ(args->count(), op.num_arguments);
     EXPECT_EQ(args->index_of("out"), op.out);
   }
+}
+
+// Boxed arguments as the C ABI passes them: a stand-in tensor handle, None, a str, a number.
+bp_value tensor_value() {
+  static int dummy;
+  bp_value v{};
+  v.tag = BP_VALUE_TENSOR;
+  v.u.tensor = reinterpret_cast<bp_tensor*>(&dummy);
+  return v;
+}
+bp_value none_value() { return bp_value{}; }
+bp_value str_value(const char* s) {
+  bp_value v{};
+  v.tag = BP_VALUE_STRING;
+  v.u.s = s;
+  return v;
+}
+bp_value number_value(double d) {
+  bp_value v{};
+  v.tag = BP_VALUE_DOUBLE;
+  v.u.d = d;
+  return v;
+}
+
+const char* chosen(const char* op, const std::vector<bp_value>& args) {
+  const PointwiseOp* row = select_alternative(pointwise_alternatives(op), args.data());
+  return row == nullptr ? "none" : row->functor;
+}
+
+TEST(OpTables, AlternativesAreChosenByTheArgumentsGiven) {
+  const bp_value t = tensor_value(), none = none_value(), two = number_value(2);
+  // clamp(self, min, max, out): Scalar bounds.
+  EXPECT_STREQ(chosen("clamp.out", {t, two, two, t}), "Clamp");
+  EXPECT_STREQ(chosen("clamp.out", {t, two, none, t}), "ClampMin");
+  EXPECT_STREQ(chosen("clamp.out", {t, none, two, t}), "ClampMax");
+  EXPECT_STREQ(chosen("clamp.out", {t, none, none, t}), "none");  // the meta function refuses
+  // clamp.Tensor: optional tensor bounds are inputs when given.
+  EXPECT_STREQ(chosen("clamp.Tensor_out", {t, none, t, t}), "ClampMax");
+  const std::vector<bp_value> max_only = {t, none, t, t};
+  const PointwiseOp* clamp_max =
+      select_alternative(pointwise_alternatives("clamp.Tensor_out"), max_only.data());
+  ASSERT_NE(clamp_max, nullptr);
+  EXPECT_EQ(clamp_max->num_inputs, 2);
+  EXPECT_EQ(clamp_max->inputs[1], 2);
+  // div's rounding modes; only the rounded ones refuse complex (PyTorch's "div_trunc" not
+  // implemented for 'ComplexFloat').
+  EXPECT_STREQ(chosen("div.out_mode", {t, t, none, t}), "Div");
+  EXPECT_STREQ(chosen("div.out_mode", {t, t, str_value("trunc"), t}), "DivTrunc");
+  EXPECT_STREQ(chosen("div.out_mode", {t, t, str_value("floor"), t}), "DivFloor");
+  const PointwiseOp& trunc = pointwise_alternatives("div.out_mode")[1];
+  EXPECT_STREQ(trunc.error_name, "div_trunc");
+  EXPECT_FALSE(trunc.supports(Dtype::kComplex64));
+  EXPECT_TRUE(pointwise_alternatives("div.out_mode")[0].supports(Dtype::kComplex64));
+  EXPECT_EQ(trunc.divisor, 1);
+  EXPECT_EQ(find_pointwise_op("remainder.Tensor_out")->divisor, 1);
+  EXPECT_EQ(find_pointwise_op("add.out")->divisor, -1);
+  // where's condition is read as bool.
+  EXPECT_EQ(find_pointwise_op("where.self_out")->bool_inputs, 1u);
+}
+
+TEST(OpTables, NanToNumReplacementsDefaultToTheDtypesLimitsInItsRealType) {
+  const PointwiseOp& op = *find_pointwise_op("nan_to_num.out");
+  auto as_double = [&](int j, Dtype dtype, const bp_value& v) {
+    const Dtype to = math_argument_dtype(op, j, dtype);
+    return value_to_double(math_argument(op, j, v, dtype), to);
+  };
+  EXPECT_EQ(math_argument_dtype(op, 1, Dtype::kComplex64), Dtype::kFloat32);
+  EXPECT_EQ(math_argument_dtype(op, 1, Dtype::kFloat16), Dtype::kFloat32);
+  EXPECT_EQ(as_double(0, Dtype::kFloat32, none_value()), 0.0);
+  EXPECT_EQ(as_double(1, Dtype::kFloat16, none_value()), 65504.0);
+  EXPECT_EQ(as_double(2, Dtype::kFloat16, none_value()), -65504.0);
+  EXPECT_EQ(as_double(1, Dtype::kComplex128, none_value()), std::numeric_limits<double>::max());
+  EXPECT_EQ(as_double(2, Dtype::kBFloat16, none_value()), -3.3895313892515355e38);
+  EXPECT_EQ(as_double(1, Dtype::kFloat32, number_value(7.5)), 7.5);
 }
 
 TEST(OpTables, ArgumentNamesAreFoundByPosition) {

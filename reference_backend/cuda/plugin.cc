@@ -110,11 +110,7 @@ void initialize(bp_plugin_desc* desc) {
   check(api()->backend_register(&backend, &st->backend));
   check(api()->backend_device_type(st->backend, &st->device_type));
 
-  std::vector<KernelRegistration> kernels = pointwise_registrations();
-  for (auto& list : {copy_registrations(), reduction_registrations(), along_dim_registrations()}) {
-    kernels.insert(kernels.end(), list.begin(), list.end());
-  }
-  for (const KernelRegistration& k : kernels) {
+  for (const KernelRegistration& k : plugin_registrations()) {
     bp_registration* r = nullptr;
     bp_error* error = api()->kernel_register(st->backend, k.op.c_str(), k.kernel, k.user_data, &r);
     if (error != nullptr) {  // an op this host does not define
@@ -130,6 +126,15 @@ void initialize(bp_plugin_desc* desc) {
 }
 
 }  // namespace
+
+std::vector<KernelRegistration> plugin_registrations() {
+  std::vector<KernelRegistration> kernels = pointwise_registrations();
+  for (auto& list : {copy_registrations(), reduction_registrations(), along_dim_registrations()}) {
+    kernels.insert(kernels.end(), list.begin(), list.end());
+  }
+  return kernels;
+}
+
 }  // namespace bp::cuda
 
 extern "C" BP_PLUGIN_EXPORT bp_error* bp_plugin_init(const bp_api* api, bp_plugin_desc* desc) {

@@ -4,28 +4,90 @@
 // common dtype S is the dtype the math runs in (promoted inputs, float for exp(int), float for
 // pow(int, 2.5)...) and whose operands keep their own dtypes. For each 32-bit part of that plan
 // the kernel plans and launches the jitted kernel: static kernels for inputs of dtype S (storing
-// the output's dtype), the dynamic-cast kernel otherwise.
+// the output's dtype), the dynamic-cast kernel otherwise. An op whose math is a list of
+// alternatives runs the first that applies to the call's arguments; an op with a `divisor`
+// checks it for zeros first (integer dtypes).
 #include <deque>
+#include <span>
+#include <vector>
 
 #include "reference_backend/cuda/computation.h"
 #include "reference_backend/cuda/elementwise_plan.h"
 #include "reference_backend/cuda/host_values.h"
 #include "reference_backend/cuda/kernels.h"
 #include "reference_backend/cuda/launch.h"
+#include "reference_backend/cuda/op_arguments.h"
 #include "reference_backend/cuda/plugin_state.h"
 #include "reference_backend/cuda/pointwise_ops.h"
+#include "reference_backend/cuda/reduce_kernel.h"
+#include "reference_backend/cuda/reduction_ops.h"
 
 namespace bp::cuda {
 namespace {
 
-// What a pointwise kernel needs, made once per op at registration.
+// What a pointwise kernel needs, made once per op at registration: its rows (one, or the
+// alternatives of its math list) and their computations.
 struct PointwiseKernel {
-  const PointwiseOp* op;
-  Computation computation;
+  std::span<const PointwiseOp> rows;
+  std::vector<Computation> computations;
 };
 
+// PyTorch's integer division by zero error ("ZeroDivisionError"), raised before anything is
+// written: when the common dtype is an integer type, whether the divisor holds a zero. A CPU
+// scalar is read on the host; a device tensor is reduced on the device with all.out's kernel
+// (AllOps: all of its elements non-zero) into one bool, read back (which waits for the stream).
+void check_no_zero_divisor(const PointwiseOp& op, const bp_value* args, const IterPlan& plan,
+                           Dtype dtype) {
+  if (op.divisor < 0 || !info(dtype).is_integral) return;
+  const PlanOperand& in = plan.input(op.divisor);
+  bool all_non_zero = true;
+  if (in.is_cpu_scalar) {
+    all_non_zero = value_to_double(element_as(in.data, in.dtype, dtype, dtype), dtype) != 0;
+  } else {
+    bp_tensor* divisor = args[op.inputs[op.divisor]].u.tensor;
+    const TensorMeta m = meta_of(divisor);
+    if (m.numel == 0) return;
+    const ReductionOp* all = find_reduction_op("all.out");
+    BP_CUDA_INTERNAL_CHECK(all != nullptr, "no all.out reduction for the zero divisor check");
+    // all.out's result dtype: uint8 for uint8, else bool (one byte either way).
+    const Dtype d = *dtype_from_abi(m.dtype);
+    const Dtype flag_dtype = d == Dtype::kUInt8 ? Dtype::kUInt8 : Dtype::kBool;
+    bp_tensor* raw = nullptr;
+    const int64_t no_sizes[1] = {0};
+    check(api()->tensor_empty(no_sizes, 0, info(flag_dtype).abi, m.device, &raw));
+    const TensorRef flag_tensor(raw);
+    const TensorMeta f = meta_of(flag_tensor.get());
+    // The flag viewed with the divisor's sizes and stride 0: a reduction over every dim.
+    const std::vector<int64_t> zeros(m.sizes.size(), 0);
+    bp_tensor* view_raw = nullptr;
+    check(api()->tensor_wrap(f.data, m.sizes.data(), zeros.data(), m.sizes.size(),
+                             info(flag_dtype).abi, m.device, nullptr, nullptr, &view_raw));
+    const TensorRef view(view_raw);
+    // The flags of the reductions' own plans (reduction_kernels.cc).
+    const Iter iter = build_iter({view.get()}, {divisor},
+                                 BP_ITER_IS_REDUCTION | BP_ITER_PROMOTE_INPUTS_TO_COMMON_DTYPE |
+                                     BP_ITER_CHECK_ALL_SAME_DEVICE);
+    bp_iter_info plan_info{};
+    plan_info.struct_size = sizeof plan_info;
+    check(api()->iter_info(iter.get(), &plan_info));
+    if (!plan_info.can_use_32bit_indexing) {
+      throw BeyondKernelLimits("a zero divisor check that needs 64-bit indexing");
+    }
+    CudaDevice& device = device_at(m.device);
+    const ReduceKernel kernel{all, d, flag_dtype};
+    run_reduce(device, plan_reduce(kernel, read_plan(iter.get()), {}));
+    uint8_t flag = 0;
+    device.copy_to_host(&flag, f.data, 1);
+    all_non_zero = flag != 0;
+  }
+  BP_CUDA_CHECK(all_non_zero, BP_ERROR_INVALID_ARGUMENT, "ZeroDivisionError");
+}
+
 void run_pointwise(const PointwiseKernel& k, const bp_value* args) {
-  const PointwiseOp& op = *k.op;
+  const PointwiseOp* chosen = select_alternative(k.rows, args);
+  BP_CUDA_INTERNAL_CHECK(chosen != nullptr, "a call no alternative of the op's math applies to");
+  const PointwiseOp& op = *chosen;
+  const Computation& computation = k.computations[static_cast<size_t>(chosen - k.rows.data())];
   const bp_iter* plan = handed_plan(args);
   bp_iter_info plan_info{};
   plan_info.struct_size = sizeof plan_info;
@@ -38,16 +100,17 @@ void run_pointwise(const PointwiseKernel& k, const bp_value* args) {
   BP_CUDA_INTERNAL_CHECK(common.has_value() && out_dtype.has_value(),
                          "a pointwise plan without a common dtype");
   const Dtype dtype = *common;
-  BP_CUDA_CHECK(op.supports(dtype), BP_ERROR_NOT_IMPLEMENTED, '"', op.base_name,
+  BP_CUDA_CHECK(op.supports(dtype), BP_ERROR_NOT_IMPLEMENTED, '"', op.error_name,
                 "\" not implemented for '", info(dtype).name, "'");
   std::vector<jit::Value> values;
   for (int j = 0; j < op.num_args; ++j) {
-    values.push_back(math_argument(op, j, args[op.args[j]], compute_dtype(dtype)));
+    values.push_back(math_argument(op, j, args[op.args[j]], dtype));
   }
+  check_no_zero_divisor(op, args, read_plan(plan), dtype);
   CudaDevice& device = device_of(args[op.out].u.tensor);
   for_each_32bit(plan, [&](const bp_iter* part) {
     run_elementwise(device,
-                    plan_elementwise(k.computation, dtype, *out_dtype, read_plan(part), values));
+                    plan_elementwise(computation, dtype, *out_dtype, read_plan(part), values));
   });
 }
 
@@ -56,7 +119,7 @@ bp_error* pointwise_kernel(void* user_data, const bp_op* op, const bp_value* arg
   const PointwiseKernel& k = *static_cast<const PointwiseKernel*>(user_data);
   return run_or_fall_back(op, args, nargs, results, nresults, [&] {
     run_pointwise(k, args);
-    return_tensor(results, nresults, args[k.op->out].u.tensor);
+    return_tensor(results, nresults, args[k.rows.front().out].u.tensor);
   });
 }
 
@@ -81,18 +144,78 @@ bp_error* fill_kernel(void*, const bp_op* op, const bp_value* args, size_t nargs
   });
 }
 
+// arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out): a factory with no
+// tensor input. Not structured: the host's Meta kernel (op_call_meta on a Meta copy of `out`)
+// checks the arguments and gives the length, with the host's messages and its warning for a
+// non-empty `out` of another size; `out` is resized to it (resize_), then a kernel with no
+// inputs writes start + index * step, computed in range_dtype as the CPU does. A range beyond
+// 32-bit indexing runs on the CPU.
+bp_error* arange_kernel(void*, const bp_op* op, const bp_value* args, size_t nargs,
+                        bp_value* results, size_t nresults) {
+  return run_or_fall_back(op, args, nargs, results, nresults, [&] {
+    static const std::optional<OpArguments> names = find_op_arguments("arange.start_out");
+    BP_CUDA_INTERNAL_CHECK(names.has_value(), "arange.start_out is not declared");
+    const int start = names->index_of("start"), step = names->index_of("step");
+    const int out_index = names->index_of("out");
+    bp_tensor* out = args[out_index].u.tensor;
+    bp_value meta{};
+    size_t count = 0;
+    check(api()->op_call_meta(op, args, nargs, &meta, 1, &count));
+    BP_CUDA_INTERNAL_CHECK(count == 1 && meta.tag == BP_VALUE_TENSOR, "arange's Meta kernel");
+    const TensorRef meta_out(meta.u.tensor);
+    const std::vector<int64_t> sizes = meta_of(meta_out.get()).sizes;
+    if (meta_of(out).sizes != sizes) {
+      const bp_op* resize = nullptr;
+      check(api()->op_find("resize_", &resize));
+      bp_value resize_args[2]{};
+      resize_args[0].tag = BP_VALUE_TENSOR;
+      resize_args[0].u.tensor = out;
+      resize_args[1].tag = BP_VALUE_INT_LIST;
+      resize_args[1].u.ints.data = sizes.data();
+      resize_args[1].u.ints.size = sizes.size();
+      bp_value resized{};
+      check(api()->op_call(resize, resize_args, 2, &resized, 1, &count));
+      if (count == 1) api()->value_release(&resized);
+    }
+    const TensorMeta m = meta_of(out);
+    const Dtype dtype = *dtype_from_abi(m.dtype);
+    const Dtype acc = range_dtype(dtype);
+    const jit::Value values[2] = {scalar_as(args[start], acc), scalar_as(args[step], acc)};
+    static const Computation arange = arange_computation();
+    const Iter iter = build_iter({out}, {}, 0);
+    bp_iter_info plan_info{};
+    plan_info.struct_size = sizeof plan_info;
+    check(api()->iter_info(iter.get(), &plan_info));
+    // The index is the plan's: one part, one dimension (out is one-dimensional).
+    if (!plan_info.can_use_32bit_indexing) {
+      throw BeyondKernelLimits("an arange beyond 32-bit indexing");
+    }
+    const IterPlan plan = read_plan(iter.get());
+    BP_CUDA_INTERNAL_CHECK(plan.shape.size() <= 1, "arange's plan is not one-dimensional");
+    run_elementwise(device_of(out), plan_elementwise(arange, acc, dtype, plan, values));
+    return_tensor(results, nresults, out);
+  });
+}
+
 }  // namespace
 
 std::vector<KernelRegistration> pointwise_registrations() {
   // Kernels live as long as the process: registrations point at them.
   static std::deque<PointwiseKernel>* kernels = [] {
     auto* list = new std::deque<PointwiseKernel>();
-    for (const PointwiseOp& op : pointwise_ops()) list->push_back({&op, computation_of(op)});
+    for (const PointwiseOp& op : pointwise_ops()) {
+      const std::span<const PointwiseOp> rows = pointwise_alternatives(op.name);
+      if (&op != rows.data()) continue;  // a later alternative of an op already added
+      PointwiseKernel k{rows, {}};
+      for (const PointwiseOp& row : rows) k.computations.push_back(computation_of(row));
+      list->push_back(std::move(k));
+    }
     return list;
   }();
   std::vector<KernelRegistration> out;
-  for (PointwiseKernel& k : *kernels) out.push_back({k.op->name, &pointwise_kernel, &k});
+  for (PointwiseKernel& k : *kernels) out.push_back({k.rows.front().name, &pointwise_kernel, &k});
   out.push_back({"fill_.Scalar", &fill_kernel, nullptr});
+  out.push_back({"arange.start_out", &arange_kernel, nullptr});
   return out;
 }
 

@@ -238,6 +238,44 @@ struct Minimum {
   }
 };
 
+// fmod: self - other * trunc(self / other), with the sign of self (C's fmod and %; exact).
+// Integer divisors are never 0 (the CPU kernel raises "ZeroDivisionError" first); -1 gives 0
+// without dividing, so the minimum of a signed type does not trap.
+struct Fmod {
+  template <typename T>
+  T operator()(T self, T other) const {
+    if constexpr (is_integral_v<T>) {
+      if constexpr (is_signed_v<T>) {
+        if (other == T(-1)) return T(0);
+      }
+      return T(self % other);
+    } else {
+      return fmod(self, other);
+    }
+  }
+};
+
+// copysign: |self| with the sign bit of other (-0.0 and -NaN count as negative).
+struct Copysign {
+  template <typename T>
+  T operator()(T self, T other) const {
+    return copysign(self, other);
+  }
+};
+
+// logaddexp: log(e^self + e^other) as max + log1p(e^-|self - other|), PyTorch's formula; equal
+// infinities give themselves (inf - inf would be NaN). NaN in, NaN out.
+struct LogAddExp {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T self, T other) const {
+    const T d = self - other;
+    const T general = maximum(self, other) + log1p(exp(minimum(d, -d)));  // -|d|
+    const T z = self - self;  // NaN for infinite (and NaN) self
+    return select(self == other, select(z != z, self, general), general);
+  }
+};
+
 // gcd: the greatest common divisor, non-negative except that the minimum of a signed type has
 // no positive counterpart (gcd(INT64_MIN, 0) is INT64_MIN, as in PyTorch); gcd(0, 0) is 0.
 struct Gcd {
@@ -255,6 +293,14 @@ struct Gcd {
       a = next;
     }
     return b;
+  }
+};
+
+// nextafter: the representable value after self in the direction of other (C's nextafter).
+struct Nextafter {
+  template <typename T>
+  T operator()(T self, T other) const {
+    return nextafter(self, other);
   }
 };
 

@@ -303,6 +303,12 @@ template <typename T>
   return detail::apply2(a, b, [](auto x, auto y) { return std::hypot(x, y); });
 }
 
+// The next representable value after a in the direction of b (C's nextafter; real only).
+template <typename T>
+[[gnu::always_inline]] inline T nextafter(T a, T b) {
+  return detail::apply2(a, b, [](auto x, auto y) { return std::nextafter(x, y); });
+}
+
 // base^exponent for floating and complex values (C's pow; complex: std::pow). The p-norms use
 // it too.
 template <typename T>

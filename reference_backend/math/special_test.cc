@@ -374,5 +374,173 @@ TEST(Mvlgamma, SumsLgammaAndItsConstantAsPyTorch) {
   EXPECT_EQ(mvlgamma(1.0, 3), std::numeric_limits<double>::infinity());
 }
 
+// ---- xlogy, xlog1py, zeta, igamma, igammac ----------------------------------------------------
+
+TEST(Xlogy, IsZeroWhereXIsZeroAndNanWhereYIsNan) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(Xlogy{}(0.0, 0.0), 0.0);
+  EXPECT_EQ(Xlogy{}(0.0, kInf), 0.0);
+  EXPECT_EQ(Xlogy{}(0.0, -1.0), 0.0);
+  EXPECT_TRUE(std::isnan(Xlogy{}(0.0, std::nan(""))));
+  EXPECT_TRUE(std::isnan(Xlogy{}(1.0, -1.0)));
+  EXPECT_EQ(Xlogy{}(2.0, 0.0), -kInf);
+  EXPECT_DOUBLE_EQ(Xlogy{}(3.0, 5.0), 3.0 * std::log(5.0));
+  EXPECT_EQ(Xlog1py{}(0.0, -1.0), 0.0);
+  EXPECT_TRUE(std::isnan(Xlog1py{}(0.0, std::nan(""))));
+  EXPECT_EQ(Xlog1py{}(2.0, -1.0), -kInf);
+  EXPECT_DOUBLE_EQ(Xlog1py{}(3.0, 1e-20), 3e-20);
+  EXPECT_FLOAT_EQ(Xlog1py{}(2.0f, 1.5f), 2.0f * std::log1p(1.5f));
+}
+
+// The Hurwitz zeta function in long double: Boost.Math's polygamma for integer s
+// (zeta(s, q) = (-1)^s psi^(s-1)(q) / (s - 1)!), else the Euler-Maclaurin sum from 40 terms with
+// 12 Bernoulli corrections (q > 0).
+long double reference_zeta(long double s, long double q) {
+  if (s == std::floor(s) && s >= 2 && s < 60) {
+    const int n = static_cast<int>(s) - 1;
+    const long double sign = n % 2 == 1 ? 1 : -1;  // (-1)^s
+    return sign * boost::math::polygamma(n, q, Policy()) / std::tgamma(s);
+  }
+  constexpr long double kB2j[12] = {1.0L / 6,         -1.0L / 30,      1.0L / 42,
+                                    -1.0L / 30,       5.0L / 66,       -691.0L / 2730,
+                                    7.0L / 6,         -3617.0L / 510,  43867.0L / 798,
+                                    -174611.0L / 330, 854513.0L / 138, -236364091.0L / 2730};
+  const int n = 40;
+  long double sum = 0;
+  for (int k = 0; k < n; ++k) sum += std::pow(k + q, -s);
+  const long double w = n + q;
+  sum += std::pow(w, 1 - s) / (s - 1) + std::pow(w, -s) / 2;
+  long double rising = s;     // s (s + 1) ... (s + 2j - 2)
+  long double factorial = 2;  // (2j)!
+  long double power = std::pow(w, -s - 1);
+  for (int j = 1; j <= 12; ++j) {
+    sum += kB2j[j - 1] / factorial * rising * power;
+    rising *= (s + 2 * j - 1) * (s + 2 * j);
+    factorial *= (2 * j + 1) * (2 * j + 2);
+    power /= w * w;
+  }
+  return sum;
+}
+
+double zeta_error(double s, double q) {
+  const long double expected = reference_zeta(s, q);
+  const long double scale = std::max(std::abs(expected), 1.0L);
+  return static_cast<double>(std::abs(zeta_double(s, q) - expected) / scale);
+}
+
+TEST(Zeta, IsWithinItsStatedBounds) {
+  double positive = 0, negative = 0;
+  for (double s : {1.5, 2.0, 2.7, 3.0, 4.0, 6.5, 10.0, 21.0}) {
+    for (double q = 0.013; q < 60; q *= 1.37) positive = std::max(positive, zeta_error(s, q));
+  }
+  EXPECT_LE(positive, 5e-15);
+  for (double s : {2.0, 3.0, 4.0, 5.0, 8.0}) {
+    for (double q = -0.37; q > -400; q = q * 1.29 - 0.11) {
+      if (std::abs(q - std::round(q)) < 1e-3) continue;
+      negative = std::max(negative, zeta_error(s, q));
+    }
+  }
+  EXPECT_LE(negative, 1e-12);
+  // Riemann's zeta at q = 1.
+  EXPECT_NEAR(zeta_double(2.5, 1.0), 1.3414872572509171798, 1e-15);
+  // float: the rounding of double's.
+  EXPECT_EQ(zeta(3.0f, 0.25f), static_cast<float>(zeta_double(3.0, 0.25)));
+}
+
+// Bounded work for every q: far below zero (where a sum from q upwards would take -q terms, or
+// never end in float) the reflection gives the value at once.
+TEST(Zeta, IsCheapAndAccurateForLargeNegativeQ) {
+  for (double q : {-1000.5, -123456.25, -1e9 - 0.5, -3e15 - 0.5}) {
+    for (double s : {2.0, 3.0, 6.0}) {
+      // zeta(s, q) = zeta(s, f) + (-1)^s (zeta(s, 1 - f) - zeta(s, 1 - q)), in long double.
+      const long double f = q - std::floor(q);
+      const long double sign = std::fmod(s, 2.0) == 0 ? 1 : -1;
+      const long double expected =
+          reference_zeta(s, f) + sign * (reference_zeta(s, 1 - f) - reference_zeta(s, 1 - q));
+      EXPECT_NEAR(zeta_double(s, q), expected, 1e-12 * std::max(1.0L, std::abs(expected)))
+          << "s = " << s << ", q = " << q;
+    }
+  }
+  // float: the double's value rounded (a float below -2^24 is an integer: a pole).
+  EXPECT_EQ(zeta(2.0f, -1048575.5f), static_cast<float>(zeta_double(2.0, -1048575.5)));
+  EXPECT_EQ(zeta(2.0f, -3e9f), std::numeric_limits<float>::infinity());
+}
+
+TEST(Zeta, HasPyTorchsSpecialValuesAndTheLimitsAtInfinity) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(zeta_double(1.0, 2.0), kInf);
+  EXPECT_TRUE(std::isnan(zeta_double(0.5, 2.0)));
+  EXPECT_TRUE(std::isnan(zeta_double(-2.0, 2.0)));
+  EXPECT_EQ(zeta_double(2.0, 0.0), kInf);
+  EXPECT_EQ(zeta_double(2.0, -3.0), kInf);
+  EXPECT_TRUE(std::isnan(zeta_double(2.5, -0.5)));
+  EXPECT_TRUE(std::isnan(zeta_double(std::nan(""), 2.0)));
+  EXPECT_TRUE(std::isnan(zeta_double(2.0, std::nan(""))));
+  EXPECT_EQ(zeta_double(2.0, kInf), 0.0);
+  EXPECT_TRUE(std::isnan(zeta_double(2.0, -kInf)));
+  EXPECT_EQ(zeta_double(kInf, 2.0), 0.0);
+  EXPECT_EQ(zeta_double(kInf, 1.0), 1.0);
+  EXPECT_EQ(zeta_double(kInf, 0.5), kInf);
+  // zeta(2, -0.5) = 4 + zeta(2, 0.5) = 4 + pi^2 / 2.
+  EXPECT_NEAR(zeta_double(2.0, -0.5), 4 + 4.934802200544679309, 1e-14);
+  // Huge s: every term but (maybe) the first underflows (PyTorch: nan, 0 * inf in its tail).
+  EXPECT_EQ(zeta_double(9.2e18, 5.0), 0.0);
+  EXPECT_EQ(zeta_double(9.2e18, 1.0), 1.0);
+  EXPECT_EQ(zeta_double(9.2e18, 0.5), kInf);
+}
+
+// The error of P or Q against Boost.Math's gamma_p / gamma_q in long double, relative (values
+// below 1e-300 must be below 1e-290).
+double igamma_error(double a, double x, bool upper) {
+  const long double la = a, lx = x;
+  const long double expected =
+      upper ? boost::math::gamma_q(la, lx, Policy()) : boost::math::gamma_p(la, lx, Policy());
+  const double actual = igamma_double(a, x, upper);
+  if (std::abs(expected) < 1e-300L) return std::abs(actual) < 1e-290 ? 0.0 : 1.0;
+  return static_cast<double>(std::abs(actual - expected) / expected);
+}
+
+TEST(Igamma, AndIgammacAreWithinTheirStatedBounds) {
+  double worst = 0;
+  for (double a = 1e-3; a < 1e6; a *= 1.53) {
+    for (double r : {1e-3, 0.05, 0.3, 0.7, 0.9, 0.97, 0.99, 1.0, 1.01, 1.03, 1.1, 1.5, 3.0, 20.0}) {
+      const double x = a * r;
+      worst = std::max({worst, igamma_error(a, x, false), igamma_error(a, x, true)});
+    }
+    for (double x : {1e-3, 0.3, 0.6, 1.05, 2.0, 7.0, 50.0, 300.0}) {
+      worst = std::max({worst, igamma_error(a, x, false), igamma_error(a, x, true)});
+    }
+  }
+  EXPECT_LE(worst, 1e-12);
+  // float: the rounding of double's.
+  EXPECT_EQ(igamma(2.5f, 1.5f), static_cast<float>(igamma_double(2.5, 1.5, false)));
+  EXPECT_EQ(igammac(2.5f, 1.5f), static_cast<float>(igamma_double(2.5, 1.5, true)));
+}
+
+TEST(Igamma, AndIgammacHavePyTorchsBoundaryValues) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  const double nan = std::nan("");
+  EXPECT_TRUE(std::isnan(igamma_double(-1.0, 1.0, false)));
+  EXPECT_TRUE(std::isnan(igamma_double(1.0, -1.0, true)));
+  EXPECT_EQ(igamma_double(0.0, 1.0, false), 1.0);
+  EXPECT_EQ(igamma_double(0.0, 1.0, true), 0.0);
+  EXPECT_TRUE(std::isnan(igamma_double(0.0, 0.0, false)));
+  EXPECT_EQ(igamma_double(2.0, 0.0, false), 0.0);
+  EXPECT_EQ(igamma_double(2.0, 0.0, true), 1.0);
+  EXPECT_EQ(igamma_double(nan, 0.0, false), 0.0);  // as PyTorch (SciPy): x = 0 decides first
+  EXPECT_EQ(igamma_double(kInf, 3.0, false), 0.0);
+  EXPECT_EQ(igamma_double(kInf, nan, true), 1.0);
+  EXPECT_TRUE(std::isnan(igamma_double(kInf, kInf, false)));
+  EXPECT_EQ(igamma_double(3.0, kInf, false), 1.0);
+  EXPECT_EQ(igamma_double(nan, kInf, true), 0.0);
+  EXPECT_TRUE(std::isnan(igamma_double(nan, 1.0, false)));
+  EXPECT_TRUE(std::isnan(igamma_double(1.0, nan, true)));
+  EXPECT_DOUBLE_EQ(igamma_double(1.0, 1.0, false), 1 - std::exp(-1.0));
+  // Huge arguments: Temme's expansion, P(a, a) -> 1/2.
+  EXPECT_NEAR(igamma_double(1e300, 1e300, false), 0.5, 1e-15);
+  EXPECT_EQ(igamma_double(1e300, 1.0, false), 0.0);
+  EXPECT_EQ(igamma_double(1e300, 1.0, true), 1.0);
+}
+
 }  // namespace
 }  // namespace bp::math

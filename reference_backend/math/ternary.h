@@ -8,12 +8,13 @@
 
 namespace bp::math {
 
-// where: self where the condition holds, else other. The condition is always bool; self and
-// other come in the result dtype (no compute type: the values are only selected).
+// where: self where the condition holds, else other. The condition is read as bool (declared
+// `condition=bool`) and arrives as 0 / 1 of T, on vectors too.
 struct Where {
+  static constexpr bool kVectorized = true;
   template <typename T>
-  T operator()(bool condition, T self, T other) const {
-    return condition ? self : other;
+  T operator()(T condition, T self, T other) const {
+    return select(condition == T(0), other, self);
   }
 };
 
@@ -82,12 +83,10 @@ struct Addcdiv {
   }
 };
 
-// masked_fill: value where the mask is set, else self. The mask (tensor input 1) is bool; it
-// arrives as 0 / 1 of T (kMaskInput: the CPU loops read it as bool and widen it, vectors too;
-// the CUDA plugin casts it while loading).
+// masked_fill: value where the mask is set, else self. The mask is read as bool (declared
+// `mask=bool`) and arrives as 0 / 1 of T, on vectors too.
 struct MaskedFill {
   static constexpr bool kVectorized = true;
-  static constexpr int kMaskInput = 1;
   template <typename T>
   T operator()(T self, T mask, T value) const {
     return select(mask == T(0), self, value);

@@ -433,9 +433,8 @@ void cpu_kernel_vec(const TensorIteratorBase& iter, const Op& op, const VecOp& v
   using T = loops_detail::vec_element_t<Op>;
   static_assert(
       []<size_t... I>(std::index_sequence<I...>) {
-        return ((std::is_same_v<loops_detail::arg_of<Op, I>, T> ||
-                 loops_detail::kMaskArg<Op, I>) &&
-                ...);
+        return (
+            (std::is_same_v<loops_detail::arg_of<Op, I>, T> || loops_detail::kMaskArg<Op, I>)&&...);
       }(std::make_index_sequence<traits::arity>()),
       "cpu_kernel_vec: every argument must have the result's type (or, for a bool result, one "
       "type), or be a bool mask");

@@ -252,10 +252,23 @@ void div_mode_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& oth
   binary_op(iter, self, other);
 }
 
-void maximum_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& other) {
-  BP_CHECK(!is_complex(self.dtype()) && !is_complex(other.dtype()),
-           "maximum not implemented for complex tensors.");
+namespace {
+// binary_op for an op PyTorch refuses complex operands of: "<name> not implemented for complex
+// tensors."
+void real_binary_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& other,
+                    std::string_view name) {
+  BP_CHECK(!is_complex(self.dtype()) && !is_complex(other.dtype()), name,
+           " not implemented for complex tensors.");
   binary_op(iter, self, other);
+}
+}  // namespace
+
+void maximum_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& other) {
+  real_binary_op(iter, self, other, "maximum");
+}
+
+void minimum_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& other) {
+  real_binary_op(iter, self, other, "minimum");
 }
 
 void pow_tensor_scalar_op(TensorIteratorBase& iter, const Tensor& self, const Scalar& exponent) {

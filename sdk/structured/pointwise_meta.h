@@ -114,6 +114,8 @@ void div_mode_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& oth
                  std::optional<std::string_view> rounding_mode);
 // maximum: binary_op; "maximum not implemented for complex tensors."
 void maximum_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& other);
+// minimum: binary_op; "minimum not implemented for complex tensors."
+void minimum_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& other);
 // pow(Tensor, Scalar): unary_op_in_dtype over self in result_type(self, exponent); an integral
 // (or bool) self with a negative integral exponent is "Integers to negative integer powers are
 // not allowed."

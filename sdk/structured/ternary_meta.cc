@@ -5,7 +5,6 @@
 #include "sdk/core/result_type.h"
 #include "sdk/core/warning.h"
 #include "sdk/iter/tensor_iterator_config.h"
-#include "sdk/structured/converted_operand.h"
 #include "sdk/structured/pointwise_meta.h"
 
 namespace bp::meta {
@@ -33,21 +32,18 @@ void where_op(TensorIteratorBase& iter, const Tensor& condition, const Tensor& s
     BP_CHECK(condition.dtype() == ScalarType::kBool,
              "where expected condition to be a boolean tensor.");
   }
+  // The condition keeps its dtype (kernels read it as bool; a uint8 one: non-zero); self and
+  // other take the result dtype (converted first on the CPU, cast while loading on devices).
   TensorIteratorConfig config;
-  config.set_check_mem_overlap(true).check_all_same_dtype(false).allow_cpu_scalars(true).add_output(
-      out);
-  if (condition.device().is_cpu() && self.device().is_cpu() && other.device().is_cpu()) {
-    // CPU kernels read one dtype per operand: convert (as PyTorch's condition.to(kBool),
-    // self.to(dtype)).
-    config.add_owned_input(converted_operand(condition, ScalarType::kBool))
-        .add_owned_input(converted_operand(self, dtype))
-        .add_owned_input(converted_operand(other, dtype));
-    if (!out.defined()) config.declare_static_dtype(dtype);
-  } else {
-    // Device kernels get the arguments as they are: the common dtype says what self and other
-    // are cast to while loading; the condition is read as bool (a uint8 one: non-zero).
-    config.add_input(condition).add_input(self).add_input(other).declare_common_dtype(dtype);
-  }
+  config.set_check_mem_overlap(true)
+      .check_all_same_dtype(false)
+      .allow_cpu_scalars(true)
+      .promote_inputs_to_common_dtype(true)
+      .add_output(out)
+      .add_input_in_own_dtype(condition)
+      .add_input(self)
+      .add_input(other)
+      .declare_common_dtype(dtype);
   iter.build(config);
 }
 

@@ -112,6 +112,31 @@ def _along_dim(op, dtype, takes_dtype):
     return s
 
 
+# special_zeta(s, q) in PyTorch 1.13 sums -q terms from q upwards before its Euler-Maclaurin
+# tail: far below zero it takes seconds per element, and in float32 below -2^24 (where
+# q + 1 == q) it never ends. Its samples' finite q below this bound are raised to it before they
+# are run (-inf is a pole there, answered at once); Backplane's values below it are pinned by
+# IntentionalDifferences.ZetaLimitsAndNegativeQ (docs/pytorch_parity.md, zeta-limits).
+ZETA_LOWEST_Q = -9999.5
+
+
+def _zeta_q_above(sampler, q_name, op, dtype):
+    out = []
+    for x in sampler(op, dtype):
+        q = x.args.get(q_name)
+        if isinstance(q, torch.Tensor) and q.numel() and q.dtype.is_signed and \
+                not q.dtype.is_complex:
+            lowest = ZETA_LOWEST_Q if q.dtype.is_floating_point else int(ZETA_LOWEST_Q)
+            whole = q.as_strided((q.storage().size(),), (1,), 0)  # every element of the storage
+            below = (whole.double() < lowest) & torch.isfinite(whole.double())
+            if bool(below.any()):
+                whole.masked_fill_(below, lowest)
+                x = Sample(x.description + ", q below %g raised to it" % lowest, x.args,
+                           x.variants)
+        out.append(x)
+    return out
+
+
 # Functional ops whose arguments need values of their own; every other op's samples follow from
 # its family and schema, so a new op of a known kind needs nothing here.
 OWN_SAMPLERS = {
@@ -155,20 +180,26 @@ def functional_sampler(op):
         return OWN_SAMPLERS[op.alias_of or op.name]
     types = {a.name: a.type for a in op.args}
     names = [a.name for a in op.args]
-    if op.family in ("unary", "special"):
+    # Binary special functions (xlogy, special_zeta, igamma, ...) sample as binary ops.
+    two_operands = len(names) >= 2 and all(types[n].startswith(("Tensor", "Scalar"))
+                                           for n in names[:2])
+    if op.family in ("unary", "special") and not two_operands:
         return pointwise.unary
     if op.family == "activations":
         return _activation
-    if op.family == "binary":
+    if op.family in ("binary", "special"):
         first, second = names[0], names[1]
         if types[first].startswith("Scalar"):
-            return functools.partial(_scalar_first, other=second)
-        f = functools.partial(pointwise.binary, other=second,
-                              scalar_other=types[second].startswith("Scalar"))
+            f = functools.partial(_scalar_first, other=second)
+        else:
+            f = functools.partial(pointwise.binary, other=second,
+                                  scalar_other=types[second].startswith("Scalar"))
         if "rounding_mode" in types:
             f = functools.partial(_rounding, f)
         if "alpha" in types:
             f = functools.partial(_alpha, f)
+        if (op.alias_of or op.name).startswith("special_zeta"):
+            f = functools.partial(_zeta_q_above, f, second)
         return f
     if op.family == "reductions":
         return functools.partial(_reduction, types=types)

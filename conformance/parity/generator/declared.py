@@ -132,7 +132,10 @@ def ops_of_family(path, family):
         func = e["func"]
         name, overload = _split_name(func)
         alias_of = e.get("alias_of")
-        group = e.get("structured_group") or (alias_of and True)
+        # An alias's entry, and a Scalar overload's that says its in-place variants, stand for
+        # a group as a structured_group entry does.
+        group = e.get("structured_group") or (alias_of and True) or (
+            ("scalar_of" in e and "inplace" in e) or None)
         dtypes = e.get("dtypes")
         args = parse_args(func)
         if group is None:
@@ -142,8 +145,8 @@ def ops_of_family(path, family):
             continue
         out = group if isinstance(group, str) else (
             name + ".out" if not overload else name + "." + overload + "_out")
-        # An alias's ops are named and grouped as a structured group's (the out= op's name
-        # stands for the group); they run their target's kernels.
+        # An alias's (or Scalar overload's) ops are named and grouped as a structured group's
+        # (the out= op's name stands for the group); they run their target's kernels.
         ops.append(DeclaredOp(_join(name, overload), family, "functional", dtypes, args, out,
                               alias_of))
         if e.get("inplace", False) is not False:

@@ -116,7 +116,10 @@ def _python_api_call(op, given):
             if method is not None:
                 return method(**rest)
             return getattr(torch, op.base + "_")(given[first], **rest)
-        return getattr(torch, op.base)(given[first], **rest)
+        if hasattr(torch, op.base):
+            return getattr(torch, op.base)(given[first], **rest)
+        # torch.special's ops (special_xlog1py is torch.special.xlog1py).
+        return getattr(torch.special, op.base[len("special_"):])(given[first], **rest)
     except TypeError as e:
         raise Inexpressible(str(e))
     except RuntimeError as e:

@@ -55,6 +55,8 @@ Value sample_math_argument(const OpCase& c, int j) {
 // and `out`.
 Stack out_call_args(const OpCase& c, const std::vector<Tensor>& inputs, const Tensor& out) {
   Stack args(static_cast<size_t>(c.op->num_arguments));
+  // Arguments other than inputs and functor arguments: what the alternative's conditions need.
+  for (int a = 0; a < c.op->num_arguments; ++a) args[a] = condition_value(*c.op, a);
   for (int i = 0; i < c.op->num_inputs; ++i) args[c.op->inputs[i]] = Value(inputs[i]);
   for (int j = 0; j < c.op->num_args; ++j) args[c.op->args[j]] = sample_math_argument(c, j);
   args[c.op->out] = Value(out);
@@ -79,7 +81,7 @@ std::vector<jit::Value> arg_values(const OpCase& c) {
     } else if (!sample.is_none()) {
       boxed = abi_value(sample.to<Scalar>());
     }
-    values.push_back(math_argument(*c.op, j, boxed, compute_dtype(c.dtype)));
+    values.push_back(math_argument(*c.op, j, boxed, c.dtype));
   }
   return values;
 }
@@ -92,53 +94,35 @@ ElementwiseLaunch plugin_launch(const OpCase& c, const HandedPlan& h) {
                           arg_values(c));
 }
 
+// Input i of a call of common dtype S: random values in its dtype (bool for an input read as
+// bool; integers are never zero, so divisors are valid).
+Tensor random_input(const OpCase& c, int i, std::vector<int64_t> sizes, uint64_t seed) {
+  return random_tensor(std::move(sizes), scalar_type_of(input_dtype(*c.op, i, c.dtype)), seed);
+}
+
+std::vector<Tensor> random_inputs(const OpCase& c, std::vector<int64_t> sizes) {
+  std::vector<Tensor> inputs;
+  for (int i = 0; i < c.op->num_inputs; ++i) inputs.push_back(random_input(c, i, sizes, 11 + i));
+  return inputs;
+}
+
+// The variant the plugin takes where it would take `variant` over operands of dtype S: the
+// dynamic kernel when an input read as bool has another dtype and is not a CPU scalar (passed
+// by value, converted on the host).
+Variant expected_variant(const OpCase& c, Variant variant, uint32_t scalar_mask) {
+  const bool bool_in_memory = (c.op->bool_inputs & ~scalar_mask) != 0;
+  return runs_static(*c.op, c.dtype) || !bool_in_memory ? variant : Variant::kDynamic;
+}
+
 class ElementwiseEmulation : public ::testing::Test {
  protected:
-  // The dtype of each input: S, except an input the op's meta function refuses in S and takes
-  // as bool (masked_fill's mask, which its functor reads as 0 / 1 of S): the plugin then plans
-  // the kernel that casts on load.
-  std::vector<ScalarType> input_dtypes(const OpCase& c) {
-    const ScalarType s = scalar_type_of(c.dtype);
-    std::vector<ScalarType> dtypes(static_cast<size_t>(c.op->num_inputs), s);
-    const auto accepted = [&] {
-      std::vector<Tensor> on_device;
-      for (ScalarType t : dtypes) on_device.push_back(device_.copy_of(random_tensor({2}, t, 1)));
-      return meta_accepts(c, on_device, device_.empty({2}, scalar_type_of(c.out)));
-    };
-    if (accepted()) return dtypes;
-    for (size_t i = 0; i < dtypes.size(); ++i) {
-      dtypes[i] = ScalarType::kBool;
-      if (accepted()) return dtypes;
-      dtypes[i] = s;
-    }
-    ADD_FAILURE() << c.name() << ": the meta function refuses every input dtype tried";
-    return dtypes;
-  }
-
-  // Whether the kernel casts while loading: an input's dtype is not S.
-  bool casts_on_load(const OpCase& c) {
-    for (ScalarType t : input_dtypes(c)) {
-      if (t != scalar_type_of(c.dtype)) return true;
-    }
-    return false;
-  }
-
-  std::vector<Tensor> random_inputs(const OpCase& c, std::vector<int64_t> sizes) {
-    std::vector<Tensor> inputs;
-    const std::vector<ScalarType> dtypes = input_dtypes(c);
-    for (int i = 0; i < c.op->num_inputs; ++i) {
-      inputs.push_back(random_tensor(sizes, dtypes[static_cast<size_t>(i)], 11 + i));
-    }
-    return inputs;
-  }
-
   // Calls the op's out= variant on these device operands through the host's Common key, plans
   // its kernel over the handed plan as the plugin does, checks the kernel chosen, runs it.
   void run_op(const OpCase& c, const Tensor& out, const std::vector<Tensor>& inputs,
               Variant variant, int vec, uint32_t scalar_mask) {
     const HandedPlan h = handed_plan(device_, c.op->name, out_call_args(c, inputs, out));
     const ElementwiseLaunch launch = plugin_launch(c, h);
-    if (casts_on_load(c)) variant = Variant::kDynamic;
+    variant = expected_variant(c, variant, scalar_mask);
     ASSERT_EQ(launch.kernel.variant, variant) << launch.kernel.entry_name();
     if (variant == Variant::kVectorized) {
       ASSERT_EQ(launch.kernel.vec, vec);
@@ -178,14 +162,13 @@ TEST_F(ElementwiseEmulation, EveryOpMatchesTheCpuBackendOnTransposedAndBroadcast
     SCOPED_TRACE(c.name());
     // Input 0 is a transposed view; the others broadcast a row.
     std::vector<Tensor> inputs, on_device;
-    const std::vector<ScalarType> dtypes = input_dtypes(c);
     for (int i = 0; i < c.op->num_inputs; ++i) {
       if (i == 0) {
-        const Tensor t = random_tensor({207, 5}, dtypes[0], 3);
+        const Tensor t = random_input(c, 0, {207, 5}, 3);
         inputs.push_back(native::transpose(t, 0, 1));
         on_device.push_back(native::transpose(device_.copy_of(t), 0, 1));
       } else {
-        const Tensor row = random_tensor({1, 207}, dtypes[static_cast<size_t>(i)], 5 + i);
+        const Tensor row = random_input(c, i, {1, 207}, 5 + i);
         inputs.push_back(row);
         on_device.push_back(device_.copy_of(row));
       }
@@ -281,7 +264,13 @@ TEST_F(ElementwiseEmulation, EveryOpMatchesTheCpuBackendWithOperandsOfOtherDtype
     const ElementwiseLaunch launch = plugin_launch(c, handed);
     ASSERT_EQ(launch.kernel.variant, Variant::kDynamic);
     run_emulated(launch.kernel.entry_name(), launch.blocks, jit::kThreads, launch.params());
-    expect_same_values(wide_out, cpu_result(c, inputs), c.name());
+    // The kernel stores the result converted to the output's dtype: where that narrows (wider()'s
+    // pick for complex128 is complex64), compare with the CPU's result converted likewise
+    // (nan_to_num's largest double is inf in complex64).
+    const Tensor expected = cpu_result(c, inputs);
+    const bool narrows = info(out_dtype).itemsize < info(c.out).itemsize;
+    expect_same_values(
+        wide_out, narrows ? converted(expected, scalar_type_of(out_dtype)) : expected, c.name());
   }
 }
 
@@ -293,7 +282,8 @@ TEST_F(ElementwiseEmulation, OpsWithSeveralInputsTakeCpuScalarsInEveryPosition) 
       SCOPED_TRACE(c.name() + ", CPU scalar input " + std::to_string(s));
       std::vector<Tensor> inputs = random_inputs(c, kSizes), on_device;
       // A zero-dim CPU tensor holding a value other than 0 (or true).
-      inputs[s] = converted(random_tensor({}, ScalarType::kInt64, 2), scalar_type_of(c.dtype));
+      inputs[s] = converted(random_tensor({}, ScalarType::kInt64, 2),
+                            scalar_type_of(input_dtype(*c.op, s, c.dtype)));
       for (int i = 0; i < c.op->num_inputs; ++i) {
         on_device.push_back(i == s ? inputs[i] : device_.copy_of(inputs[i]));
       }
@@ -367,8 +357,7 @@ TEST_F(ElementwiseEmulation, PolygammaAndMvlgammaOfEveryOrderMatchTheCpuBackend)
         return stack;
       };
       const HandedPlan h = handed_plan(device_, op.name, args(dx, out));
-      const jit::Value order =
-          math_argument(op, 0, abi_value(Scalar(call.order)), compute_dtype(h.common));
+      const jit::Value order = math_argument(op, 0, abi_value(Scalar(call.order)), h.common);
       const ElementwiseLaunch launch = plan_elementwise(
           computation_of(op), h.common, h.plan.operands[0].dtype, h.plan, {&order, 1});
       run_emulated(launch.kernel.entry_name(), launch.blocks, jit::kThreads, launch.params());
@@ -419,6 +408,38 @@ TEST_F(ElementwiseEmulation, CopiesConvertBetweenEveryPairOfDtypesInAnyLayout) {
         run_emulated(launch.kernel.entry_name(), launch.blocks, jit::kThreads, launch.params());
         expect_same_values(transposed ? native::transpose(out, 0, 1) : out, expected, "copy");
       }
+    }
+  }
+}
+
+// arange's kernel (no inputs; the element's index) against the CPU's arange.start_out, into a
+// contiguous out (vector stores and their tail) and a strided one, in every dtype but bool.
+TEST_F(ElementwiseEmulation, ArangeWritesStartPlusIndexTimesStepInEveryDtypeAndLayout) {
+  constexpr int64_t kLength = 1035;
+  for (int d = 0; d < kNumDtypes; ++d) {
+    const Dtype dtype = dtype_of_code(d);
+    if (dtype == Dtype::kBool) continue;
+    SCOPED_TRACE(info(dtype).name);
+    const bool integral = info(dtype).is_integral;
+    // Integers wrap past int8's range as the CPU's int64 accumulation converted does; floating
+    // steps that are not exact in binary show the dtype the range is computed in.
+    const Scalar start = integral ? Scalar(int64_t{-70}) : Scalar(0.1);
+    const Scalar step = integral ? Scalar(int64_t{3}) : Scalar(0.3);
+    const Scalar end = integral ? Scalar(int64_t{-70 + 3 * kLength}) : Scalar(0.1 + 0.3 * 1034.5);
+    Tensor expected = cpu_tensor({kLength}, scalar_type_of(dtype));
+    call_op("arange.start_out", {Value(start), Value(end), Value(step), Value(expected)});
+    const Dtype acc = range_dtype(dtype);
+    const jit::Value values[2] = {scalar_as(abi_value(start), acc),
+                                  scalar_as(abi_value(step), acc)};
+    for (bool strided : {false, true}) {
+      const Tensor base = device_.empty({strided ? 2 * kLength : kLength}, scalar_type_of(dtype));
+      const Tensor out = strided ? native::as_strided(base, {kLength}, {2}, 0) : base;
+      TensorIterator iter = build_plan(0, {out}, {});
+      const ElementwiseLaunch launch =
+          plan_elementwise(arange_computation(), acc, dtype, plan_of(iter), values);
+      ASSERT_EQ(launch.kernel.variant, strided ? Variant::kStrided : Variant::kVectorized);
+      run_emulated(launch.kernel.entry_name(), launch.blocks, jit::kThreads, launch.params());
+      expect_same_values(out, expected, "arange");
     }
   }
 }

@@ -16,6 +16,10 @@ std::vector<ElementwiseKernel> emulated_elementwise_kernels() {
       if (op.num_inputs > 1) {
         for (int i = 0; i < op.num_inputs; ++i) {
           kernels.push_back({c, dtype, *out, Variant::kVectorized, 4, 1u << i});
+          // An input read as bool makes the plugin take the dynamic kernel (runs_static).
+          if (!runs_static(op, dtype)) {
+            kernels.push_back({c, dtype, dtype, Variant::kDynamic, 1, 1u << i});
+          }
         }
       }
       if (dtype == Dtype::kFloat32 || dtype == Dtype::kFloat16 || dtype == Dtype::kComplex128) {
@@ -23,6 +27,9 @@ std::vector<ElementwiseKernel> emulated_elementwise_kernels() {
         kernels.push_back({c, dtype, *out, Variant::kVectorized, 1, 0});
       }
     }
+  }
+  for (const ElementwiseKernel& k : arange_kernels()) {
+    if (k.variant == Variant::kStrided || k.vec == 4) kernels.push_back(k);
   }
   for (int s = 0; s < kNumDtypes; ++s) {
     const Dtype src = dtype_of_code(s);

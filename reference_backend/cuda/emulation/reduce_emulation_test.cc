@@ -307,6 +307,41 @@ TEST_F(ReduceEmulation, OneNormKernelComputesEveryKindOfPNorm) {
   }
 }
 
+// The CUDA plugin's check for integer division by zero (pointwise_kernels.cc): all.out's kernel
+// reduces the divisor, with its sizes, into one flag (stride 0 along every dim), in all.out's
+// result dtype (uint8 for uint8, else bool); the flag is 0 when any element is 0.
+TEST_F(ReduceEmulation, TheZeroDivisorCheckFindsAZeroAnywhereInEveryIntegerDtype) {
+  const ReductionOp* all = find_reduction_op("all.out");
+  ASSERT_NE(all, nullptr);
+  for (const ScalarType dtype : {ScalarType::kUInt8, ScalarType::kInt8, ScalarType::kInt16,
+                                 ScalarType::kInt32, ScalarType::kInt64}) {
+    for (const int64_t zero_at : {int64_t{-1}, int64_t{0}, int64_t{700}, int64_t{1034}}) {
+      SCOPED_TRACE(std::string(scalar_type_name(dtype)) + ", zero at " + std::to_string(zero_at));
+      Tensor divisor = converted(random_tensor({5, 207}, dtype, 21), ScalarType::kInt64);
+      if (zero_at >= 0) divisor.data_ptr<int64_t>()[zero_at] = 0;
+      const Tensor on_device = device_.copy_of(converted(divisor, dtype));
+      const Dtype d = dtype_of_code(static_cast<int>(dtype));
+      const Dtype flag_dtype = d == Dtype::kUInt8 ? Dtype::kUInt8 : Dtype::kBool;
+      const Tensor flag = device_.empty({}, scalar_type_of(flag_dtype));
+      const Tensor view = native::as_strided(flag, {5, 207}, {0, 0});
+      TensorIterator iter =
+          build_plan(BP_ITER_IS_REDUCTION | BP_ITER_PROMOTE_INPUTS_TO_COMMON_DTYPE |
+                         BP_ITER_CHECK_ALL_SAME_DEVICE,
+                     {view}, {on_device});
+      const ReduceKernel k{all, d, flag_dtype};
+      const ReduceLaunch launch = plan_reduce(k, plan_of(iter), {});
+      ASSERT_GT(launch.grid_x, 0u);
+      ASSERT_EQ(launch.chunks, 1u);
+      jit::ReduceArgs args = launch.args;
+      const emulation::EmulatedKernel kernel = emulation::find_emulated_kernel(k.entry_name());
+      ASSERT_TRUE(kernel) << k.entry_name() << " was not built for emulation";
+      emulation::emulate_launch(kernel, {launch.grid_x, launch.chunks},
+                                {launch.block_x, launch.block_y}, &args);
+      EXPECT_EQ(*static_cast<const uint8_t*>(flag.data_ptr()), zero_at < 0 ? 1 : 0);
+    }
+  }
+}
+
 TEST_F(ReduceEmulation, EmptyReductionsWriteTheIdentity) {
   const ReduceKernel sum{find_reduction_op("sum.IntList_out"), Dtype::kFloat32, Dtype::kFloat32};
   check(sum, random_tensor({3, 0}, ScalarType::kFloat32, 7), {1}, "dim 1 of [3, 0]");

@@ -33,6 +33,13 @@ BP_INLINE T value_as(const Value& value) {
   return *reinterpret_cast<const T*>(value.bytes);
 }
 
+// An input read as bool (where's condition, masked_fill's mask), from the compute type it was
+// loaded in: 1 where it is non-zero, else 0, of that type (as the CPU backend's loops give it).
+template <typename T>
+BP_INLINE T as_mask(const T& x) {
+  return x == T(0) ? T(0) : T(1);
+}
+
 BP_INLINE uint32_t mul_hi(uint32_t a, uint32_t b) {
 #if defined(__CUDACC_RTC__)
   return __umulhi(a, b);
@@ -63,6 +70,18 @@ BP_INLINE OperandOffsets<kOperands> offsets_of(const Offsets& offsets, uint32_t 
     index = quotient;
   }
   return result;
+}
+
+// The body applied to one element's inputs; a body with kUsesIndex also gets the element's linear
+// index in the plan (a factory's: arange's start + index * step).
+template <typename Body, typename In>
+BP_INLINE auto apply(const Body& body, const In& in, uint32_t index) {
+  if constexpr (Body::kUsesIndex) {
+    return body(in, index);
+  } else {
+    (void)index;
+    return body(in);
+  }
 }
 
 // S, or R when the body's result type R is not the compute type M (see the file comment).
@@ -154,7 +173,8 @@ BP_INLINE void vectorized(const ContiguousArgs& args) {
                     ? scalars.value[i]
                     : element_cast<M>(reinterpret_cast<const S*>(args.data[1 + i])[index]);
       }
-      reinterpret_cast<Out*>(args.data[0])[index] = element_cast<Out>(to_storage<S, M>(body(in)));
+      reinterpret_cast<Out*>(args.data[0])[index] =
+          element_cast<Out>(to_storage<S, M>(apply(body, in, index)));
     }
     return;
   }
@@ -180,7 +200,8 @@ BP_INLINE void vectorized(const ContiguousArgs& args) {
       for (int i = 0; i < kInputs; ++i) {
         in[i] = ((kScalarMask >> i) & 1u) ? scalars.value[i] : element_cast<M>(loaded[j][i].val[l]);
       }
-      results[j].val[l] = element_cast<Out>(to_storage<S, M>(body(in)));
+      const uint32_t index = (base / kVec + threadIdx.x + j * kThreads) * kVec + l;
+      results[j].val[l] = element_cast<Out>(to_storage<S, M>(apply(body, in, index)));
     }
   }
 #pragma unroll
@@ -221,7 +242,7 @@ BP_INLINE void strided(const StridedArgs& args) {
     const uint32_t index = base + threadIdx.x + j * kThreads;
     if (index < args.numel) {
       *reinterpret_cast<Out*>(args.data[0] + out_offset[j]) =
-          element_cast<Out>(to_storage<S, M>(body(in[j])));
+          element_cast<Out>(to_storage<S, M>(apply(body, in[j], index)));
     }
   }
 }
@@ -249,7 +270,8 @@ BP_INLINE void dynamic(const StridedArgs& args) {
                   ? scalars.value[i]
                   : load_dynamic<S, M>(args.data[1 + i] + offsets.at[1 + i], args.dtypes[1 + i]);
     }
-    store_dynamic(args.data[0] + offsets.at[0], args.dtypes[0], to_storage<S, M>(body(in)));
+    store_dynamic(args.data[0] + offsets.at[0], args.dtypes[0],
+                  to_storage<S, M>(apply(body, in, index)));
   }
 }
 
