@@ -299,6 +299,10 @@ TEST(IntentionalDifferences, AutogenOutCast) {
                 remainder_out(flags, Scalar(int64_t{3}), int_tensor_of(ST::kBool, {0, 1}));
               }),
               HasSubstr("result type int64 can't be cast to the desired output type bool"));
+  EXPECT_THAT(message_of([&] {
+                remainder_out(flags, Scalar(int64_t{3}), int_tensor_of(ST::kBool, {1, 1}));
+              }),
+              HasSubstr("result type int64 can't be cast to the desired output type bool"));
 }
 
 // nextafter-bfloat16: nextafter is declared for float32 and float64 only (PyTorch 1.13 also
