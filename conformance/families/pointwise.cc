@@ -161,6 +161,12 @@ OpEntry pointwise(PointwiseSpec spec) {
   return e;
 }
 
+ElementFn scalar_first(ElementFn fn) {
+  return [fn](const std::vector<Wide>& operands, const Ctx& c) {
+    return fn({operands.rbegin(), operands.rend()}, c);
+  };
+}
+
 std::string found_dtype(ScalarType expected, ScalarType given) {
   return "Found dtype " + std::string(scalar_type_name(given)) + " but expected " +
          std::string(scalar_type_name(expected));

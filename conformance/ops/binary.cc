@@ -178,14 +178,6 @@ const ElementFn kRsubMath = math<kAnyKind>([](auto a, auto b, const Ctx& c) {
   return b - c.scalar<decltype(a)>("alpha", ScalarArg::integer(1)) * a;
 });
 
-// `fn` for an op whose scalar operand comes first: the pointwise family passes tensor operands
-// before scalar ones.
-ElementFn scalar_first(ElementFn fn) {
-  return [fn](const std::vector<Wide>& operands, const Ctx& c) {
-    return fn({operands.rbegin(), operands.rend()}, c);
-  };
-}
-
 // Real divisors of the tensor-scalar overloads: neither zero nor -1 (see kDivisor).
 const std::vector<Scalar> kScalarDivisors = {Scalar(int64_t{3}), Scalar(-2.5), Scalar(int64_t{-4})};
 
