@@ -155,6 +155,64 @@ Wide log_add_exp(const std::vector<Wide>& x, const Ctx& c) {
   })(x, c);
 }
 
+// fmax / fmin: a NaN operand is ignored (NaN only when both are); self of equal values.
+template <bool kMax>
+Wide fmax_fmin(const std::vector<Wide>& x, const Ctx& c) {
+  return math<kIntOrRealKind>([](auto a, auto b) {
+    if constexpr (kIsReal<decltype(a)>) {
+      if (std::isnan(a)) return b;
+      if (std::isnan(b)) return a;
+    }
+    if constexpr (kMax) {
+      return a < b ? b : a;
+    } else {
+      return b < a ? b : a;
+    }
+  })(x, c);
+}
+
+// lcm: |a / gcd(a, b) * b| (0 when the gcd is 0), with C's abs and % in the dtype's width (so the
+// gcd of the minimum can be negative); the product and its magnitude in int32 for narrower types
+// (C++'s promotion in PyTorch's kernel), then wrapped to the dtype.
+Int lcm(Int a, Int b, const Ctx& c) {
+  Int x = c.wrap(a < Int(0) ? -a : a);
+  Int y = c.wrap(b < Int(0) ? -b : b);
+  while (x != Int(0)) {
+    const Int next = c.wrap(trunc_mod(y, x));
+    y = x;
+    x = next;
+  }
+  if (y == Int(0)) return Int(0);
+  Int product = trunc_div(a, y) * b;
+  const bool narrow = c.compute() == ScalarType::kInt8 || c.compute() == ScalarType::kUInt8 ||
+                      c.compute() == ScalarType::kInt16;
+  if (!narrow) product = c.wrap(product);
+  return c.wrap(product < Int(0) ? -product : product);
+}
+
+// heaviside: operands of one dtype (and an out of it), not complex.
+void check_heaviside(const RefArgs& a, ScalarType) {
+  if (a.tensor("self").dtype != a.tensor("values").dtype) {
+    throw RefError{"heaviside is not yet implemented for tensors with different dtypes."};
+  }
+}
+
+std::string heaviside_out_error(ScalarType, ScalarType given) {
+  return is_complex(given) ? "heaviside is not yet implemented for complex tensors."
+                           : "heaviside is not yet implemented for tensors with different dtypes.";
+}
+
+// heaviside's operands of two dtypes.
+std::vector<Sample> heaviside_mixed(ScalarType dtype, ValueSource& src) {
+  const ScalarType other =
+      dtype == ScalarType::kFloat64 ? ScalarType::kFloat32 : ScalarType::kFloat64;
+  Sample s;
+  s.add("self", make_tensor(src, dtype, {3}, Layout::kContiguous));
+  s.add("values", make_tensor(src, other, {3}, Layout::kContiguous));
+  s.note = "error: operands of two dtypes";
+  return {s};
+}
+
 // floor_divide is div(rounding_mode='floor').
 const ElementFn kFloorDivideMath = math<kIntOrRealKind>([](auto a, auto b, const Ctx& c) {
   if constexpr (kIsInt<decltype(a)>) {
@@ -593,6 +651,49 @@ void add_binary_entries(OpDatabase& db) {
                     .tier = 2,
                     .operands = {{"self"}, {"other"}},
                     .math = log_add_exp<false>}));
+  db.add(pointwise({.name = "logaddexp2",
+                    .dtypes = kFloating,
+                    .tier = 2,
+                    .operands = {{"self"}, {"other"}},
+                    .math = log_add_exp<true>}));
+  db.add(pointwise({.name = "fmax",
+                    .dtypes = kAllButComplex,
+                    .tier = 2,
+                    .operands = {{"self"}, {"other"}},
+                    .math = fmax_fmin<true>,
+                    .rejected = kComplex,
+                    .rejected_message = "fmax not implemented for complex tensors."}));
+  db.add(pointwise({.name = "fmin",
+                    .dtypes = kAllButComplex,
+                    .tier = 2,
+                    .operands = {{"self"}, {"other"}},
+                    .math = fmax_fmin<false>,
+                    .rejected = kComplex,
+                    .rejected_message = "fmin not implemented for complex tensors."}));
+  db.add(
+      pointwise({.name = "lcm",
+                 .dtypes = kIntegral,
+                 .tier = 2,
+                 .operands = {{"self"}, {"other"}},
+                 .math = math<kIntKind>([](Int a, Int b, const Ctx& c) { return lcm(a, b, c); })}));
+  // heaviside: operands of one dtype only, so no numbers or promotions (an error sample instead).
+  db.add(pointwise({.name = "heaviside",
+                    .dtypes = kAllButComplex,
+                    .tier = 2,
+                    .operands = {{"self", std::nullopt, kFewValues}, {"values"}},
+                    .math = math<kIntOrRealKind>([](auto a, auto b) {
+                      using T = decltype(a);
+                      if (a == T(0)) return b;
+                      return a > T(0) ? T(1) : T(0);
+                    }),
+                    .check = check_heaviside,
+                    .rejected = kComplex,
+                    .rejected_message = "heaviside is not yet implemented for complex tensors.",
+                    .numbers = false,
+                    .promotions = false,
+                    .extra_samples = heaviside_mixed,
+                    .out_dtype = OutDtypeRule::kExact,
+                    .out_dtype_error = heaviside_out_error}));
   db.add(pointwise({.name = "nextafter",
                     .dtypes = DtypeSet(ScalarType::kFloat32) | DtypeSet(ScalarType::kFloat64),
                     .tier = 2,

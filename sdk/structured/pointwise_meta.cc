@@ -259,6 +259,24 @@ void minimum_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& othe
   real_binary_op(iter, self, other, "minimum");
 }
 
+void fmax_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& other) {
+  real_binary_op(iter, self, other, "fmax");
+}
+
+void fmin_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& other) {
+  real_binary_op(iter, self, other, "fmin");
+}
+
+void heaviside_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& values) {
+  const Tensor& out = iter.maybe_get_output(0);
+  BP_CHECK(!is_complex(self.dtype()) && !is_complex(values.dtype()) &&
+               !(out.defined() && is_complex(out.dtype())),
+           "heaviside is not yet implemented for complex tensors.");
+  BP_CHECK(self.dtype() == values.dtype() && !(out.defined() && out.dtype() != self.dtype()),
+           "heaviside is not yet implemented for tensors with different dtypes.");
+  binary_op(iter, self, values);
+}
+
 void pow_tensor_scalar_op(TensorIteratorBase& iter, const Tensor& self, const Scalar& exponent) {
   BP_CHECK(!(is_integral(self.dtype(), /*include_bool=*/true) &&
              exponent.is_integral(/*include_bool=*/true) && exponent.to<int64_t>() < 0),

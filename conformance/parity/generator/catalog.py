@@ -117,6 +117,23 @@ def _zeta_q_above(sampler, q_name, op, dtype):
     return out
 
 
+def _lcm_no_minimum(sampler, op, dtype):
+    """lcm's samples with the int32 and int64 minimum raised by one: 1.13 divides the minimum by
+    its gcd with an odd number, -1, and dies of SIGFPE (docs/pytorch_parity.md, lcm-minimum)."""
+    out = []
+    for x in sampler(op, dtype):
+        for t in x.args.values():
+            if isinstance(t, torch.Tensor) and t.dtype in (torch.int32, torch.int64) and \
+                    t.numel():
+                whole = t.as_strided((t.storage().size(),), (1,), 0)  # every stored element
+                lowest = torch.iinfo(t.dtype).min
+                if bool((whole == lowest).any()):
+                    whole.masked_fill_(whole == lowest, lowest + 1)
+                    x = Sample(x.description + ", the minimum raised by one", x.args, x.variants)
+        out.append(x)
+    return out
+
+
 # Functional ops whose arguments need values of their own; every other op's samples follow from
 # its family and schema, so a new op of a known kind needs nothing here.
 OWN_SAMPLERS = {
@@ -165,6 +182,8 @@ def functional_sampler(op):
             f = functools.partial(_alpha, f)
         if (op.alias_of or op.name).startswith("special_zeta"):
             f = functools.partial(_zeta_q_above, f, second)
+        if op.name == "lcm":
+            f = functools.partial(_lcm_no_minimum, f)
         return f
     if op.family == "reductions":
         return functools.partial(_reduction, types=types)

@@ -216,6 +216,13 @@ def _nextafter_bfloat16(op, case, siblings):
         case["dtype"] == "bfloat16" or any(o["dtype"] == "bfloat16" for o in outs))
 
 
+def _fmax_reduced_zero(op, case, siblings):
+    outs = case["expect"].get("outputs", [])
+    return op.target_base in ("fmax", "fmin") and any(
+        o["dtype"] in ("float16", "bfloat16") for o in outs) and any(
+        x == 0 for v in _tensors(case).values() for x in _reals(v))
+
+
 def _var_out_dtype(op, case, siblings):
     out = case["args"].get("out")
     return op.target_base == "var" and out is not None and (
@@ -439,6 +446,8 @@ RULES = [
      _autogen_out_cast),
     ("nextafter-bfloat16", "nextafter of bfloat16 is not declared: the kernels compute bfloat16 in "
      "float32, whose next value is not bfloat16's", _nextafter_bfloat16),
+    ("fmax-reduced-zero", "fmax and fmin of float16 and bfloat16 zeros of both signs: self, as "
+     "for float32 and float64; 1.13 gives other", _fmax_reduced_zero),
     ("bfloat16-arithmetic", "sinc and special_ndtr of bfloat16 computed in float32, rounded "
      "once", _bfloat16_arithmetic),
     ("nan-to-num-overlap", "in-place ops refuse overlapping outputs, nan_to_num_ of integers too",
