@@ -5,6 +5,7 @@
 #include "conformance/families/pointwise.h"
 #include "conformance/framework/layouts.h"
 #include "conformance/ops/database.h"
+#include "sdk/core/promotion.h"
 
 namespace bp::conformance {
 namespace {
@@ -211,6 +212,44 @@ std::vector<Sample> heaviside_mixed(ScalarType dtype, ValueSource& src) {
   s.add("values", make_tensor(src, other, {3}, Layout::kContiguous));
   s.note = "error: operands of two dtypes";
   return {s};
+}
+
+// ldexp is PyTorch's mul(self, pow(2.0, other)): pow's dtype is that of a wrapped 2.0 and other,
+// the result's that of mul of self and pow's result (zero-dim when other is zero-dim or a number).
+ScalarType ldexp_result(const RefArgs& a, ScalarType /*common*/) {
+  ResultTypeState pow_state;
+  update_result_type_state(pow_state, ScalarType::kFloat64, OperandKind::kWrappedScalar);
+  update_result_type_state(pow_state, a.tensor("other").dtype, a.operand_kind("other"));
+  ResultTypeState mul_state;
+  update_result_type_state(mul_state, a.tensor("self").dtype, a.operand_kind("self"));
+  update_result_type_state(mul_state, result_type(pow_state),
+                           a.operand_kind("other") == OperandKind::kTensor
+                               ? OperandKind::kTensor
+                               : OperandKind::kZeroDimTensor);
+  return result_type(mul_state);
+}
+
+// float_power computes in float64, or complex128 when an operand is complex; its out (and self,
+// in place) must have that dtype.
+ScalarType float_power_result(const RefArgs& /*a*/, ScalarType common) {
+  return is_complex(common) ? ScalarType::kComplex128 : ScalarType::kFloat64;
+}
+
+std::string float_power_out_error(ScalarType expected, ScalarType given) {
+  return "the output given to float_power has dtype " + std::string(scalar_type_name(given)) +
+         " but the operation's result requires dtype " + std::string(scalar_type_name(expected));
+}
+
+// float_power_ checks self's dtype before anything else: a self of another dtype than float64
+// and complex128 is refused whatever the sample (a complex exponent with a float64 self is the
+// inplace_dtype_error's).
+constexpr DtypeSet kFloatPowerBaseRejected =
+    kAllDtypes - DtypeSet(ScalarType::kFloat64) - DtypeSet(ScalarType::kComplex128);
+const char* const kFloatPowerBaseMessage = "the base given to float_power_ has dtype";
+
+std::string float_power_base_error(ScalarType result, ScalarType self) {
+  return "the base given to float_power_ has dtype " + std::string(scalar_type_name(self)) +
+         " but the operation's result requires dtype " + std::string(scalar_type_name(result));
 }
 
 // floor_divide is div(rounding_mode='floor').
@@ -694,6 +733,64 @@ void add_binary_entries(OpDatabase& db) {
                     .extra_samples = heaviside_mixed,
                     .out_dtype = OutDtypeRule::kExact,
                     .out_dtype_error = heaviside_out_error}));
+  // ldexp: whole exponents in [-8, 8], so the powers of 2 are exact in every dtype; no numbers
+  // (PyTorch's ldexp takes tensors only; the golden cases cover the extremes).
+  db.add(pointwise(
+      {.name = "ldexp.Tensor",
+       .dtypes = kAllDtypes,
+       .tier = 2,
+       .operands = {{"self"},
+                    {"other", std::nullopt,
+                     Domain{.low = -8,
+                            .high = 8,
+                            .int_low = -8,
+                            .int_high = 8,
+                            .int_extremes = false,
+                            .whole = true}}},
+       .result_dtype = ldexp_result,
+       .math = math<kFloatingKind>([](auto a, auto b) { return a * std::pow(decltype(a)(2), b); }),
+       .numbers = false}));
+  db.add(pointwise({.name = "float_power.Tensor_Tensor",
+                    .dtypes = kAllDtypes,
+                    .tier = 2,
+                    .operands = {{"self", std::nullopt, kBase},
+                                 {"exponent", std::nullopt,
+                                  Domain{.low = -3, .high = 3, .int_low = -2, .int_high = 9}}},
+                    .result_dtype = float_power_result,
+                    .math = math<kFloatingKind>([](auto a, auto b) { return std::pow(a, b); }),
+                    .out_dtype = OutDtypeRule::kExact,
+                    .out_dtype_error = float_power_out_error,
+                    .inplace_dtype_error = float_power_base_error,
+                    .inplace_rejected = kFloatPowerBaseRejected,
+                    .inplace_rejected_message = kFloatPowerBaseMessage}));
+  // float_power's Scalar overloads: pow.Tensor_Scalar's (exact forms) and pow.Scalar's values in
+  // float64; real numbers only (a complex one is complex128: the Tensor_Tensor entry's).
+  db.add(pointwise(
+      {.name = "float_power.Tensor_Scalar",
+       .dtypes = kAllDtypes,
+       .tier = 2,
+       .operands = {{"self", std::nullopt, kBase}},
+       .scalar_operands = {"exponent"},
+       .scalars = {Scalar(int64_t{2}), Scalar(int64_t{-1}), Scalar(0.5), Scalar(2.5), Scalar(true)},
+       .result_dtype = float_power_result,
+       .math = math<kFloatingKind>([](auto a, auto e) { return pow_scalar(a, e); }),
+       .out_dtype = OutDtypeRule::kExact,
+       .out_dtype_error = float_power_out_error,
+       .inplace_dtype_error = float_power_base_error,
+       .inplace_rejected = kFloatPowerBaseRejected,
+       .inplace_rejected_message = kFloatPowerBaseMessage}));
+  db.add(pointwise(
+      {.name = "float_power.Scalar",
+       .dtypes = kAllDtypes,
+       .tier = 2,
+       .operands = {{"exponent", std::nullopt,
+                     Domain{.low = -3, .high = 3, .int_low = -2, .int_high = 9}}},
+       .scalar_operands = {"self"},
+       .scalars = {Scalar(int64_t{2}), Scalar(2.5), Scalar(int64_t{-3})},
+       .result_dtype = float_power_result,
+       .math = scalar_first(math<kFloatingKind>([](auto a, auto b) { return std::pow(a, b); })),
+       .out_dtype = OutDtypeRule::kExact,
+       .out_dtype_error = float_power_out_error}));
   db.add(pointwise({.name = "nextafter",
                     .dtypes = DtypeSet(ScalarType::kFloat32) | DtypeSet(ScalarType::kFloat64),
                     .tier = 2,

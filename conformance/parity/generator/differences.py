@@ -128,7 +128,8 @@ def _fma(op, case, siblings):
 
 
 def _complex_pow(op, case, siblings):
-    return op.target_base == "pow" and _complex_result(case) and _has_special(case)
+    return op.target_base in ("pow", "float_power") and _complex_result(case) and \
+        _has_special(case)
 
 
 def _complex_sub_zero(op, case, siblings):
@@ -428,7 +429,8 @@ RULES = [
      "algorithm (PyTorch 2.0)", _smith_division),
     ("fma", "products that overflow (complex mul, addcmul): PyTorch's depend on FMA contraction",
      _fma),
-    ("complex-pow", "complex pow of zeros, infinities and NaN: C99 leaves cpow unspecified",
+    ("complex-pow", "complex pow (and float_power) of zeros, infinities and NaN: C99 leaves cpow "
+     "unspecified",
      _complex_pow),
     ("complex-sub-zero", "complex sub: the sign of a zero imaginary part", _complex_sub_zero),
     ("lerp-weight", "lerp with weight <= -0.5: the formula by |weight| (PyTorch 2.0)",
