@@ -303,14 +303,14 @@ struct LogAddExp {
   }
 };
 
-// logaddexp2: log2(2^self + 2^other) as max + log1p(2^-|self - other|) / ln 2, as LogAddExp.
+// logaddexp2: log2(2^self + 2^other) as max + log2(1 + 2^-|self - other|), PyTorch's formula
+// (so logaddexp2(a, a) is a + 1 exactly); equal infinities give themselves, as LogAddExp.
 struct LogAddExp2 {
   static constexpr bool kVectorized = true;
   template <typename T>
   T operator()(T self, T other) const {
-    const T inv_log_2 = T(element_t<T>(1.4426950408889634));
     const T d = self - other;
-    const T general = maximum(self, other) + log1p(exp2(minimum(d, -d))) * inv_log_2;
+    const T general = maximum(self, other) + log2(T(1) + exp2(minimum(d, -d)));
     const T z = self - self;  // NaN for infinite (and NaN) self
     return select(self == other, select(z != z, self, general), general);
   }
