@@ -219,6 +219,10 @@ TEST(IntentionalDifferences, ZetaLimitsAndNegativeQ) {
   expect_values(special_zeta(tensor_of(ST::kFloat64, {2, 2, inf, inf, inf}),
                              tensor_of(ST::kFloat64, {inf, -inf, 2, 1, 0.5})),
                 ST::kFloat64, {0.0, nan, 0.0, 1.0, inf});
+  // s = nan at the poles q = 0, -1: nan (1.13: inf); s = 1 stays inf.
+  expect_values(
+      special_zeta(tensor_of(ST::kFloat64, {nan, nan, 1}), tensor_of(ST::kFloat64, {0, -1, 0})),
+      ST::kFloat64, {nan, nan, inf});
   // zeta(2, -N - 1/2) = pi^2 - zeta(2, N + 3/2), about pi^2 - 1 / (N + 1).
   expect_values(special_zeta(tensor_of(ST::kFloat64, {2, 2}),
                              tensor_of(ST::kFloat64, {-1e9 - 0.5, -1e15 - 0.5})),

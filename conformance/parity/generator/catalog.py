@@ -1,6 +1,7 @@
 """Which samples each declared op gets: a sampler per functional op, and the in-place and out=
 variants derived from their functional op's samples."""
 import functools
+import re
 
 import torch
 
@@ -192,6 +193,11 @@ def functional_sampler(op):
     return None
 
 
+def _plain_type(type_):
+    """A schema type without its alias annotation: "Tensor(a!)" is "Tensor"."""
+    return re.sub(r"\([a-z!]*\)", "", type_)
+
+
 def functional_of(op, ops_by_name):
     """The functional op whose samples an in-place or out= op reuses: the one of its structured
     group, else the one of the same base name and arguments (apart from the written ones)."""
@@ -205,6 +211,13 @@ def functional_of(op, ops_by_name):
     if op.kind == "out":
         overload = "" if overload == "out" else overload[:-len("_out")]
     candidates.sort(key=lambda c: c.overload != overload)
+    # The same arguments of the same types first: xlogy.OutScalar_Self is xlogy.Scalar_Self's
+    # (Scalar self), not xlogy.Tensor's; float_power_.Scalar is float_power.Tensor_Scalar's.
+    typed = [(a.name, _plain_type(a.type)) for a in op.args
+             if not (op.kind == "out" and a.written)]
+    for c in candidates:
+        if [(a.name, _plain_type(a.type)) for a in c.args] == typed:
+            return c
     for c in candidates:
         if [a.name for a in c.args] == want:
             return c

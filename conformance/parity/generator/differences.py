@@ -218,9 +218,14 @@ def _nextafter_bfloat16(op, case, siblings):
 
 
 def _fmax_reduced_zero(op, case, siblings):
+    """fmax / fmin computing in float16 or bfloat16 (its inputs', whatever the out's dtype) on
+    zeros."""
+    reduced = ("float16", "bfloat16")
+    inputs = [t for k, t in _tensors(case).items() if k != "out"]
     outs = case["expect"].get("outputs", [])
-    return op.target_base in ("fmax", "fmin") and any(
-        o["dtype"] in ("float16", "bfloat16") for o in outs) and any(
+    return op.target_base in ("fmax", "fmin") and (
+        all(t["dtype"] in reduced for t in inputs) or
+        any(o["dtype"] in reduced for o in outs)) and any(
         x == 0 for v in _tensors(case).values() for x in _reals(v))
 
 
@@ -376,6 +381,9 @@ def _zeta_limits(op, case, siblings):
     s, q = torch.broadcast_tensors(s.double(), q.double())
     if bool(((s == math.inf) | torch.isinf(q)).any()):
         return True
+    # s nan at a pole q = 0, -1, ...: 1.13 checks the pole first (inf); Backplane: nan in, nan out.
+    if bool((torch.isnan(s) & (q <= 0) & (q == torch.floor(q))).any()):
+        return True
     # s so large that every term underflows: 1.13's Euler-Maclaurin tail gives 0 * inf = nan.
     got = torch.tensor(_floats(case["expect"]["outputs"][0]), dtype=torch.float64)
     if got.numel() != s.numel():
@@ -472,7 +480,8 @@ RULES = [
     ("polygamma-limits", "polygamma at its poles (n = 1) and infinities (n >= 2): the limits; "
      "1.13 gives finite values at the poles and nan at +inf", _polygamma_limits),
     ("zeta-limits", "special_zeta at s = +inf, huge s and q = +-inf: the limits (nan at "
-     "q = -inf); 1.13 gives nan at +inf and for huge s, and inf at q = -inf", _zeta_limits),
+     "q = -inf); 1.13 gives nan at +inf and for huge s, and inf at q = -inf; s = nan at a pole: "
+     "nan (1.13: inf)", _zeta_limits),
     ("igamma-denormal-a", "igamma of a float64 denormal a: 1 (1.13: 0)", _igamma_denormal_a),
     ("computed-in-double", "polygamma (n >= 1), mvlgamma, special_zeta, igamma and igammac below "
      "float64: computed in double and rounded once; 1.13 rounds arguments next to the poles and "
