@@ -379,6 +379,15 @@ struct Nextafter {
   }
 };
 
+// polar(abs, angle): abs cos(angle) + i abs sin(angle), a complex number of the parts' type
+// (PyTorch's `complex<T>(a * cos(b), a * sin(b))`).
+struct Polar {
+  template <typename T>
+  complex<T> operator()(T abs, T angle) const {
+    return complex<T>(abs * cos(angle), abs * sin(angle));
+  }
+};
+
 // ---- Comparisons and logic (results are bool) ---------------------------------------------
 // The comparisons are kVectorized: on a Vectorized<T> they give the lanes' mask (every bit set
 // where the comparison holds), which the CPU's loops store as bool, or as 1 / 0 of T when the

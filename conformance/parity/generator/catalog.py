@@ -135,6 +135,13 @@ def _lcm_no_minimum(sampler, op, dtype):
     return out
 
 
+def _abs_angle(op, dtype):
+    """polar(abs, angle): a binary op's samples with its operands renamed."""
+    return [Sample(x.description, {("abs" if k == "self" else "angle" if k == "other" else k): v
+                                   for k, v in x.args.items()}, x.variants)
+            for x in pointwise.binary(op, dtype)]
+
+
 # Functional ops whose arguments need values of their own; every other op's samples follow from
 # its family and schema, so a new op of a known kind needs nothing here.
 OWN_SAMPLERS = {
@@ -144,6 +151,7 @@ OWN_SAMPLERS = {
     "clamp.Tensor": pointwise.clamp_tensor,
     "lerp.Scalar": pointwise.lerp,
     "addcmul": pointwise.addcmul,
+    "polar": _abs_angle,
     "round.decimals": functools.partial(pointwise.unary_with_arg, name="decimals",
                                         values=[2, -1, 0, 5], required=True),
     "logit": functools.partial(pointwise.unary_with_arg, name="eps", values=[0.25, 0.0, -0.5]),
