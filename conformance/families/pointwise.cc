@@ -74,7 +74,15 @@ Expected reference(const PointwiseSpec& spec, const RefArgs& a) {
   if (spec.scalars_in_math) {
     for (const RefTensor& s : scalars) operands.push_back(&s);
   }
-  const Sizes shape = broadcast_all(operands);
+  Sizes shape;
+  try {
+    shape = broadcast_all(operands);
+  } catch (RefError& e) {
+    // An op whose out must have exactly its result's dtype, known before broadcasting
+    // (float_power), checks it first: its out= case takes an out of that dtype.
+    if (spec.result_dtype && spec.out_dtype == OutDtypeRule::kExact) e.result_dtype = result;
+    throw;
+  }
   try {
     if (spec.check_after_build) spec.check_after_build(a, common);
     return Expected::of(elementwise(operands, compute, result, spec.math, Ctx(a, compute)));
@@ -159,6 +167,12 @@ OpEntry pointwise(PointwiseSpec spec) {
   e.samples = [shared](ScalarType dtype, uint64_t seed) { return samples(*shared, dtype, seed); };
   e.reference = [shared](const RefArgs& a) { return reference(*shared, a); };
   return e;
+}
+
+ElementFn scalar_first(ElementFn fn) {
+  return [fn](const std::vector<Wide>& operands, const Ctx& c) {
+    return fn({operands.rbegin(), operands.rend()}, c);
+  };
 }
 
 std::string found_dtype(ScalarType expected, ScalarType given) {

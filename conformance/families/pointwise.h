@@ -82,6 +82,10 @@ OpEntry pointwise(PointwiseSpec spec);
 // TensorIterator, which need the result's dtype exactly: "Found dtype int64 but expected float32".
 std::string found_dtype(ScalarType expected, ScalarType given);
 
+// `fn` for an op whose scalar operand comes first (remainder.Scalar_Tensor, xlogy.Scalar_Self):
+// the family passes tensor operands before scalar ones, so `fn` gets them reversed.
+ElementFn scalar_first(ElementFn fn);
+
 // The variants of an entry: functional, and in-place and out= where the names are not empty.
 std::vector<OpVariant> variants(const std::string& functional, const std::string& inplace,
                                 const std::string& out);

@@ -5,6 +5,7 @@
 #include "conformance/families/pointwise.h"
 #include "conformance/framework/layouts.h"
 #include "conformance/ops/database.h"
+#include "sdk/core/promotion.h"
 
 namespace bp::conformance {
 namespace {
@@ -155,6 +156,112 @@ Wide log_add_exp(const std::vector<Wide>& x, const Ctx& c) {
   })(x, c);
 }
 
+// fmax / fmin: a NaN operand is ignored (NaN only when both are); self of equal values.
+template <bool kMax>
+Wide fmax_fmin(const std::vector<Wide>& x, const Ctx& c) {
+  return math<kIntOrRealKind>([](auto a, auto b) {
+    if constexpr (kIsReal<decltype(a)>) {
+      if (std::isnan(a)) return b;
+      if (std::isnan(b)) return a;
+    }
+    if constexpr (kMax) {
+      return a < b ? b : a;
+    } else {
+      return b < a ? b : a;
+    }
+  })(x, c);
+}
+
+// lcm: |a / gcd(a, b) * b| (0 when the gcd is 0), with C's abs and % in the dtype's width (so the
+// gcd of the minimum can be negative); the product and its magnitude in int32 for narrower types
+// (C++'s promotion in PyTorch's kernel), then wrapped to the dtype.
+Int lcm(Int a, Int b, const Ctx& c) {
+  Int x = c.wrap(a < Int(0) ? -a : a);
+  Int y = c.wrap(b < Int(0) ? -b : b);
+  while (x != Int(0)) {
+    const Int next = c.wrap(trunc_mod(y, x));
+    y = x;
+    x = next;
+  }
+  if (y == Int(0)) return Int(0);
+  Int product = trunc_div(a, y) * b;
+  const bool narrow = c.compute() == ScalarType::kInt8 || c.compute() == ScalarType::kUInt8 ||
+                      c.compute() == ScalarType::kInt16;
+  if (!narrow) product = c.wrap(product);
+  return c.wrap(product < Int(0) ? -product : product);
+}
+
+// heaviside: operands of one dtype (and an out of it), not complex.
+void check_heaviside(const RefArgs& a, ScalarType) {
+  if (a.tensor("self").dtype != a.tensor("values").dtype) {
+    throw RefError{"heaviside is not yet implemented for tensors with different dtypes."};
+  }
+}
+
+std::string heaviside_out_error(ScalarType, ScalarType given) {
+  return is_complex(given) ? "heaviside is not yet implemented for complex tensors."
+                           : "heaviside is not yet implemented for tensors with different dtypes.";
+}
+
+// heaviside's operands of two dtypes.
+std::vector<Sample> heaviside_mixed(ScalarType dtype, ValueSource& src) {
+  const ScalarType other =
+      dtype == ScalarType::kFloat64 ? ScalarType::kFloat32 : ScalarType::kFloat64;
+  Sample s;
+  s.add("self", make_tensor(src, dtype, {3}, Layout::kContiguous));
+  s.add("values", make_tensor(src, other, {3}, Layout::kContiguous));
+  s.note = "error: operands of two dtypes";
+  return {s};
+}
+
+// ldexp is PyTorch's mul(self, pow(2.0, other)): pow's dtype is that of a wrapped 2.0 and other,
+// the result's that of mul of self and pow's result (zero-dim when other is zero-dim or a number).
+ScalarType ldexp_result(const RefArgs& a, ScalarType /*common*/) {
+  ResultTypeState pow_state;
+  update_result_type_state(pow_state, ScalarType::kFloat64, OperandKind::kWrappedScalar);
+  update_result_type_state(pow_state, a.tensor("other").dtype, a.operand_kind("other"));
+  ResultTypeState mul_state;
+  update_result_type_state(mul_state, a.tensor("self").dtype, a.operand_kind("self"));
+  update_result_type_state(mul_state, result_type(pow_state),
+                           a.operand_kind("other") == OperandKind::kTensor
+                               ? OperandKind::kTensor
+                               : OperandKind::kZeroDimTensor);
+  return result_type(mul_state);
+}
+
+// float_power computes in float64, or complex128 when an operand is complex; its out (and self,
+// in place) must have that dtype.
+ScalarType float_power_result(const RefArgs& /*a*/, ScalarType common) {
+  return is_complex(common) ? ScalarType::kComplex128 : ScalarType::kFloat64;
+}
+
+std::string float_power_out_error(ScalarType expected, ScalarType given) {
+  return "the output given to float_power has dtype " + std::string(scalar_type_name(given)) +
+         " but the operation's result requires dtype " + std::string(scalar_type_name(expected));
+}
+
+// float_power_ checks self's dtype before anything else: a self of another dtype than float64
+// and complex128 is refused whatever the sample (a complex exponent with a float64 self is the
+// inplace_dtype_error's).
+constexpr DtypeSet kFloatPowerBaseRejected =
+    kAllDtypes - DtypeSet(ScalarType::kFloat64) - DtypeSet(ScalarType::kComplex128);
+const char* const kFloatPowerBaseMessage = "the base given to float_power_ has dtype";
+
+std::string float_power_base_error(ScalarType result, ScalarType self) {
+  return "the base given to float_power_ has dtype " + std::string(scalar_type_name(self)) +
+         " but the operation's result requires dtype " + std::string(scalar_type_name(result));
+}
+
+// polar: the complex dtype of its parts' dtype, which an out must have exactly.
+ScalarType complex_result(const RefArgs& /*a*/, ScalarType common) {
+  return to_complex_type(common);
+}
+
+std::string complex_out_error(ScalarType expected, ScalarType given) {
+  return "Expected object of scalar type " + std::string(scalar_type_name(expected)) +
+         " but got scalar type " + std::string(scalar_type_name(given)) + " for argument 'out'";
+}
+
 // floor_divide is div(rounding_mode='floor').
 const ElementFn kFloorDivideMath = math<kIntOrRealKind>([](auto a, auto b, const Ctx& c) {
   if constexpr (kIsInt<decltype(a)>) {
@@ -177,14 +284,6 @@ const ElementFn kFmodMath = math<kIntOrRealKind>([](auto a, auto b) {
 const ElementFn kRsubMath = math<kAnyKind>([](auto a, auto b, const Ctx& c) {
   return b - c.scalar<decltype(a)>("alpha", ScalarArg::integer(1)) * a;
 });
-
-// `fn` for an op whose scalar operand comes first: the pointwise family passes tensor operands
-// before scalar ones.
-ElementFn scalar_first(ElementFn fn) {
-  return [fn](const std::vector<Wide>& operands, const Ctx& c) {
-    return fn({operands.rbegin(), operands.rend()}, c);
-  };
-}
 
 // Real divisors of the tensor-scalar overloads: neither zero nor -1 (see kDivisor).
 const std::vector<Scalar> kScalarDivisors = {Scalar(int64_t{3}), Scalar(-2.5), Scalar(int64_t{-4})};
@@ -601,6 +700,126 @@ void add_binary_entries(OpDatabase& db) {
                     .tier = 2,
                     .operands = {{"self"}, {"other"}},
                     .math = log_add_exp<false>}));
+  db.add(pointwise({.name = "logaddexp2",
+                    .dtypes = kFloating,
+                    .tier = 2,
+                    .operands = {{"self"}, {"other"}},
+                    .math = log_add_exp<true>}));
+  db.add(pointwise({.name = "fmax",
+                    .dtypes = kAllButComplex,
+                    .tier = 2,
+                    .operands = {{"self"}, {"other"}},
+                    .math = fmax_fmin<true>,
+                    .rejected = kComplex,
+                    .rejected_message = "fmax not implemented for complex tensors."}));
+  db.add(pointwise({.name = "fmin",
+                    .dtypes = kAllButComplex,
+                    .tier = 2,
+                    .operands = {{"self"}, {"other"}},
+                    .math = fmax_fmin<false>,
+                    .rejected = kComplex,
+                    .rejected_message = "fmin not implemented for complex tensors."}));
+  db.add(
+      pointwise({.name = "lcm",
+                 .dtypes = kIntegral,
+                 .tier = 2,
+                 .operands = {{"self"}, {"other"}},
+                 .math = math<kIntKind>([](Int a, Int b, const Ctx& c) { return lcm(a, b, c); })}));
+  // heaviside: operands of one dtype only, so no numbers or promotions (an error sample instead).
+  db.add(pointwise({.name = "heaviside",
+                    .dtypes = kAllButComplex,
+                    .tier = 2,
+                    .operands = {{"self", std::nullopt, kFewValues}, {"values"}},
+                    .math = math<kIntOrRealKind>([](auto a, auto b) {
+                      using T = decltype(a);
+                      if (a == T(0)) return b;
+                      return a > T(0) ? T(1) : T(0);
+                    }),
+                    .check = check_heaviside,
+                    .rejected = kComplex,
+                    .rejected_message = "heaviside is not yet implemented for complex tensors.",
+                    .numbers = false,
+                    .promotions = false,
+                    .extra_samples = heaviside_mixed,
+                    .out_dtype = OutDtypeRule::kExact,
+                    .out_dtype_error = heaviside_out_error}));
+  // ldexp: whole exponents in [-8, 8], so the powers of 2 are exact in every dtype; no numbers
+  // (PyTorch's ldexp takes tensors only; the golden cases cover the extremes).
+  db.add(pointwise(
+      {.name = "ldexp.Tensor",
+       .dtypes = kAllDtypes,
+       .tier = 2,
+       .operands = {{"self"},
+                    {"other", std::nullopt,
+                     Domain{.low = -8,
+                            .high = 8,
+                            .int_low = -8,
+                            .int_high = 8,
+                            .int_extremes = false,
+                            .whole = true}}},
+       .result_dtype = ldexp_result,
+       .math = math<kFloatingKind>([](auto a, auto b) { return a * std::pow(decltype(a)(2), b); }),
+       .numbers = false}));
+  db.add(pointwise({.name = "float_power.Tensor_Tensor",
+                    .dtypes = kAllDtypes,
+                    .tier = 2,
+                    .operands = {{"self", std::nullopt, kBase},
+                                 {"exponent", std::nullopt,
+                                  Domain{.low = -3, .high = 3, .int_low = -2, .int_high = 9}}},
+                    .result_dtype = float_power_result,
+                    .math = math<kFloatingKind>([](auto a, auto b) { return std::pow(a, b); }),
+                    .out_dtype = OutDtypeRule::kExact,
+                    .out_dtype_error = float_power_out_error,
+                    .inplace_dtype_error = float_power_base_error,
+                    .inplace_rejected = kFloatPowerBaseRejected,
+                    .inplace_rejected_message = kFloatPowerBaseMessage}));
+  // float_power's Scalar overloads: pow.Tensor_Scalar's (exact forms) and pow.Scalar's values in
+  // float64; real numbers only (a complex one is complex128: the Tensor_Tensor entry's).
+  db.add(pointwise(
+      {.name = "float_power.Tensor_Scalar",
+       .dtypes = kAllDtypes,
+       .tier = 2,
+       .operands = {{"self", std::nullopt, kBase}},
+       .scalar_operands = {"exponent"},
+       .scalars = {Scalar(int64_t{2}), Scalar(int64_t{-1}), Scalar(0.5), Scalar(2.5), Scalar(true)},
+       .result_dtype = float_power_result,
+       .math = math<kFloatingKind>([](auto a, auto e) { return pow_scalar(a, e); }),
+       .out_dtype = OutDtypeRule::kExact,
+       .out_dtype_error = float_power_out_error,
+       .inplace_dtype_error = float_power_base_error,
+       .inplace_rejected = kFloatPowerBaseRejected,
+       .inplace_rejected_message = kFloatPowerBaseMessage}));
+  db.add(pointwise(
+      {.name = "float_power.Scalar",
+       .dtypes = kAllDtypes,
+       .tier = 2,
+       .operands = {{"exponent", std::nullopt,
+                     Domain{.low = -3, .high = 3, .int_low = -2, .int_high = 9}}},
+       .scalar_operands = {"self"},
+       .scalars = {Scalar(int64_t{2}), Scalar(2.5), Scalar(int64_t{-3})},
+       .result_dtype = float_power_result,
+       .math = scalar_first(math<kFloatingKind>([](auto a, auto b) { return std::pow(a, b); })),
+       .out_dtype = OutDtypeRule::kExact,
+       .out_dtype_error = float_power_out_error}));
+  // polar(abs, angle): parts of one dtype (no numbers or promotions: PyTorch refuses mixed
+  // dtypes); integral, bool and complex parts are refused.
+  db.add(pointwise({.name = "polar",
+                    .dtypes = DtypeSet(ScalarType::kFloat32) | DtypeSet(ScalarType::kFloat64),
+                    .tier = 2,
+                    .operands = {{"abs"}, {"angle"}},
+                    .result_dtype = complex_result,
+                    .math =
+                        [](const std::vector<Wide>& x, const Ctx&) {
+                          const double r = x[0].z.real(), theta = x[1].z.real();
+                          return from_complex(cd(r * std::cos(theta), r * std::sin(theta)));
+                        },
+                    .rejected = kAllDtypes - DtypeSet(ScalarType::kFloat16) -
+                                DtypeSet(ScalarType::kFloat32) - DtypeSet(ScalarType::kFloat64),
+                    .rejected_message = "Expected both inputs to be Half, Float or Double tensors",
+                    .numbers = false,
+                    .promotions = false,
+                    .out_dtype = OutDtypeRule::kExact,
+                    .out_dtype_error = complex_out_error}));
   db.add(pointwise({.name = "nextafter",
                     .dtypes = DtypeSet(ScalarType::kFloat32) | DtypeSet(ScalarType::kFloat64),
                     .tier = 2,

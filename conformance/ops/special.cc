@@ -226,6 +226,29 @@ PointwiseSpec special_binary_op(std::string name, DtypeSet dtypes, ElementFn mat
       .math = std::move(math)};
 }
 
+// The Scalar overloads of a binary special function: `self_scalar` (a number for self, from
+// `selves`) and `other_scalar` (a number for other, from `others`; self from `self_domain`).
+void add_scalar_overloads(OpDatabase& db, std::string self_scalar, std::string other_scalar,
+                          DtypeSet dtypes, ElementFn math, std::vector<Scalar> selves,
+                          std::vector<Scalar> others, Domain self_domain = Domain{}) {
+  db.add(pointwise({.name = std::move(self_scalar),
+                    .dtypes = dtypes,
+                    .tier = 2,
+                    .operands = {{"other"}},
+                    .scalar_operands = {"self"},
+                    .scalars = std::move(selves),
+                    .result = ResultDtype::kFloat,
+                    .math = scalar_first(math)}));
+  db.add(pointwise({.name = std::move(other_scalar),
+                    .dtypes = dtypes,
+                    .tier = 2,
+                    .operands = {{"self", std::nullopt, self_domain}},
+                    .scalar_operands = {"other"},
+                    .scalars = std::move(others),
+                    .result = ResultDtype::kFloat,
+                    .math = std::move(math)}));
+}
+
 }  // namespace
 
 void add_special_entries(OpDatabase& db) {
@@ -342,6 +365,23 @@ void add_special_entries(OpDatabase& db) {
       math<kRealKind>([](double a, double x) { return igamma_reference(a, x, true); }),
       ResultDtype::kCommon, Domain{.low = 0, .high = 20}, Domain{.low = 0, .high = 20})));
   add_alias(db, "special_xlogy", "xlogy.Tensor");
+  add_scalar_overloads(
+      db, "xlogy.Scalar_Self", "xlogy.Scalar_Other", kAllButComplex,
+      math<kRealKind>([](double x, double y) { return xlogy_reference(x, y, false); }),
+      {Scalar(int64_t{0}), Scalar(int64_t{3}), Scalar(-2.5), Scalar(true)},
+      {Scalar(int64_t{0}), Scalar(2.5), Scalar(-1.5), Scalar(true)});
+  add_scalar_overloads(
+      db, "special_xlog1py.self_scalar", "special_xlog1py.other_scalar", kAllButComplex,
+      math<kRealKind>([](double x, double y) { return xlogy_reference(x, y, true); }),
+      {Scalar(int64_t{0}), Scalar(int64_t{3}), Scalar(-2.5), Scalar(true)},
+      {Scalar(int64_t{0}), Scalar(2.5), Scalar(-1.5), Scalar(true)});
+  // s a number from [1, 12], or q a number (nan below 0 unless s is an integer).
+  add_scalar_overloads(
+      db, "special_zeta.self_scalar", "special_zeta.other_scalar", kFloat32And64,
+      math<kRealKind>(zeta_reference), {Scalar(int64_t{2}), Scalar(3.5), Scalar(true)},
+      {Scalar(int64_t{3}), Scalar(0.5), Scalar(-2.5), Scalar(true)}, Domain{.low = 1, .high = 12});
+  add_alias(db, "special_xlogy.self_scalar", "xlogy.Scalar_Self");
+  add_alias(db, "special_xlogy.other_scalar", "xlogy.Scalar_Other");
   add_alias(db, "special_gammainc", "igamma");
   add_alias(db, "special_gammaincc", "igammac");
 }

@@ -272,6 +272,10 @@ TEST(IntentionalDifferences, ZetaLimitsAndNegativeQ) {
   expect_values(special_zeta(tensor_of(ST::kFloat64, {2, 2, inf, inf, inf}),
                              tensor_of(ST::kFloat64, {inf, -inf, 2, 1, 0.5})),
                 ST::kFloat64, {0.0, nan, 0.0, 1.0, inf});
+  // s = nan at the poles q = 0, -1: nan (1.13: inf); s = 1 stays inf.
+  expect_values(
+      special_zeta(tensor_of(ST::kFloat64, {nan, nan, 1}), tensor_of(ST::kFloat64, {0, -1, 0})),
+      ST::kFloat64, {nan, nan, inf});
   // zeta(2, -N - 1/2) = pi^2 - zeta(2, N + 3/2), about pi^2 - 1 / (N + 1).
   expect_values(special_zeta(tensor_of(ST::kFloat64, {2, 2}),
                              tensor_of(ST::kFloat64, {-1e9 - 0.5, -1e15 - 0.5})),
@@ -313,6 +317,33 @@ TEST(IntentionalDifferences, NextafterBFloat16) {
       HasSubstr("not implemented for 'bfloat16'"));
   expect_values(nextafter(tensor_of(ST::kFloat32, {1}), tensor_of(ST::kFloat32, {2})), ST::kFloat32,
                 {1.00000011920928955078125});
+}
+
+// fmax-reduced-zero: fmax and fmin of +0 and -0 give self in every floating dtype (the kernels
+// compute float16 and bfloat16 in float32, as C's fmax; 1.13's float16 and bfloat16 loop gives
+// other).
+TEST(IntentionalDifferences, FmaxReducedZero) {
+  for (ST dtype : {ST::kFloat16, ST::kBFloat16, ST::kFloat32}) {
+    const Tensor a = tensor_of(dtype, {0.0, -0.0});
+    const Tensor b = tensor_of(dtype, {-0.0, 0.0});
+    expect_values(fmax(a, b), dtype, {0.0, -0.0});
+    expect_values(fmin(a, b), dtype, {0.0, -0.0});
+  }
+}
+
+// lcm-minimum: lcm of an int32 or int64 minimum and a number whose gcd with it is -1 wraps to the
+// minimum, as int8 and int16 give (1.13 divides the minimum by -1 there and dies of SIGFPE).
+TEST(IntentionalDifferences, LcmMinimum) {
+  for (ST dtype : {ST::kInt8, ST::kInt16, ST::kInt32, ST::kInt64}) {
+    const int64_t min = dtype == ST::kInt8    ? INT8_MIN
+                        : dtype == ST::kInt16 ? INT16_MIN
+                        : dtype == ST::kInt32 ? INT32_MIN
+                                              : INT64_MIN;
+    const Tensor a = int_tensor_of(dtype, {min, min, min, 6});
+    const Tensor b = int_tensor_of(dtype, {5, -5, 3, -4});
+    expect_int_values(gcd(a, b), dtype, {-1, -1, 1, 2});
+    expect_int_values(lcm(a, b), dtype, {min, min, min, 12});
+  }
 }
 
 // mvlgamma-layout: mvlgamma of a transposed tensor keeps its layout, as lgamma does (1.13's

@@ -238,6 +238,33 @@ struct Minimum {
   }
 };
 
+// fmax: the larger value, ignoring a NaN operand (NaN only when both are); of equal values self,
+// as C's fmax on the host (torch.fmax(0.0, -0.0) is 0.0); integers: maximum; bool: or.
+struct Fmax {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T self, T other) const {
+    if constexpr (is_floating_v<T>) {
+      return select(other != other, self, select(self != self, other, maximum(self, other)));
+    } else {
+      return maximum(self, other);
+    }
+  }
+};
+
+// fmin: the smaller value, ignoring a NaN operand; of equal values self; bool: and.
+struct Fmin {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T self, T other) const {
+    if constexpr (is_floating_v<T>) {
+      return select(other != other, self, select(self != self, other, minimum(self, other)));
+    } else {
+      return minimum(self, other);
+    }
+  }
+};
+
 // fmod: self - other * trunc(self / other), with the sign of self (C's fmod and %; exact).
 // Integer divisors are never 0 (the CPU kernel raises "ZeroDivisionError" first); -1 gives 0
 // without dividing, so the minimum of a signed type does not trap.
@@ -276,6 +303,19 @@ struct LogAddExp {
   }
 };
 
+// logaddexp2: log2(2^self + 2^other) as max + log2(1 + 2^-|self - other|), PyTorch's formula
+// (so logaddexp2(a, a) is a + 1 exactly); equal infinities give themselves, as LogAddExp.
+struct LogAddExp2 {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T self, T other) const {
+    const T d = self - other;
+    const T general = maximum(self, other) + log2(T(1) + exp2(minimum(d, -d)));
+    const T z = self - self;  // NaN for infinite (and NaN) self
+    return select(self == other, select(z != z, self, general), general);
+  }
+};
+
 // gcd: the greatest common divisor, non-negative except that the minimum of a signed type has
 // no positive counterpart (gcd(INT64_MIN, 0) is INT64_MIN, as in PyTorch); gcd(0, 0) is 0.
 struct Gcd {
@@ -296,11 +336,55 @@ struct Gcd {
   }
 };
 
+// lcm: |self / gcd * other|, 0 when either is 0 (PyTorch's `g == 0 ? 0 : abs(a / g * b)`).
+// Types narrower than int32 compute the quotient, the product and its magnitude in int32 (C++'s
+// promotion in PyTorch's kernel), then wrap to the type; int32 and int64 wrap in their own width.
+// The minimum of int32 / int64 over a gcd of -1 (gcd's result for the minimum and an odd number,
+// lcm(INT32_MIN, 5)) wraps to itself, as int8's and int16's minimum does: PyTorch 1.13 divides
+// there and dies of SIGFPE (docs/pytorch_parity.md, lcm-minimum).
+struct Lcm {
+  template <typename T>
+  T operator()(T self, T other) const {
+    const T g = Gcd{}(self, other);
+    if (g == T(0)) return T(0);
+    if constexpr (sizeof(T) < 4) {
+      const int32_t product = int32_t(self) / int32_t(g) * int32_t(other);
+      return T(product < 0 ? -product : product);
+    } else {
+      const T product = T(detail::div_trunc_integer(self, g) * other);
+      return product < T(0) ? T(T(0) - product) : product;
+    }
+  }
+};
+
+// heaviside(self, values): 0 where self < 0, values where self == 0, 1 where self > 0; NaN gives
+// 0 (PyTorch's `a == 0 ? b : a > 0`); bool: true where self is, else values.
+struct Heaviside {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  T operator()(T self, T values) const {
+    if constexpr (is_bool_v<T>) {
+      return self ? true : values;
+    } else {
+      return select(self == T(0), values, select(self > T(0), T(1), T(0)));
+    }
+  }
+};
+
 // nextafter: the representable value after self in the direction of other (C's nextafter).
 struct Nextafter {
   template <typename T>
   T operator()(T self, T other) const {
     return nextafter(self, other);
+  }
+};
+
+// polar(abs, angle): abs cos(angle) + i abs sin(angle), a complex number of the parts' type
+// (PyTorch's `complex<T>(a * cos(b), a * sin(b))`).
+struct Polar {
+  template <typename T>
+  complex<T> operator()(T abs, T angle) const {
+    return complex<T>(abs * cos(angle), abs * sin(angle));
   }
 };
 

@@ -271,6 +271,44 @@ void minimum_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& othe
   real_binary_op(iter, self, other, "minimum");
 }
 
+void fmax_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& other) {
+  real_binary_op(iter, self, other, "fmax");
+}
+
+void fmin_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& other) {
+  real_binary_op(iter, self, other, "fmin");
+}
+
+void heaviside_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& values) {
+  const Tensor& out = iter.maybe_get_output(0);
+  BP_CHECK(!is_complex(self.dtype()) && !is_complex(values.dtype()) &&
+               !(out.defined() && is_complex(out.dtype())),
+           "heaviside is not yet implemented for complex tensors.");
+  BP_CHECK(self.dtype() == values.dtype() && !(out.defined() && out.dtype() != self.dtype()),
+           "heaviside is not yet implemented for tensors with different dtypes.");
+  binary_op(iter, self, values);
+}
+
+void polar_op(TensorIteratorBase& iter, const Tensor& abs, const Tensor& angle) {
+  const auto floating = [](ScalarType t) {
+    return t == ScalarType::kFloat32 || t == ScalarType::kFloat64 || t == ScalarType::kFloat16;
+  };
+  BP_CHECK(floating(abs.dtype()) && floating(angle.dtype()),
+           "Expected both inputs to be Half, Float or Double tensors but got ", abs.dtype(),
+           " and ", angle.dtype());
+  BP_CHECK(abs.dtype() == angle.dtype(), "Expected object of scalar type ", abs.dtype(),
+           " but got scalar type ", angle.dtype(), " for second argument");
+  const ScalarType complex_dtype = to_complex_type(abs.dtype());
+  const Tensor& out = iter.maybe_get_output(0);
+  BP_CHECK(!out.defined() || out.dtype() == complex_dtype, "Expected object of scalar type ",
+           complex_dtype, " but got scalar type ", out.defined() ? out.dtype() : complex_dtype,
+           " for argument 'out'");
+  TensorIteratorConfig config;
+  config.check_all_same_dtype(false).add_output(out).add_input(abs).add_input(angle);
+  if (!out.defined()) config.declare_static_dtype(complex_dtype);
+  iter.build(config);
+}
+
 void pow_tensor_scalar_op(TensorIteratorBase& iter, const Tensor& self, const Scalar& exponent) {
   BP_CHECK(!(is_integral(self.dtype(), /*include_bool=*/true) &&
              exponent.is_integral(/*include_bool=*/true) && exponent.to<int64_t>() < 0),

@@ -1,6 +1,7 @@
 """Which samples each declared op gets: a sampler per functional op, and the in-place and out=
 variants derived from their functional op's samples."""
 import functools
+import re
 
 import torch
 
@@ -137,6 +138,30 @@ def _zeta_q_above(sampler, q_name, op, dtype):
     return out
 
 
+def _lcm_no_minimum(sampler, op, dtype):
+    """lcm's samples with the int32 and int64 minimum raised by one: 1.13 divides the minimum by
+    its gcd with an odd number, -1, and dies of SIGFPE (docs/pytorch_parity.md, lcm-minimum)."""
+    out = []
+    for x in sampler(op, dtype):
+        for t in x.args.values():
+            if isinstance(t, torch.Tensor) and t.dtype in (torch.int32, torch.int64) and \
+                    t.numel():
+                whole = t.as_strided((t.storage().size(),), (1,), 0)  # every stored element
+                lowest = torch.iinfo(t.dtype).min
+                if bool((whole == lowest).any()):
+                    whole.masked_fill_(whole == lowest, lowest + 1)
+                    x = Sample(x.description + ", the minimum raised by one", x.args, x.variants)
+        out.append(x)
+    return out
+
+
+def _abs_angle(op, dtype):
+    """polar(abs, angle): a binary op's samples with its operands renamed."""
+    return [Sample(x.description, {("abs" if k == "self" else "angle" if k == "other" else k): v
+                                   for k, v in x.args.items()}, x.variants)
+            for x in pointwise.binary(op, dtype)]
+
+
 # Functional ops whose arguments need values of their own; every other op's samples follow from
 # its family and schema, so a new op of a known kind needs nothing here.
 OWN_SAMPLERS = {
@@ -161,6 +186,7 @@ OWN_SAMPLERS = {
     "where.Scalar": functools.partial(pointwise.where_scalars, self_number=True,
                                       other_number=True),
     "threshold": lambda op, dtype: _threshold(op, dtype),
+    "polar": _abs_angle,
     "round.decimals": functools.partial(pointwise.unary_with_arg, name="decimals",
                                         values=[2, -1, 0, 5], required=True),
     "logit": functools.partial(pointwise.unary_with_arg, name="eps", values=[0.25, 0.0, -0.5]),
@@ -200,12 +226,19 @@ def functional_sampler(op):
             f = functools.partial(_alpha, f)
         if (op.alias_of or op.name).startswith("special_zeta"):
             f = functools.partial(_zeta_q_above, f, second)
+        if op.name == "lcm":
+            f = functools.partial(_lcm_no_minimum, f)
         return f
     if op.family == "reductions":
         return functools.partial(_reduction, types=types)
     if op.family == "scans":
         return functools.partial(_along_dim, takes_dtype="dtype" in types)
     return None
+
+
+def _plain_type(type_):
+    """A schema type without its alias annotation: "Tensor(a!)" is "Tensor"."""
+    return re.sub(r"\([a-z!]*\)", "", type_)
 
 
 def functional_of(op, ops_by_name):
@@ -221,6 +254,13 @@ def functional_of(op, ops_by_name):
     if op.kind == "out":
         overload = "" if overload == "out" else overload[:-len("_out")]
     candidates.sort(key=lambda c: c.overload != overload)
+    # The same arguments of the same types first: xlogy.OutScalar_Self is xlogy.Scalar_Self's
+    # (Scalar self), not xlogy.Tensor's; float_power_.Scalar is float_power.Tensor_Scalar's.
+    typed = [(a.name, _plain_type(a.type)) for a in op.args
+             if not (op.kind == "out" and a.written)]
+    for c in candidates:
+        if [(a.name, _plain_type(a.type)) for a in c.args] == typed:
+            return c
     for c in candidates:
         if [a.name for a in c.args] == want:
             return c

@@ -128,7 +128,8 @@ def _fma(op, case, siblings):
 
 
 def _complex_pow(op, case, siblings):
-    return op.target_base == "pow" and _complex_result(case) and _has_special(case)
+    return op.target_base in ("pow", "float_power") and _complex_result(case) and \
+        _has_special(case)
 
 
 def _complex_sub_zero(op, case, siblings):
@@ -228,6 +229,18 @@ def _nextafter_bfloat16(op, case, siblings):
     outs = case["expect"].get("outputs", [])
     return op.target_base == "nextafter" and (
         case["dtype"] == "bfloat16" or any(o["dtype"] == "bfloat16" for o in outs))
+
+
+def _fmax_reduced_zero(op, case, siblings):
+    """fmax / fmin computing in float16 or bfloat16 (its inputs', whatever the out's dtype) on
+    zeros."""
+    reduced = ("float16", "bfloat16")
+    inputs = [t for k, t in _tensors(case).items() if k != "out"]
+    outs = case["expect"].get("outputs", [])
+    return op.target_base in ("fmax", "fmin") and (
+        all(t["dtype"] in reduced for t in inputs) or
+        any(o["dtype"] in reduced for o in outs)) and any(
+        x == 0 for v in _tensors(case).values() for x in _reals(v))
 
 
 def _var_out_dtype(op, case, siblings):
@@ -382,6 +395,9 @@ def _zeta_limits(op, case, siblings):
     s, q = torch.broadcast_tensors(s.double(), q.double())
     if bool(((s == math.inf) | torch.isinf(q)).any()):
         return True
+    # s nan at a pole q = 0, -1, ...: 1.13 checks the pole first (inf); Backplane: nan in, nan out.
+    if bool((torch.isnan(s) & (q <= 0) & (q == torch.floor(q))).any()):
+        return True
     # s so large that every term underflows: 1.13's Euler-Maclaurin tail gives 0 * inf = nan.
     got = torch.tensor(_floats(case["expect"]["outputs"][0]), dtype=torch.float64)
     if got.numel() != s.numel():
@@ -465,7 +481,8 @@ RULES = [
      "algorithm (PyTorch 2.0)", _smith_division),
     ("fma", "products that overflow (complex mul, addcmul): PyTorch's depend on FMA contraction",
      _fma),
-    ("complex-pow", "complex pow of zeros, infinities and NaN: C99 leaves cpow unspecified",
+    ("complex-pow", "complex pow (and float_power) of zeros, infinities and NaN: C99 leaves cpow "
+     "unspecified",
      _complex_pow),
     ("complex-sub-zero", "complex sub: the sign of a zero imaginary part", _complex_sub_zero),
     ("lerp-weight", "lerp with weight <= -0.5: the formula by |weight| (PyTorch 2.0)",
@@ -486,6 +503,8 @@ RULES = [
      _autogen_out_cast),
     ("nextafter-bfloat16", "nextafter of bfloat16 is not declared: the kernels compute bfloat16 in "
      "float32, whose next value is not bfloat16's", _nextafter_bfloat16),
+    ("fmax-reduced-zero", "fmax and fmin of float16 and bfloat16 zeros of both signs: self, as "
+     "for float32 and float64; 1.13 gives other", _fmax_reduced_zero),
     ("bfloat16-arithmetic", "sinc and special_ndtr of bfloat16 computed in float32, rounded "
      "once", _bfloat16_arithmetic),
     ("nan-to-num-overlap", "in-place ops refuse overlapping outputs, nan_to_num_ of integers too",
@@ -508,7 +527,8 @@ RULES = [
     ("polygamma-limits", "polygamma at its poles (n = 1) and infinities (n >= 2): the limits; "
      "1.13 gives finite values at the poles and nan at +inf", _polygamma_limits),
     ("zeta-limits", "special_zeta at s = +inf, huge s and q = +-inf: the limits (nan at "
-     "q = -inf); 1.13 gives nan at +inf and for huge s, and inf at q = -inf", _zeta_limits),
+     "q = -inf); 1.13 gives nan at +inf and for huge s, and inf at q = -inf; s = nan at a pole: "
+     "nan (1.13: inf)", _zeta_limits),
     ("igamma-denormal-a", "igamma of a float64 denormal a: 1 (1.13: 0)", _igamma_denormal_a),
     ("computed-in-double", "polygamma (n >= 1), mvlgamma, special_zeta, igamma and igammac below "
      "float64: computed in double and rounded once; 1.13 rounds arguments next to the poles and "
