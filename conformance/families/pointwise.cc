@@ -164,6 +164,8 @@ OpEntry pointwise(PointwiseSpec spec) {
   e.inplace_dtype_error = shared->inplace_dtype_error;
   e.inplace_rejected = shared->inplace_rejected;
   e.inplace_rejected_message = shared->inplace_rejected_message;
+  e.inplace_error_first = shared->inplace_error_first;
+  e.inplace_allows_overlap = shared->inplace_allows_overlap;
   e.samples = [shared](ScalarType dtype, uint64_t seed) { return samples(*shared, dtype, seed); };
   e.reference = [shared](const RefArgs& a) { return reference(*shared, a); };
   return e;

@@ -15,6 +15,7 @@
 #define BACKPLANE_CONFORMANCE_FAMILIES_POINTWISE_H_
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,8 @@ struct PointwiseSpec {
   std::function<std::string(ScalarType result, ScalarType self)> inplace_dtype_error;
   DtypeSet inplace_rejected;
   std::string inplace_rejected_message;
+  std::function<std::optional<std::string>(const RefArgs&)> inplace_error_first;
+  bool inplace_allows_overlap = false;
 };
 
 OpEntry pointwise(PointwiseSpec spec);

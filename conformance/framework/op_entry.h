@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -90,6 +91,12 @@ struct OpEntry {
   // (abs_ of a complex tensor: "In-place abs is not supported for complex tensors.").
   DtypeSet inplace_rejected;
   std::string inplace_rejected_message;
+  // The in-place variant's own argument error, checked before the functional reference's, or
+  // nullopt (masked_fill_ names self "tensor a" in a broadcast error, the functional op the mask).
+  std::function<std::optional<std::string>(const RefArgs&)> inplace_error_first;
+  // The in-place variant writes into a self whose elements overlap (threshold_ of an expanded
+  // tensor: PyTorch writes each shared element, with the same value) instead of refusing it.
+  bool inplace_allows_overlap = false;
   // Key of the op's tolerances in tolerances.json; default: the name before the first '.'.
   std::string tolerance_key;
   // Results whose values PyTorch leaves unspecified beyond what the reference says (empty()).

@@ -147,6 +147,9 @@ void add_activation_entries(OpDatabase& db) {
                  {{{"threshold", Value(Scalar(int64_t{0}))}, {"value", Value(Scalar(20.5))}}});
   threshold.kwargs = {{"threshold", Value(Scalar(1.5))}, {"value", Value(Scalar(int64_t{-2}))}};
   threshold.out_dtype = OutDtypeRule::kSafeCast;
+  // threshold_ of an expanded tensor writes each shared element (PyTorch's meta function skips
+  // the overlap check).
+  threshold.inplace_allows_overlap = true;
   db.add(pointwise(std::move(threshold)));
   db.add(pointwise(activation(
       "softplus", kBFloat16Float32Float64, math<kRealKind>([](double x, const Ctx& c) {

@@ -216,9 +216,23 @@ PointwiseSpec masked_fill_spec(const char* name, std::function<ScalarArg(const R
         using T = decltype(x);
         return m != T(0) ? fill_value<T>(value(c.args()), c.compute()) : x;
       }),
-      .check = [value](const RefArgs& a, ScalarType) { check_masked_fill(a, value(a)); },
+      .check =
+          [value](const RefArgs& a, ScalarType) {
+            check_masked_fill(a, value(a));
+            // The functional op broadcasts the mask with self: the mask is "tensor a".
+            (void)broadcast_all({&a.tensor("mask"), &a.tensor("self")});
+          },
       .numbers = false,
       .promotions = false,
+      // masked_fill_ broadcasts the mask to self: self is "tensor a".
+      .inplace_error_first = [](const RefArgs& a) -> std::optional<std::string> {
+        try {
+          (void)broadcast_all({&a.tensor("self"), &a.tensor("mask")});
+        } catch (const RefError& e) {
+          return e.message;
+        }
+        return std::nullopt;
+      },
   };
 }
 

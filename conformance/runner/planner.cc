@@ -128,6 +128,13 @@ class Planner {
       cases.push_back(std::move(c));
       return;
     }
+    if (entry_.inplace_error_first) {
+      if (std::optional<std::string> first = entry_.inplace_error_first(RefArgs(sample))) {
+        c.expect.error = *first;
+        cases.push_back(std::move(c));
+        return;
+      }
+    }
     if (entry_.variant(VariantKind::kFunctional) == nullptr) {
       // An in-place-only op: the reference gives the new self, computed from the guarded copy
       // (whose storage offset an in-place view such as squeeze_ keeps).
@@ -170,7 +177,7 @@ class Planner {
       const Sizes sizes = error ? *error->result_sizes : expected.outputs[0].value.sizes;
       const ScalarType dtype = error ? *error->result_dtype : expected.outputs[0].value.dtype;
       const Sizes self_sizes(self.sizes().begin(), self.sizes().end());
-      if (has_internal_overlap(self)) {
+      if (has_internal_overlap(self) && !entry_.inplace_allows_overlap) {
         inplace_error =
             "unsupported operation: more than one element of the written-to tensor refers to a "
             "single memory location";

@@ -135,8 +135,10 @@ void masked_fill_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& 
   // PyTorch converts the value to self's dtype with its overflow check (float16 and bfloat16
   // too, whose kernels compute in float32).
   visit_dtype(self.dtype(), [&](auto tag) { (void)value.to<typename decltype(tag)::type>(); });
-  // PyTorch broadcasts mask with self first: "The size of tensor a" is the mask's.
-  if (!iter.maybe_get_output(0).defined()) (void)infer_size(mask.sizes(), self.sizes());
+  // The functional and out= ops broadcast the mask with self first: "The size of tensor a" is the
+  // mask's. In place (the output is self), the mask broadcasts to self: self is tensor a.
+  const Tensor& out = iter.maybe_get_output(0);
+  if (!out.defined() || out.impl() != self.impl()) (void)infer_size(mask.sizes(), self.sizes());
   TensorIteratorConfig config;
   config.set_check_mem_overlap(true)
       .promote_inputs_to_common_dtype(true)

@@ -1,5 +1,6 @@
 // Ternary ops that other ops serve: masked_fill with a 0-dim value tensor (masked_fill.Scalar with
 // the number it holds) and where with numbers (where.self with 0-dim tensors of the result type).
+#include "sdk/core/empty.h"
 #include "sdk/core/result_type.h"
 #include "sdk/core/scalar_tensor.h"
 #include "sdk/ops/native_kernels.h"
@@ -13,6 +14,11 @@ Scalar masked_fill_value(const Tensor& value) {
   BP_CHECK(value.dim() == 0,
            "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with ",
            value.dim(), " dimension(s).");
+  // A meta value has no number: shape inference needs none (0 of its dtype fits every dtype).
+  if (value.device().type == DeviceType::kMeta) {
+    return visit_dtype(value.dtype(),
+                       [](auto tag) { return Scalar(typename decltype(tag)::type(0)); });
+  }
   const Tensor host =
       value.device().is_cpu() ? value : bp::_to_copy(value, std::nullopt, Device(DeviceType::kCPU));
   return visit_dtype(host.dtype(), [&](auto tag) {
@@ -21,11 +27,14 @@ Scalar masked_fill_value(const Tensor& value) {
   });
 }
 
-// PyTorch's at::scalar_tensor(value, dtype) for where: the number converted to `dtype` with the
-// overflow check ("value cannot be converted to type uint8_t without overflow").
-Tensor where_operand(const Scalar& value, ScalarType dtype) {
+// PyTorch's at::scalar_tensor(value, dtype, device) for where: the number converted to `dtype`
+// with the overflow check ("value cannot be converted to type uint8_t without overflow"), on the
+// device of the tensor operand PyTorch takes its options from (on Meta: no value).
+Tensor where_operand(const Scalar& value, ScalarType dtype, Device device) {
   visit_dtype(dtype, [&](auto tag) { (void)value.to<typename decltype(tag)::type>(); });
-  return scalar_tensor(value, dtype);
+  if (device.type == DeviceType::kMeta) return native::empty({}, dtype, device);
+  const Tensor host = scalar_tensor(value, dtype);
+  return device.is_cpu() ? host : bp::_to_copy(host, std::nullopt, device);
 }
 
 }  // namespace
@@ -44,16 +53,17 @@ Tensor& masked_fill_tensor_out(const Tensor& self, const Tensor& mask, const Ten
 }
 
 Tensor where_scalar_self(const Tensor& condition, const Scalar& self, const Tensor& other) {
-  return bp::where(condition, where_operand(self, result_type(other, self)), other);
+  return bp::where(condition, where_operand(self, result_type(other, self), other.device()), other);
 }
 
 Tensor where_scalar_other(const Tensor& condition, const Tensor& self, const Scalar& other) {
-  return bp::where(condition, self, where_operand(other, result_type(self, other)));
+  return bp::where(condition, self, where_operand(other, result_type(self, other), self.device()));
 }
 
 Tensor where_scalar(const Tensor& condition, const Scalar& self, const Scalar& other) {
   const ScalarType dtype = result_type({}, {self, other});
-  return bp::where(condition, where_operand(self, dtype), where_operand(other, dtype));
+  return bp::where(condition, where_operand(self, dtype, condition.device()),
+                   where_operand(other, dtype, condition.device()));
 }
 
 }  // namespace bp::native
