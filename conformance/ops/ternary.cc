@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "conformance/families/memory_rules.h"
 #include "conformance/families/pointwise.h"
 #include "conformance/framework/declared_variants.h"
 #include "conformance/framework/layouts.h"
@@ -157,50 +158,7 @@ void check_masked_fill(const RefArgs& a, const ScalarArg& value) {
     throw RefError{"masked_fill_ only supports boolean masks, but got mask with dtype " +
                    std::string(scalar_type_name(mask))};
   }
-  const std::string overflow = "value cannot be converted to type " +
-                               std::string(pytorch_cpp_type_name(self)) + " without overflow";
-  if (self == ScalarType::kBool) return;
-  const cd v = value.as_complex();
-  if (is_complex(value.type) && !is_complex(self) && v.imag() != 0) throw RefError{overflow};
-  // c10's checked conversion: integers within the dtype's range (unsigned ones from -max, as
-  // two's complement); finite floats within the largest finite value (infinities and NaN pass).
-  double lo = 0, hi = 0;
-  switch (self) {
-    case ScalarType::kUInt8:
-      lo = -255, hi = 255;
-      break;
-    case ScalarType::kInt8:
-      lo = -128, hi = 127;
-      break;
-    case ScalarType::kInt16:
-      lo = -32768, hi = 32767;
-      break;
-    case ScalarType::kInt32:
-      lo = -2147483648.0, hi = 2147483647.0;
-      break;
-    case ScalarType::kInt64:
-      lo = -9223372036854775808.0, hi = 9223372036854775807.0;
-      break;
-    case ScalarType::kFloat16:
-      hi = 65504;
-      break;
-    case ScalarType::kBFloat16:
-      hi = 3.3895313892515355e38;
-      break;
-    case ScalarType::kFloat32:
-    case ScalarType::kComplex64:
-      hi = std::numeric_limits<float>::max();
-      break;
-    default:
-      return;  // float64, complex128 hold every number
-  }
-  for (double part : {v.real(), v.imag()}) {
-    if (is_integral(self, /*include_bool=*/false)) {
-      if (!std::isfinite(part) || part < lo || part > hi) throw RefError{overflow};
-    } else if (std::isfinite(part) && std::abs(part) > hi) {
-      throw RefError{overflow};
-    }
-  }
+  check_fits(value, self);  // c10's checked conversion
 }
 
 // masked_fill.Scalar and .Tensor: value where the mask is set, else self, in self's dtype. `value`
@@ -245,7 +203,12 @@ ScalarArg tensor_value(const RefArgs& a) {
     throw RefError{"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with " +
                    std::to_string(v.dim()) + " dimension(s)."};
   }
-  return ScalarArg{v.values[0], v.dtype};
+  // value.item(): a Scalar of bool, int64, float64 or complex128.
+  const ScalarType type = v.dtype == ScalarType::kBool                   ? ScalarType::kBool
+                          : is_integral(v.dtype, /*include_bool=*/false) ? ScalarType::kInt64
+                          : is_complex(v.dtype)                          ? ScalarType::kComplex128
+                                                                         : ScalarType::kFloat64;
+  return ScalarArg{cast(v.values[0], v.dtype, type), type};
 }
 
 // masked_fill error samples (float32 only): a mask that is not bool, a value out of range.
@@ -300,10 +263,7 @@ Expected where_scalars_reference(const RefArgs& a, bool self_number, bool other_
       continue;
     }
     const ScalarArg s = a.scalar(name, ScalarArg::integer(0));
-    // at::scalar_tensor(number, dtype): fill_'s overflow check.
-    if (common == ScalarType::kUInt8 && (s.as_int() > 255 || s.as_int() < -255)) {
-      throw RefError{"value cannot be converted to type uint8_t without overflow"};
-    }
+    check_fits(s, common);  // at::scalar_tensor(number, dtype): the checked conversion
     numbers.push_back(RefTensor{s.type, {}, {s.value}});
     operands.push_back(&numbers.back());
   }
