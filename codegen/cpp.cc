@@ -176,7 +176,16 @@ std::string argument_names(const std::vector<const Argument*>& args) {
 }
 
 std::string api_name(const OpDecl& op) {
-  return op.kind() == OpKind::kOut ? op.schema.name + "_out" : op.schema.name;
+  if (!op.cpp_name) return op.kind() == OpKind::kOut ? op.schema.name + "_out" : op.schema.name;
+  switch (op.kind()) {
+    case OpKind::kFunctional:
+      return *op.cpp_name;
+    case OpKind::kInplace:
+      return *op.cpp_name + "_";
+    case OpKind::kOut:
+      return *op.cpp_name + "_out";
+  }
+  return *op.cpp_name;
 }
 
 std::string unique_name(const OpDecl& op) {

@@ -40,7 +40,8 @@ std::string argument_names(const std::vector<const Argument*>& args);
 // Every argument of the op, in schema order.
 std::vector<const Argument*> all_arguments(const OpDecl& op);
 
-// The C++ API name: "add", "add_", "add_out".
+// The C++ API name: "add", "add_", "add_out"; from `cpp_name` where the entry gives one
+// ("make_complex_out" for complex.out).
 std::string api_name(const OpDecl& op);
 // A name unique per op: "add_Tensor", "add__Tensor", "add_out", "empty_memory_format".
 std::string unique_name(const OpDecl& op);

@@ -71,6 +71,29 @@ TEST(Emit, AMethodTakesTheArgumentsOtherThanSelfInOrderWhereverSelfStands) {
   EXPECT_THAT(files.at("special.h"), HasSubstr("Tensor polygamma(int64_t n, const Tensor& self);"));
 }
 
+// `cpp_name` renames the C++ API's functions of the group and nothing else.
+TEST(Emit, CppNameNamesTheApiFunctionsOfTheGroup) {
+  Model model(parse_declarations(R"(
+- func: complex(Tensor real, Tensor imag) -> Tensor
+  structured_group: True
+  inplace: False
+  meta: complex_parts_op(real, imag)
+  math: Complex
+  cpp_name: make_complex
+)",
+                                 "sdk/ops/binary.yaml"),
+              {"binary"});
+  validate(model);
+  Files files = emit_sdk(model);
+  const std::string& api = files.at("binary.h");
+  EXPECT_THAT(api, HasSubstr("Tensor make_complex(const Tensor& real, const Tensor& imag);"));
+  EXPECT_THAT(api, HasSubstr("Tensor& make_complex_out(Tensor& out, const Tensor& real, "
+                             "const Tensor& imag);"));
+  EXPECT_THAT(api, Not(HasSubstr("Tensor complex(")));
+  // The dispatcher handles keep the op's name, in their own namespace.
+  EXPECT_THAT(api, HasSubstr("& complex_out();"));
+}
+
 // A Scalar overload's kernels call the target's op of their kind, the Scalars it takes as
 // Tensors wrapped, the rest as they are, in the target's order.
 TEST(Emit, ScalarOverloadsCallTheirTargetWithWrappedScalars) {

@@ -194,6 +194,7 @@ const std::vector<std::string>& known_keys() {
       "reduce_in",
       "reduce_outputs",
       "divisor",
+      "cpp_name",
   };
   return keys;
 }
@@ -613,6 +614,14 @@ OpDecl read_entry(const YAML::Node& node, const std::string& path, const std::st
       fail(at(key), std::string(key) + ": '" + target + "' is not an op name");
     }
     (std::string(key) == "alias_of" ? op.alias_of : op.scalar_of) = target;
+  }
+  if (node["cpp_name"]) {
+    const std::string v = trim(node["cpp_name"].as<std::string>());
+    if (!is_identifier(v)) fail(at("cpp_name"), "cpp_name: '" + v + "' is not a C++ identifier");
+    if (v == op.schema.name) {
+      fail(at("cpp_name"), "cpp_name: " + v + " is the op's own name; remove the key");
+    }
+    op.cpp_name = v;
   }
   return op;
 }

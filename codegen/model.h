@@ -129,6 +129,11 @@ struct OpDecl {
   // argument the target takes as a Tensor passed as a wrapped zero-dim tensor (promoting as a
   // number does).
   std::optional<std::string> scalar_of;
+  // `cpp_name: make_complex`: the C++ API's name for the op where its own would clash with a
+  // name of namespace bp (`complex`, the op, against the element type bp::complex<T>). The
+  // in-place and out= ops of the entry follow it (make_complex_, make_complex_out). Nothing
+  // else changes: the dispatcher, the C ABI and case files use the op's name.
+  std::optional<std::string> cpp_name;
 
   // "add.out", "add_.Tensor", "empty.memory_format".
   std::string name() const { return schema.operator_name(); }

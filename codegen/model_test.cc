@@ -97,7 +97,7 @@ TEST(Model, RejectsBadDeclarationsWithFileAndLine) {
       "dtypes, device_check, structured_group, alias_of, scalar_of, inplace, inplace_name, "
       "reduce, "
       "reduce_in, "
-      "reduce_outputs, divisor)");
+      "reduce_outputs, divisor, cpp_name)");
   EXPECT_THAT(error_of("\n- func: add(Tensor self -> Tensor\n  dispatch:\n    CPU: add\n"),
               HasSubstr("sdk/ops/binary.yaml:2: schema parse error: schema 'add(Tensor self -> "
                         "Tensor' at column"));
@@ -282,6 +282,19 @@ TEST(StructuredGroup, NamesFollowPyTorchUnlessGiven) {
                     "  meta: pow_tensor_scalar_op(self, exponent)\n"
                     "  math: PowTensorScalar(exponent)\n"),
               ElementsAre("pow.Tensor_Scalar", "pow_.Scalar", "pow.Tensor_Scalar_out"));
+}
+
+TEST(Model, CppNameMustBeANewIdentifier) {
+  const std::string complex =
+      "- func: complex(Tensor real, Tensor imag) -> Tensor\n"
+      "  structured_group: True\n  inplace: False\n  meta: complex_parts_op(real, imag)\n"
+      "  math: Complex\n";
+  EXPECT_EQ(*model_of(complex + "  cpp_name: make_complex\n").op("complex.out").cpp_name,
+            "make_complex");
+  EXPECT_EQ(error_of(complex + "  cpp_name: make complex\n"),
+            "sdk/ops/binary.yaml:6: cpp_name: 'make complex' is not a C++ identifier");
+  EXPECT_EQ(error_of(complex + "  cpp_name: complex\n"),
+            "sdk/ops/binary.yaml:6: cpp_name: complex is the op's own name; remove the key");
 }
 
 TEST(StructuredGroup, OpsDelegateToTheOutOpAndPointAtTheEntry) {

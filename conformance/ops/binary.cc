@@ -252,7 +252,7 @@ std::string float_power_base_error(ScalarType result, ScalarType self) {
          " but the operation's result requires dtype " + std::string(scalar_type_name(result));
 }
 
-// polar: the complex dtype of its parts' dtype, which an out must have exactly.
+// polar and complex: the complex dtype of their parts' dtype, which an out must have exactly.
 ScalarType complex_result(const RefArgs& /*a*/, ScalarType common) {
   return to_complex_type(common);
 }
@@ -260,6 +260,25 @@ ScalarType complex_result(const RefArgs& /*a*/, ScalarType common) {
 std::string complex_out_error(ScalarType expected, ScalarType given) {
   return "Expected object of scalar type " + std::string(scalar_type_name(expected)) +
          " but got scalar type " + std::string(scalar_type_name(given)) + " for argument 'out'";
+}
+
+// polar(abs, angle) and complex(real, imag): float32 or float64 parts of one dtype (no numbers or
+// promotions: PyTorch refuses mixed dtypes) into the complex dtype; integral, bool and complex
+// parts are refused, float16 passes the checks and has no kernel.
+PointwiseSpec complex_from_parts(std::string name, std::vector<Operand> parts, ElementFn math) {
+  return {.name = std::move(name),
+          .dtypes = DtypeSet(ScalarType::kFloat32) | DtypeSet(ScalarType::kFloat64),
+          .tier = 2,
+          .operands = std::move(parts),
+          .result_dtype = complex_result,
+          .math = std::move(math),
+          .rejected = kAllDtypes - DtypeSet(ScalarType::kFloat16) -
+                      DtypeSet(ScalarType::kFloat32) - DtypeSet(ScalarType::kFloat64),
+          .rejected_message = "Expected both inputs to be Half, Float or Double tensors",
+          .numbers = false,
+          .promotions = false,
+          .out_dtype = OutDtypeRule::kExact,
+          .out_dtype_error = complex_out_error};
 }
 
 // floor_divide is div(rounding_mode='floor').
@@ -801,25 +820,16 @@ void add_binary_entries(OpDatabase& db) {
        .math = scalar_first(math<kFloatingKind>([](auto a, auto b) { return std::pow(a, b); })),
        .out_dtype = OutDtypeRule::kExact,
        .out_dtype_error = float_power_out_error}));
-  // polar(abs, angle): parts of one dtype (no numbers or promotions: PyTorch refuses mixed
-  // dtypes); integral, bool and complex parts are refused.
-  db.add(pointwise({.name = "polar",
-                    .dtypes = DtypeSet(ScalarType::kFloat32) | DtypeSet(ScalarType::kFloat64),
-                    .tier = 2,
-                    .operands = {{"abs"}, {"angle"}},
-                    .result_dtype = complex_result,
-                    .math =
-                        [](const std::vector<Wide>& x, const Ctx&) {
-                          const double r = x[0].z.real(), theta = x[1].z.real();
-                          return from_complex(cd(r * std::cos(theta), r * std::sin(theta)));
-                        },
-                    .rejected = kAllDtypes - DtypeSet(ScalarType::kFloat16) -
-                                DtypeSet(ScalarType::kFloat32) - DtypeSet(ScalarType::kFloat64),
-                    .rejected_message = "Expected both inputs to be Half, Float or Double tensors",
-                    .numbers = false,
-                    .promotions = false,
-                    .out_dtype = OutDtypeRule::kExact,
-                    .out_dtype_error = complex_out_error}));
+  db.add(pointwise(complex_from_parts("polar", {{"abs"}, {"angle"}},
+                                       [](const std::vector<Wide>& x, const Ctx&) {
+                                         const double r = x[0].z.real(), theta = x[1].z.real();
+                                         return from_complex(
+                                             cd(r * std::cos(theta), r * std::sin(theta)));
+                                       })));
+  db.add(pointwise(complex_from_parts("complex", {{"real"}, {"imag"}},
+                                      [](const std::vector<Wide>& x, const Ctx&) {
+                                        return from_complex(cd(x[0].z.real(), x[1].z.real()));
+                                      })));
   db.add(pointwise({.name = "nextafter",
                     .dtypes = DtypeSet(ScalarType::kFloat32) | DtypeSet(ScalarType::kFloat64),
                     .tier = 2,

@@ -388,6 +388,14 @@ struct Polar {
   }
 };
 
+// complex(real, imag): real + i imag.
+struct Complex {
+  template <typename T>
+  complex<T> operator()(T real, T imag) const {
+    return complex<T>(real, imag);
+  }
+};
+
 // ---- Comparisons and logic (results are bool) ---------------------------------------------
 // The comparisons are kVectorized: on a Vectorized<T> they give the lanes' mask (every bit set
 // where the comparison holds), which the CPU's loops store as bool, or as 1 / 0 of T when the

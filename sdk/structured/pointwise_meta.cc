@@ -289,22 +289,22 @@ void heaviside_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& va
   binary_op(iter, self, values);
 }
 
-void polar_op(TensorIteratorBase& iter, const Tensor& abs, const Tensor& angle) {
+void complex_parts_op(TensorIteratorBase& iter, const Tensor& first, const Tensor& second) {
   const auto floating = [](ScalarType t) {
     return t == ScalarType::kFloat32 || t == ScalarType::kFloat64 || t == ScalarType::kFloat16;
   };
-  BP_CHECK(floating(abs.dtype()) && floating(angle.dtype()),
-           "Expected both inputs to be Half, Float or Double tensors but got ", abs.dtype(),
-           " and ", angle.dtype());
-  BP_CHECK(abs.dtype() == angle.dtype(), "Expected object of scalar type ", abs.dtype(),
-           " but got scalar type ", angle.dtype(), " for second argument");
-  const ScalarType complex_dtype = to_complex_type(abs.dtype());
+  BP_CHECK(floating(first.dtype()) && floating(second.dtype()),
+           "Expected both inputs to be Half, Float or Double tensors but got ", first.dtype(),
+           " and ", second.dtype());
+  BP_CHECK(first.dtype() == second.dtype(), "Expected object of scalar type ", first.dtype(),
+           " but got scalar type ", second.dtype(), " for second argument");
+  const ScalarType complex_dtype = to_complex_type(first.dtype());
   const Tensor& out = iter.maybe_get_output(0);
   BP_CHECK(!out.defined() || out.dtype() == complex_dtype, "Expected object of scalar type ",
            complex_dtype, " but got scalar type ", out.defined() ? out.dtype() : complex_dtype,
            " for argument 'out'");
   TensorIteratorConfig config;
-  config.check_all_same_dtype(false).add_output(out).add_input(abs).add_input(angle);
+  config.check_all_same_dtype(false).add_output(out).add_input(first).add_input(second);
   if (!out.defined()) config.declare_static_dtype(complex_dtype);
   iter.build(config);
 }

@@ -155,11 +155,14 @@ def _lcm_no_minimum(sampler, op, dtype):
     return out
 
 
-def _abs_angle(op, dtype):
-    """polar(abs, angle): a binary op's samples with its operands renamed."""
-    return [Sample(x.description, {("abs" if k == "self" else "angle" if k == "other" else k): v
-                                   for k, v in x.args.items()}, x.variants)
-            for x in pointwise.binary(op, dtype)]
+def _parts(first, second):
+    """polar(abs, angle), complex(real, imag): a binary op's samples with its operands renamed."""
+    def samples(op, dtype):
+        return [Sample(x.description,
+                       {(first if k == "self" else second if k == "other" else k): v
+                        for k, v in x.args.items()}, x.variants)
+                for x in pointwise.binary(op, dtype)]
+    return samples
 
 
 # Functional ops whose arguments need values of their own; every other op's samples follow from
@@ -186,7 +189,8 @@ OWN_SAMPLERS = {
     "where.Scalar": functools.partial(pointwise.where_scalars, self_number=True,
                                       other_number=True),
     "threshold": lambda op, dtype: _threshold(op, dtype),
-    "polar": _abs_angle,
+    "polar": _parts("abs", "angle"),
+    "complex": _parts("real", "imag"),
     "round.decimals": functools.partial(pointwise.unary_with_arg, name="decimals",
                                         values=[2, -1, 0, 5], required=True),
     "logit": functools.partial(pointwise.unary_with_arg, name="eps", values=[0.25, 0.0, -0.5]),
