@@ -124,6 +124,14 @@ struct VectorBody<F, M, std::index_sequence<I...>, kOnes, Extras...> {
       return false;
     }
   }();
+  // The bool input whose clear elements leave input 0 as it is (loops.h's kept_where_clear).
+  static constexpr int kKeptWhereClear = [] {
+    if constexpr (requires { F::kKeptWhereClear; }) {
+      return F::kKeptWhereClear;
+    } else {
+      return -1;
+    }
+  }();
   std::tuple<Extras...> extras;
   // flatten: F and all it calls are inlined into the loop cpu_kernel_vec compiles per ISA.
   // Vectors passed to an out-of-line function would cross an ABI boundary: GCC passes 64-byte

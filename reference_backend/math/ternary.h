@@ -87,6 +87,9 @@ struct Addcdiv {
 // `mask=bool`) and arrives as 0 / 1 of T, on vectors too.
 struct MaskedFill {
   static constexpr bool kVectorized = true;
+  // The result is self wherever the mask (input 1) is clear: in place, the CPU loops write only
+  // where it is set (sdk/iter/loops.h).
+  static constexpr int kKeptWhereClear = 1;
   template <typename T>
   T operator()(T self, T mask, T value) const {
     return select(mask == T(0), self, value);

@@ -182,17 +182,37 @@ template <typename T, int kWidth, VecIsa kIsa>
   std::memcpy(out, &bytes, sizeof(bytes));
 }
 
+// Whether the kBytes bools at `p` are all false.
+template <int kBytes>
+[[gnu::always_inline]] inline bool all_clear(const char* p) {
+  using Word = std::conditional_t<kBytes % 8 == 0, uint64_t, uint32_t>;
+  static_assert(kBytes % sizeof(Word) == 0);
+  Word any = 0;
+  for (int k = 0; k < kBytes; k += static_cast<int>(sizeof(Word))) {
+    Word w;
+    std::memcpy(&w, p + k, sizeof(w));
+    any |= w;
+  }
+  return any == 0;
+}
+
 // The same with 2 vectors of kWidth bytes (tagged kIsa) per step; the tail goes through the
 // scalar op. A bool output (a predicate of T inputs) stores the masks `vop` returns as bools.
-template <int kWidth, VecIsa kIsa, typename Op, typename VecOp, typename T, typename... In>
+// kSkips: `clear_mask` (if not null) is a bool input's row where the output keeps its value
+// (kept_where_clear): the steps whose mask bytes are all clear are skipped.
+template <int kWidth, VecIsa kIsa, bool kSkips = false, typename Op, typename VecOp, typename T,
+          typename... In>
 [[gnu::always_inline]] inline void apply_row_vec(const Op& op, const VecOp& vop,
                                                  const Contiguous<T>& out, int64_t n,
-                                                 const In&... in) {
+                                                 const char* clear_mask, const In&... in) {
   using E = vec_element_t<Op>;
   using Vec = Vectorized<E, kWidth, kIsa>;
   constexpr int64_t kW = Vec::size();
   int64_t i = 0;
   for (; i + 2 * kW <= n; i += 2 * kW) {
+    if constexpr (kSkips) {
+      if (clear_mask != nullptr && all_clear<2 * kW>(clear_mask + i)) continue;
+    }
     const Vec r0 = vop(in.template load_vec<kWidth, kIsa>(i)...);
     const Vec r1 = vop(in.template load_vec<kWidth, kIsa>(i + kW)...);
     if constexpr (std::is_same_v<T, bool>) {
@@ -226,6 +246,19 @@ template <typename Op, size_t I, int kScalar>
   }
 }
 
+// The bool input of a vector op whose clear elements leave input 0 as it is in the result
+// (`static constexpr int kKeptWhereClear = 1` on masked_fill's: value where the mask is set, else
+// self), or -1. In place (the output is input 0) the loops write only where it is set, as
+// PyTorch's scalar loop (`if (mask[i]) self[i] = value`) does, without its branch per element.
+template <typename VecOp>
+constexpr int kept_where_clear() {
+  if constexpr (requires { VecOp::kKeptWhereClear; }) {
+    return VecOp::kKeptWhereClear;
+  } else {
+    return -1;
+  }
+}
+
 // Inputs are contiguous except kScalar (-1: none), which has stride 0. With a VecOp, vectorised
 // with vectors of kWidth bytes, tagged kIsa.
 template <int kScalar, int kWidth, VecIsa kIsa, typename Op, typename VecOp, size_t... I>
@@ -235,7 +268,20 @@ template <int kScalar, int kWidth, VecIsa kIsa, typename Op, typename VecOp, siz
   if constexpr (std::is_same_v<VecOp, std::nullptr_t>) {
     apply_row(op, out, 0, n, contiguous_arg<Op, I, kScalar>(data)...);
   } else {
-    apply_row_vec<kWidth, kIsa>(op, *vop, out, n, contiguous_arg<Op, I, kScalar>(data)...);
+    constexpr int kMask = kept_where_clear<VecOp>();
+    const char* clear_mask = nullptr;
+    if constexpr (kMask >= 0) {
+      static_assert(std::is_same_v<arg_of<Op, 0>, result_of<Op>> && kMaskArg<Op, kMask>);
+      if (data[0] == data[1]) {  // in place
+        if constexpr (kScalar == kMask) {
+          if (!ContiguousMask<bool>{data[kMask + 1]}.load(0)) return;
+        } else {
+          clear_mask = data[kMask + 1];
+        }
+      }
+    }
+    apply_row_vec<kWidth, kIsa, (kMask >= 0)>(op, *vop, out, n, clear_mask,
+                                              contiguous_arg<Op, I, kScalar>(data)...);
   }
 }
 

@@ -1,5 +1,6 @@
 #include "sdk/iter/loops.h"
 
+#include <atomic>
 #include <cmath>
 #include <string>
 #include <type_traits>
@@ -244,6 +245,58 @@ TEST(CpuKernel, PredicatesStoreVectorMasksAsBools) {
     }
   }
   set_cpu_capability(detected);
+}
+
+// masked_fill's vector form: 9 where the mask (0 / 1 lanes) is set, else x; in place it is run
+// only on steps where the mask has a set element.
+struct FillNineVec {
+  static constexpr int kKeptWhereClear = 1;
+  std::atomic<int>* calls;
+  template <typename Vec>
+  Vec operator()(Vec x, Vec mask) const {
+    calls->fetch_add(1, std::memory_order_relaxed);
+    return blendv(Vec(9), x, mask == Vec(0));
+  }
+};
+
+TEST(CpuKernel, InPlaceMaskedOpsRunOnlyWhereTheMaskIsSet) {
+  const auto fill_nine = [](float x, bool mask) -> float { return mask ? 9.0f : x; };
+  for (int64_t first_set : {int64_t{-1}, int64_t{64}, int64_t{0}}) {
+    SCOPED_TRACE(first_set);
+    // Set in [first_set, first_set + 20), or nowhere.
+    Tensor mask = native::empty({1003}, ScalarType::kBool, kCpu);
+    bool* m = static_cast<bool*>(mask.data_ptr());
+    for (int64_t i = 0; i < 1003; ++i) m[i] = first_set >= 0 && i >= first_set && i < first_set + 20;
+    for (bool in_place : {true, false}) {
+      Tensor self = ramp({1003});
+      const std::vector<double> before = values(self);
+      Tensor out = in_place ? self : native::empty({1003}, ScalarType::kFloat32, kCpu);
+      TensorIteratorConfig config;
+      config.check_all_same_dtype(false).add_output(out).add_input(self).add_input(mask);
+      TensorIterator iter = config.build();
+      std::atomic<int> calls{0};
+      cpu_kernel_vec(iter, fill_nine, FillNineVec{&calls});
+      const std::vector<double> got = values(out);
+      for (int64_t i = 0; i < 1003; ++i) ASSERT_EQ(got[i], m[i] ? 9.0 : before[i]) << i;
+      if (in_place) {
+        // A step is 2 vectors of at least 4 floats: a run of 20 overlaps at most 3 steps.
+        EXPECT_LE(calls.load(), first_set < 0 ? 0 : 3 * 2);
+      } else {
+        EXPECT_GT(calls.load(), 3 * 2);
+      }
+    }
+  }
+  // A broadcast mask that is clear leaves an in-place row alone.
+  Tensor self = ramp({1003});
+  Tensor clear = native::empty({1}, ScalarType::kBool, kCpu);
+  *static_cast<bool*>(clear.data_ptr()) = false;
+  TensorIteratorConfig config;
+  config.check_all_same_dtype(false).add_output(self).add_input(self).add_input(clear);
+  TensorIterator iter = config.build();
+  std::atomic<int> calls{0};
+  cpu_kernel_vec(iter, fill_nine, FillNineVec{&calls});
+  EXPECT_EQ(calls.load(), 0);
+  EXPECT_EQ(values(self), values(ramp({1003})));
 }
 
 TEST(CpuKernel, IntegerKernelsUseIntegerVectors) {
