@@ -8,8 +8,8 @@
 //   python3 reference_backend/cpu/libtorch_bench_table.py /tmp/r.json   # op | bp | torch | ratio
 //
 // ATEN_CPU_CAPABILITY picks libtorch's kernels (default here: avx2; avx512 is its best on this
-// machine); BP_CPU_CAPABILITY picks Backplane's. Ops not declared in Backplane yet (log1p, gelu)
-// are left out and appear once their `bp::<op>_out` exists.
+// machine); BP_CPU_CAPABILITY picks Backplane's. An op Backplane does not declare is left out
+// (its torch row stays) and appears once its `bp::<op>_out` exists.
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 
