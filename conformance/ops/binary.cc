@@ -272,8 +272,8 @@ PointwiseSpec complex_from_parts(std::string name, std::vector<Operand> parts, E
           .operands = std::move(parts),
           .result_dtype = complex_result,
           .math = std::move(math),
-          .rejected = kAllDtypes - DtypeSet(ScalarType::kFloat16) -
-                      DtypeSet(ScalarType::kFloat32) - DtypeSet(ScalarType::kFloat64),
+          .rejected = kAllDtypes - DtypeSet(ScalarType::kFloat16) - DtypeSet(ScalarType::kFloat32) -
+                      DtypeSet(ScalarType::kFloat64),
           .rejected_message = "Expected both inputs to be Half, Float or Double tensors",
           .numbers = false,
           .promotions = false,
@@ -820,12 +820,11 @@ void add_binary_entries(OpDatabase& db) {
        .math = scalar_first(math<kFloatingKind>([](auto a, auto b) { return std::pow(a, b); })),
        .out_dtype = OutDtypeRule::kExact,
        .out_dtype_error = float_power_out_error}));
-  db.add(pointwise(complex_from_parts("polar", {{"abs"}, {"angle"}},
-                                       [](const std::vector<Wide>& x, const Ctx&) {
-                                         const double r = x[0].z.real(), theta = x[1].z.real();
-                                         return from_complex(
-                                             cd(r * std::cos(theta), r * std::sin(theta)));
-                                       })));
+  db.add(pointwise(
+      complex_from_parts("polar", {{"abs"}, {"angle"}}, [](const std::vector<Wide>& x, const Ctx&) {
+        const double r = x[0].z.real(), theta = x[1].z.real();
+        return from_complex(cd(r * std::cos(theta), r * std::sin(theta)));
+      })));
   db.add(pointwise(complex_from_parts("complex", {{"real"}, {"imag"}},
                                       [](const std::vector<Wide>& x, const Ctx&) {
                                         return from_complex(cd(x[0].z.real(), x[1].z.real()));

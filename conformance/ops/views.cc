@@ -1,13 +1,21 @@
 // View ops: the exact sizes, strides and storage offset PyTorch gives each view, computed from
 // the input's geometry, and its values read through them from the input's storage.
+#include <algorithm>
 #include <map>
 #include <memory>
+#include <numeric>
+#include <set>
+#include <string>
+#include <tuple>
 
 #include "conformance/families/memory_rules.h"
 #include "conformance/families/pointwise.h"
 #include "conformance/framework/layouts.h"
 #include "conformance/framework/reduce.h"
 #include "conformance/ops/database.h"
+#include "sdk/core/int_array_ref.h"
+#include "sdk/core/promotion.h"
+#include "sdk/core/tensor_impl.h"
 
 namespace bp::conformance {
 namespace {
@@ -32,6 +40,8 @@ std::map<std::string, Tensor> view_inputs(ScalarType dtype, uint64_t seed) {
   in["2d"] = make_tensor(src, dtype, {2, 3}, Layout::kContiguous);
   in["square"] = make_tensor(src, dtype, {4, 4}, Layout::kContiguous);
   in["1x3x1"] = make_tensor(src, dtype, {1, 3, 1}, Layout::kContiguous);
+  in["pairs"] = make_tensor(src, dtype, {3, 2}, Layout::kContiguous);
+  in["pairs-transposed"] = make_tensor(src, dtype, {2, 3, 2}, Layout::kTransposed);
   return in;
 }
 
@@ -45,11 +55,12 @@ using ViewRef = std::function<Expected(const Tensor& self, const RefArgs& a)>;
 // An entry for the view op `name`, functional or (squeeze_, t_) in-place: an in-place view gives
 // self the view's geometry, so the same reference describes both.
 OpEntry view_entry(std::string name, std::vector<ViewCase> cases, ViewRef ref,
-                   VariantKind kind = VariantKind::kFunctional) {
+                   VariantKind kind = VariantKind::kFunctional, int tier = 1) {
   auto shared_cases = std::make_shared<const std::vector<ViewCase>>(std::move(cases));
   OpEntry e;
   e.name = name;
   e.family = "view";
+  e.tier = tier;
   e.variants = {{name, kind}};
   e.dtypes = kAllDtypes;
   e.samples = [shared_cases](ScalarType dtype, uint64_t seed) {
@@ -100,6 +111,32 @@ Expected view_or_copy(const Tensor& self, const Sizes& shape, bool allow_copy) {
 }
 
 int64_t wrap(int64_t dim, int64_t ndim) { return wrap_dim_or_throw(dim, ndim); }
+
+// The storage of `self` read as `dtype` with this geometry (view_as_real, view_as_complex).
+Expected reinterpreted(const Tensor& self, ScalarType dtype, const Sizes& sizes,
+                       const Sizes& strides, int64_t offset) {
+  const Tensor host(IntrusivePtr<TensorImpl>::make(self.storage(), dtype, IntArrayRef(sizes),
+                                                   IntArrayRef(strides), offset));
+  ExpectedOutput o;
+  o.value = read_tensor(host);
+  o.strides = strides;
+  o.storage_offset = offset;
+  o.aliases = "self";
+  return one(std::move(o));
+}
+
+// view_as_real's geometry: a last dim of the 2 parts, strides and offset in parts.
+struct PartsView {
+  Sizes sizes, strides;
+  int64_t offset;
+};
+PartsView parts_view(const Tensor& self) {
+  PartsView v{sizes_of(self), {}, 2 * self.storage_offset()};
+  for (int64_t s : strides_of(self)) v.strides.push_back(2 * s);
+  v.sizes.push_back(2);
+  v.strides.push_back(1);
+  return v;
+}
 
 Expected expand(const Tensor& self, const std::vector<int64_t>& target) {
   const Sizes sizes = sizes_of(self), strides = strides_of(self);
@@ -435,6 +472,239 @@ void add_view_entries(OpDatabase& db) {
         }
         return slice(self, dim, start, start + length, 1);
       }));
+  // movedim: the NumPy formulation (the unmoved dims in order, the moved ones inserted at their
+  // destinations in increasing order), independent of the kernel's.
+  const auto movedim = [](const Tensor& self, const std::vector<int64_t>& source,
+                          const std::vector<int64_t>& destination) {
+    if (source.size() != destination.size()) {
+      throw RefError{"movedim: Invalid source or destination dims: source (" +
+                     int_list_string(source) +
+                     " dims) should contain the same number of dims as destination (" +
+                     int_list_string(destination) + " dims)"};
+    }
+    const int64_t ndim = self.dim();
+    std::vector<int64_t> src, dst;
+    for (int64_t d : source) src.push_back(wrap(d, ndim));
+    for (int64_t d : destination) dst.push_back(wrap(d, ndim));
+    for (const auto& [dims, given, name] :
+         {std::tuple{src, source, "source"}, std::tuple{dst, destination, "destination"}}) {
+      if (std::set<int64_t>(dims.begin(), dims.end()).size() != dims.size()) {
+        throw RefError{std::string("movedim: repeated dim in `") + name + "` (" +
+                       int_list_string(given) + ")"};
+      }
+    }
+    if (ndim == 0) return one(view_of(self, {}, {}, self.storage_offset()));
+    std::vector<int64_t> order;
+    for (int64_t d = 0; d < ndim; ++d) {
+      if (std::find(src.begin(), src.end(), d) == src.end()) order.push_back(d);
+    }
+    std::vector<size_t> by_destination(src.size());
+    std::iota(by_destination.begin(), by_destination.end(), 0);
+    std::sort(by_destination.begin(), by_destination.end(),
+              [&](size_t i, size_t j) { return dst[i] < dst[j]; });
+    for (size_t i : by_destination) order.insert(order.begin() + dst[i], src[i]);
+    Sizes sizes, strides;
+    for (int64_t d : order) {
+      sizes.push_back(self.sizes()[d]);
+      strides.push_back(self.strides()[d]);
+    }
+    return one(view_of(self, sizes, strides, self.storage_offset()));
+  };
+  const std::vector<ViewCase> movedim_lists = {
+      {"3d", {{"source", ints({0, 1})}, {"destination", ints({2, 0})}}},
+      {"3d", {{"source", ints({-1})}, {"destination", ints({0})}}},
+      {"3d", {{"source", ints({})}, {"destination", ints({})}}},
+      {"channels-last", {{"source", ints({1})}, {"destination", ints({-1})}}},
+      {"transposed", {{"source", ints({0, 1})}, {"destination", ints({1, 0})}}},
+      {"0-dim", {{"source", ints({0})}, {"destination", ints({-1})}}},
+      {"3d", {{"source", ints({0, 1})}, {"destination", ints({2})}}},
+      {"3d", {{"source", ints({0, 0})}, {"destination", ints({1, 2})}}},
+      {"3d", {{"source", ints({0, 1})}, {"destination", ints({-1, 2})}}},
+      {"3d", {{"source", ints({0, 0})}, {"destination", ints({1, 3})}}}};
+  const std::vector<ViewCase> movedim_ints = {
+      {"3d", {{"source", integer(0)}, {"destination", integer(2)}}},
+      {"3d", {{"source", integer(-1)}, {"destination", integer(1)}}},
+      {"transposed", {{"source", integer(1)}, {"destination", integer(0)}}},
+      {"0-dim", {{"source", integer(-1)}, {"destination", integer(0)}}},
+      {"3d", {{"source", integer(3)}, {"destination", integer(0)}}}};
+  for (const char* name : {"movedim", "moveaxis"}) {
+    db.add(view_entry(
+        std::string(name) + ".intlist", movedim_lists,
+        [movedim](const Tensor& self, const RefArgs& a) {
+          return movedim(self, a.ints("source", {}), a.ints("destination", {}));
+        },
+        VariantKind::kFunctional, /*tier=*/2));
+    db.add(view_entry(
+        std::string(name) + ".int", movedim_ints,
+        [movedim](const Tensor& self, const RefArgs& a) {
+          return movedim(self, {a.integer("source", 0)}, {a.integer("destination", 0)});
+        },
+        VariantKind::kFunctional, /*tier=*/2));
+  }
+  // unflatten: dim split into sizes (one -1 inferred), always a view.
+  db.add(view_entry(
+      "unflatten.int",
+      {{"3d", {{"dim", integer(1)}, {"sizes", ints({3, 1})}}},
+       {"3d", {{"dim", integer(-1)}, {"sizes", ints({2, -1})}}},
+       {"3d", {{"dim", integer(0)}, {"sizes", ints({1, 2, 1})}}},
+       {"transposed", {{"dim", integer(0)}, {"sizes", ints({5, 1})}}},
+       {"sliced", {{"dim", integer(1)}, {"sizes", ints({3, -1})}}},
+       {"channels-last", {{"dim", integer(1)}, {"sizes", ints({-1, 1})}}},
+       {"zero-size", {{"dim", integer(0)}, {"sizes", ints({0, 4})}}},
+       {"zero-size", {{"dim", integer(0)}, {"sizes", ints({0, -1})}}},
+       {"3d", {{"dim", integer(1)}, {"sizes", ints({})}}},
+       {"3d", {{"dim", integer(1)}, {"sizes", ints({2, 2})}}},
+       {"3d", {{"dim", integer(1)}, {"sizes", ints({-1, -1})}}},
+       {"3d", {{"dim", integer(1)}, {"sizes", ints({-3, -1})}}},
+       {"3d", {{"dim", integer(3)}, {"sizes", ints({1})}}},
+       {"0-dim", {{"dim", integer(0)}, {"sizes", ints({1})}}}},
+      [](const Tensor& self, const RefArgs& a) {
+        const int64_t dim = wrap(a.integer("dim", 0), self.dim());
+        const std::vector<int64_t> sizes = a.ints("sizes", {});
+        if (sizes.empty()) throw RefError{"unflatten: sizes must be non-empty"};
+        if (self.dim() == 0) {
+          throw RefError{"Dimension specified as 0 but tensor has no dimensions"};
+        }
+        const int64_t n = self.sizes()[dim];
+        int64_t known = 1, inferred = -1;
+        for (size_t i = 0; i < sizes.size(); ++i) {
+          if (sizes[i] == -1) {
+            if (inferred >= 0) {
+              throw RefError{
+                  "unflatten got an unexpected error:\nonly one dimension can be "
+                  "inferred"};
+            }
+            inferred = static_cast<int64_t>(i);
+          } else if (sizes[i] < 0) {
+            throw RefError{"invalid shape dimension " + std::to_string(sizes[i])};
+          } else {
+            known *= sizes[i];
+          }
+        }
+        if (!(n == known || (inferred >= 0 && known > 0 && n % known == 0))) {
+          throw RefError{"unflatten: Provided sizes " + int_list_string(sizes) +
+                         " don't multiply up to the size of dim " + std::to_string(dim) + " (" +
+                         std::to_string(n) + ") in the input tensor"};
+        }
+        Sizes split(sizes.begin(), sizes.end());
+        if (inferred >= 0) {
+          if (known == 0) {
+            throw RefError{"cannot reshape tensor of 0 elements into shape " +
+                           int_list_string(sizes) +
+                           " because the unspecified dimension size -1 can be any value and is "
+                           "ambiguous"};
+          }
+          split[inferred] = n / known;
+        }
+        Sizes shape = sizes_of(self);
+        shape.erase(shape.begin() + dim);
+        shape.insert(shape.begin() + dim, split.begin(), split.end());
+        return view_or_copy(self, shape, false);
+      },
+      VariantKind::kFunctional, /*tier=*/2));
+  db.add(view_entry(
+      "unfold",
+      {{"3d", {{"dimension", integer(1)}, {"size", integer(2)}, {"step", integer(1)}}},
+       {"3d", {{"dimension", integer(-1)}, {"size", integer(2)}, {"step", integer(2)}}},
+       {"3d", {{"dimension", integer(2)}, {"size", integer(4)}, {"step", integer(3)}}},
+       {"transposed", {{"dimension", integer(0)}, {"size", integer(3)}, {"step", integer(2)}}},
+       {"sliced", {{"dimension", integer(1)}, {"size", integer(0)}, {"step", integer(4)}}},
+       {"0-dim", {{"dimension", integer(0)}, {"size", integer(1)}, {"step", integer(1)}}},
+       {"0-dim", {{"dimension", integer(-1)}, {"size", integer(0)}, {"step", integer(2)}}},
+       {"3d", {{"dimension", integer(1)}, {"size", integer(4)}, {"step", integer(1)}}},
+       {"3d", {{"dimension", integer(1)}, {"size", integer(-1)}, {"step", integer(1)}}},
+       {"3d", {{"dimension", integer(1)}, {"size", integer(2)}, {"step", integer(0)}}},
+       {"3d", {{"dimension", integer(3)}, {"size", integer(1)}, {"step", integer(1)}}}},
+      [](const Tensor& self, const RefArgs& a) {
+        const int64_t ndim = self.dim();
+        const int64_t dim = wrap(a.integer("dimension", 0), ndim);
+        const int64_t size = a.integer("size", 0), step = a.integer("step", 0);
+        const int64_t max_size = ndim == 0 ? 1 : self.sizes()[dim];
+        if (size > max_size) {
+          throw RefError{"maximum size for tensor at dimension " + std::to_string(dim) + " is " +
+                         std::to_string(max_size) + " but size is " + std::to_string(size)};
+        }
+        if (size < 0) throw RefError{"size is " + std::to_string(size) + " but must be >= 0"};
+        if (step <= 0) throw RefError{"step is " + std::to_string(step) + " but must be > 0"};
+        Sizes sizes = sizes_of(self), strides = strides_of(self);
+        // Window w of the result starts at element w * step of the dim; its elements follow it.
+        if (ndim > 0) {
+          sizes[dim] = (sizes[dim] - size) / step + 1;
+          strides[dim] *= step;
+        }
+        sizes.push_back(size);
+        strides.push_back(ndim == 0 ? 1 : self.strides()[dim]);
+        return one(view_of(self, sizes, strides, self.storage_offset()));
+      },
+      VariantKind::kFunctional, /*tier=*/2));
+  const std::vector<ViewCase> complex_inputs = {
+      {"3d", {}},    {"transposed", {}}, {"sliced", {}},  {"offset", {}},
+      {"0-dim", {}}, {"zero-size", {}},  {"expanded", {}}};
+  db.add(view_entry(
+      "view_as_real", complex_inputs,
+      [](const Tensor& self, const RefArgs&) {
+        if (!is_complex(self.dtype())) {
+          throw RefError{"view_as_real is only supported for complex tensors"};
+        }
+        const PartsView v = parts_view(self);
+        return reinterpreted(self, to_real_type(self.dtype()), v.sizes, v.strides, v.offset);
+      },
+      VariantKind::kFunctional, /*tier=*/2));
+  db.add(view_entry(
+      "view_as_complex",
+      {{"pairs", {}}, {"pairs-transposed", {}}, {"3d", {}}, {"0-dim", {}}, {"sliced", {}}},
+      [](const Tensor& self, const RefArgs&) {
+        const ScalarType dtype = self.dtype();
+        if (dtype != ScalarType::kFloat16 && dtype != ScalarType::kFloat32 &&
+            dtype != ScalarType::kFloat64) {
+          throw RefError{"view_as_complex is only supported for half, float and double tensors"};
+        }
+        if (self.dim() == 0) throw RefError{"Input tensor must have one or more dimensions"};
+        if (self.sizes().back() != 2) {
+          throw RefError{"Tensor must have a last dimension of size 2"};
+        }
+        if (self.strides().back() != 1) {
+          throw RefError{"Tensor must have a last dimension with stride 1"};
+        }
+        Sizes sizes = sizes_of(self), strides = strides_of(self);
+        sizes.pop_back();
+        strides.pop_back();
+        for (int64_t& st : strides) {
+          if (st % 2 != 0) {
+            throw RefError{"Tensor must have a stride divisible by 2 for all but last dimension"};
+          }
+          st /= 2;
+        }
+        if (self.storage_offset() % 2 != 0) {
+          throw RefError{"Tensor must have a storage_offset divisible by 2"};
+        }
+        if (dtype == ScalarType::kFloat16) throw RefError{"complex32 (ComplexHalf)"};
+        return reinterpreted(
+            self, dtype == ScalarType::kFloat32 ? ScalarType::kComplex64 : ScalarType::kComplex128,
+            sizes, strides, self.storage_offset() / 2);
+      },
+      VariantKind::kFunctional, /*tier=*/2));
+  for (const int part : {0, 1}) {
+    db.add(view_entry(
+        part == 0 ? "real" : "imag", complex_inputs,
+        [part](const Tensor& self, const RefArgs&) {
+          if (!is_complex(self.dtype())) {
+            if (part == 1) {
+              throw RefError{"imag is not implemented for tensors with non-complex dtypes."};
+            }
+            Expected e =
+                one(view_of(self, sizes_of(self), strides_of(self), self.storage_offset()));
+            e.outputs[0].may_alias = true;  // PyTorch returns self itself
+            return e;
+          }
+          PartsView v = parts_view(self);
+          v.sizes.pop_back();
+          v.strides.pop_back();
+          return reinterpreted(self, to_real_type(self.dtype()), v.sizes, v.strides,
+                               v.offset + part);
+        },
+        VariantKind::kFunctional, /*tier=*/2));
+  }
   db.add(view_entry(
       "flatten.using_ints",
       {{"3d", {}},

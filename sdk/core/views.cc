@@ -3,20 +3,23 @@
 #include <algorithm>
 #include <bitset>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "sdk/core/empty.h"
 #include "sdk/core/error.h"
+#include "sdk/core/promotion.h"
 
 namespace bp {
 namespace {
 
 // A view of `self` with this geometry; the caller guarantees it stays inside the storage.
-Tensor make_view(const Tensor& self, IntArrayRef sizes, IntArrayRef strides,
-                 int64_t storage_offset) {
+// A view of self's storage; `dtype` reads its bytes as another element type (view_as_real).
+Tensor make_view(const Tensor& self, IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset,
+                 std::optional<ScalarType> dtype = std::nullopt) {
   const TensorImpl& base = *self.impl();
-  return Tensor(IntrusivePtr<TensorImpl>::make(base.storage(), base.dtype(), sizes, strides,
-                                               storage_offset, base.version_counter()));
+  return Tensor(IntrusivePtr<TensorImpl>::make(base.storage(), dtype.value_or(base.dtype()), sizes,
+                                               strides, storage_offset, base.version_counter()));
 }
 
 void check_in_bounds_for_storage(IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset,
@@ -28,31 +31,6 @@ void check_in_bounds_for_storage(IntArrayRef sizes, IntArrayRef strides, int64_t
            int_list_string(strides), ", storage offset ", storage_offset, ", and itemsize ",
            itemsize, " requiring a storage size of ", required,
            " are out of bounds for storage of size ", storage.nbytes());
-}
-
-// `shape` with its -1 replaced so that it holds `numel` elements (PyTorch's infer_size).
-DimVector infer_view_size(IntArrayRef shape, int64_t numel) {
-  DimVector result(shape.begin(), shape.end());
-  int64_t known = 1;
-  std::optional<size_t> infer_dim;
-  for (size_t d = 0; d < shape.size(); ++d) {
-    if (shape[d] == -1) {
-      BP_CHECK(!infer_dim, "only one dimension can be inferred");
-      infer_dim = d;
-    } else {
-      BP_CHECK(shape[d] >= 0, "invalid shape dimension ", shape[d]);
-      known *= shape[d];
-    }
-  }
-  bool fits = numel == known || (infer_dim && known > 0 && numel % known == 0);
-  BP_CHECK(fits, "shape '", int_list_string(shape), "' is invalid for input of size ", numel);
-  if (infer_dim) {
-    // With zero elements the -1 could be anything: NumPy and PyTorch refuse to guess.
-    BP_CHECK(known != 0, "cannot reshape tensor of 0 elements into shape ", int_list_string(shape),
-             " because the unspecified dimension size -1 can be any value and is ambiguous");
-    result[*infer_dim] = numel / known;
-  }
-  return result;
 }
 
 // Strides that let a tensor of (old_sizes, old_strides) be viewed with new_sizes, or nullopt
@@ -121,6 +99,30 @@ Tensor squeeze_where(const Tensor& self, const std::bitset<64>& candidates) {
 
 namespace native {
 
+DimVector infer_size_of_view(IntArrayRef shape, int64_t numel) {
+  DimVector result(shape.begin(), shape.end());
+  int64_t known = 1;
+  std::optional<size_t> infer_dim;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == -1) {
+      BP_CHECK(!infer_dim, "only one dimension can be inferred");
+      infer_dim = d;
+    } else {
+      BP_CHECK(shape[d] >= 0, "invalid shape dimension ", shape[d]);
+      known *= shape[d];
+    }
+  }
+  bool fits = numel == known || (infer_dim && known > 0 && numel % known == 0);
+  BP_CHECK(fits, "shape '", int_list_string(shape), "' is invalid for input of size ", numel);
+  if (infer_dim) {
+    // With zero elements the -1 could be anything: NumPy and PyTorch refuse to guess.
+    BP_CHECK(known != 0, "cannot reshape tensor of 0 elements into shape ", int_list_string(shape),
+             " because the unspecified dimension size -1 can be any value and is ambiguous");
+    result[*infer_dim] = numel / known;
+  }
+  return result;
+}
+
 Tensor as_strided(const Tensor& self, IntArrayRef sizes, IntArrayRef strides,
                   std::optional<int64_t> storage_offset) {
   BP_CHECK(sizes.size() == strides.size(), "mismatch in length of strides and shape");
@@ -137,7 +139,7 @@ Tensor alias(const Tensor& self) {
 }
 
 std::optional<Tensor> try_view(const Tensor& self, IntArrayRef shape) {
-  DimVector sizes = infer_view_size(shape, self.numel());
+  DimVector sizes = infer_size_of_view(shape, self.numel());
   std::optional<DimVector> strides = compute_stride(self.sizes(), self.strides(), sizes);
   if (!strides) return std::nullopt;
   return make_view(self, sizes, *strides, self.storage_offset());
@@ -346,6 +348,59 @@ Tensor diagonal(const Tensor& self, int64_t offset, int64_t dim1_in, int64_t dim
   sizes.push_back(diag_size);
   strides.push_back(diag_stride);
   return make_view(self, sizes, strides, storage_offset);
+}
+
+Tensor unfold(const Tensor& self, int64_t dimension, int64_t size, int64_t step) {
+  const int64_t ndim = self.dim();
+  dimension = wrap_dim(dimension, ndim);
+  const int64_t max_size = ndim == 0 ? 1 : self.sizes()[dimension];
+  BP_CHECK(size <= max_size, "maximum size for tensor at dimension ", dimension, " is ", max_size,
+           " but size is ", size);
+  BP_CHECK(size >= 0, "size is ", size, " but must be >= 0");
+  BP_CHECK(step > 0, "step is ", step, " but must be > 0");
+  DimVector sizes(self.sizes().begin(), self.sizes().end());
+  DimVector strides(self.strides().begin(), self.strides().end());
+  if (ndim > 0) {
+    sizes[dimension] = (sizes[dimension] - size) / step + 1;
+    strides[dimension] *= step;
+  }
+  sizes.push_back(size);
+  strides.push_back(ndim == 0 ? 1 : self.strides()[dimension]);
+  return make_view(self, sizes, strides, self.storage_offset());
+}
+
+Tensor view_as_real(const Tensor& self) {
+  BP_CHECK(is_complex(self.dtype()), "view_as_real is only supported for complex tensors");
+  DimVector sizes(self.sizes().begin(), self.sizes().end());
+  sizes.push_back(2);
+  DimVector strides;
+  for (int64_t s : self.strides()) strides.push_back(2 * s);
+  strides.push_back(1);
+  return make_view(self, sizes, strides, 2 * self.storage_offset(), to_real_type(self.dtype()));
+}
+
+Tensor view_as_complex(const Tensor& self) {
+  const ScalarType dtype = self.dtype();
+  BP_CHECK(dtype == ScalarType::kFloat16 || dtype == ScalarType::kFloat32 ||
+               dtype == ScalarType::kFloat64,
+           "view_as_complex is only supported for half, float and double tensors, but got a "
+           "tensor of scalar type: ",
+           dtype);
+  BP_CHECK(self.dim() != 0, "Input tensor must have one or more dimensions");
+  BP_CHECK(self.sizes().back() == 2, "Tensor must have a last dimension of size 2");
+  BP_CHECK(self.strides().back() == 1, "Tensor must have a last dimension with stride 1");
+  DimVector strides;
+  for (int64_t s : self.strides().subspan(0, self.dim() - 1)) {
+    BP_CHECK(s % 2 == 0, "Tensor must have a stride divisible by 2 for all but last dimension");
+    strides.push_back(s / 2);
+  }
+  BP_CHECK(self.storage_offset() % 2 == 0, "Tensor must have a storage_offset divisible by 2");
+  // PyTorch's checks all pass a float16 tensor, which it views as complex32.
+  BP_CHECK_NOT_IMPLEMENTED(dtype != ScalarType::kFloat16,
+                           "view_as_complex: a float16 tensor would be complex32 (ComplexHalf), a "
+                           "dtype Backplane does not have");
+  return make_view(self, self.sizes().subspan(0, self.dim() - 1), strides,
+                   self.storage_offset() / 2, to_complex_type(dtype));
 }
 
 }  // namespace native

@@ -42,6 +42,13 @@ Tensor as_strided(const Tensor& self, IntArrayRef sizes, IntArrayRef strides,
 // A view with the same geometry (a new TensorImpl sharing storage and version counter).
 Tensor alias(const Tensor& self);
 
+// `shape` with its -1 (at most one) replaced so that it holds `numel` elements (PyTorch's
+// infer_size): the sizes `view` and `unflatten` give. Errors: "shape '[2, 5]' is invalid for
+// input of size 6", "only one dimension can be inferred", "invalid shape dimension -2", and for
+// -1 with zero elements "cannot reshape tensor of 0 elements into shape [0, -1] because the
+// unspecified dimension size -1 can be any value and is ambiguous".
+DimVector infer_size_of_view(IntArrayRef shape, int64_t numel);
+
 // A view with sizes `shape` (one entry may be -1: inferred). Errors: "shape '[2, 5]' is invalid
 // for input of size 6", "only one dimension can be inferred", "invalid shape dimension -2",
 // "view size is not compatible with input tensor's size and stride (at least one dimension spans
@@ -108,6 +115,26 @@ Tensor narrow(const Tensor& self, int64_t dim, int64_t start, int64_t length);
 // The diagonal of dims dim1 and dim2 (removed; the diagonal becomes the last dim), `offset`
 // above (> 0) or below (< 0) the main one. Errors: "diagonal dimensions cannot be identical 0, 0".
 Tensor diagonal(const Tensor& self, int64_t offset = 0, int64_t dim1 = 0, int64_t dim2 = 1);
+
+// Windows of `size` elements every `step` along `dimension` (which shrinks to the number of
+// windows), the window as a new last dim; a 0-dim tensor gives one window of size 0 or 1. Errors:
+// "maximum size for tensor at dimension 1 is 3 but size is 4", "size is -1 but must be >= 0",
+// "step is 0 but must be > 0".
+Tensor unfold(const Tensor& self, int64_t dimension, int64_t size, int64_t step);
+
+// A complex tensor's storage read as its parts: a real tensor with a new last dim of size 2 (real,
+// imaginary), strides doubled. Errors: "view_as_real is only supported for complex tensors".
+Tensor view_as_real(const Tensor& self);
+
+// The inverse: a float32 / float64 tensor whose last dim has size 2 and stride 1, its other
+// strides and its storage offset even, read as complex. Errors, in PyTorch's order:
+// "view_as_complex is only supported for half, float and double tensors, but got a tensor of
+// scalar type: int32", "Input tensor must have one or more dimensions", "Tensor must have a last
+// dimension of size 2", "Tensor must have a last dimension with stride 1", "Tensor must have a
+// stride divisible by 2 for all but last dimension", "Tensor must have a storage_offset divisible
+// by 2"; then kNotImplemented for float16, which PyTorch views as complex32, a dtype Backplane
+// does not have.
+Tensor view_as_complex(const Tensor& self);
 
 }  // namespace native
 }  // namespace bp

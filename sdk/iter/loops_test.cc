@@ -266,7 +266,8 @@ TEST(CpuKernel, InPlaceMaskedOpsRunOnlyWhereTheMaskIsSet) {
     // Set in [first_set, first_set + 20), or nowhere.
     Tensor mask = native::empty({1003}, ScalarType::kBool, kCpu);
     bool* m = static_cast<bool*>(mask.data_ptr());
-    for (int64_t i = 0; i < 1003; ++i) m[i] = first_set >= 0 && i >= first_set && i < first_set + 20;
+    for (int64_t i = 0; i < 1003; ++i)
+      m[i] = first_set >= 0 && i >= first_set && i < first_set + 20;
     for (bool in_place : {true, false}) {
       Tensor self = ramp({1003});
       const std::vector<double> before = values(self);

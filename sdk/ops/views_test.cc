@@ -132,6 +132,94 @@ TEST(Flatten, MergesARangeOfDimsCopyingOnlyWhenNeeded) {
             "flatten() has invalid args: start_dim cannot come after end_dim");
 }
 
+TEST(Movedim, MovesDimsToTheirDestinationsKeepingTheOthersInOrder) {
+  Tensor t = iota({2, 3, 4});
+  expect_view(movedim(t, {0, 1}, {2, 0}), t, {3, 4, 2}, {4, 1, 12}, 0);
+  expect_view(t.movedim(-1, 0), t, {4, 2, 3}, {1, 12, 4}, 0);
+  expect_view(moveaxis(t, 0, 2), t, {3, 4, 2}, {4, 1, 12}, 0);
+  Tensor s = iota({});
+  expect_view(movedim(s, 0, -1), s, {}, {}, 0);
+  EXPECT_EQ(message_of([&] {
+              movedim(t, {0, 0}, {1, 2});
+            }),
+            "movedim: repeated dim in `source` ([0, 0])");
+  EXPECT_EQ(message_of([&] {
+              movedim(t, {0, 1}, {2});
+            }),
+            "movedim: Invalid source or destination dims: source ([0, 1] dims) should contain the "
+            "same number of dims as destination ([2] dims)");
+  // Every dim is wrapped before any is checked for repeats, as in PyTorch.
+  EXPECT_EQ(message_of([&] {
+              movedim(t, {0, 0}, {1, 3});
+            }),
+            "Dimension out of range (expected to be in range of [-3, 2], but got 3)");
+}
+
+TEST(Unflatten, SplitsADimIntoAViewInferringOneSize) {
+  Tensor t = iota({2, 12});
+  expect_view(unflatten(t, 1, {3, -1}), t, {2, 3, 4}, {12, 4, 1}, 0);
+  expect_view(t.unflatten(0, {2, 1}), t, {2, 1, 12}, {12, 12, 1}, 0);
+  Tensor tr = transpose(t, 0, 1);
+  expect_view(unflatten(tr, 0, {6, 2}), t, {6, 2, 2}, {2, 1, 12}, 0);
+  EXPECT_EQ(message_of([&] {
+              unflatten(t, 1, {5, -1});
+            }),
+            "unflatten: Provided sizes [5, -1] don't multiply up to the size of dim 1 (12) in the "
+            "input tensor");
+  EXPECT_EQ(message_of([&] {
+              unflatten(t, 1, {-1, -1});
+            }),
+            "unflatten got an unexpected error:\nonly one dimension can be inferred");
+  EXPECT_EQ(message_of([&] { unflatten(t, 1, {}); }), "unflatten: sizes must be non-empty");
+  EXPECT_EQ(message_of([&] { unflatten(t, 1, {-2, -1}); }), "invalid shape dimension -2");
+}
+
+TEST(Unfold, MakesWindowsAlongADimAsANewLastDim) {
+  Tensor t = iota({2, 5});
+  Tensor windows = t.unfold(1, 2, 2);
+  expect_view(windows, t, {2, 2, 2}, {5, 2, 1}, 0);
+  EXPECT_THAT(values_of<int64_t>(windows), ElementsAre(0, 1, 2, 3, 5, 6, 7, 8));
+  Tensor s = iota({});
+  expect_view(s.unfold(0, 1, 1), s, {1}, {1}, 0);
+  EXPECT_EQ(message_of([&] { t.unfold(1, 6, 1); }),
+            "maximum size for tensor at dimension 1 is 5 but size is 6");
+  EXPECT_EQ(message_of([&] { t.unfold(1, 2, 0); }), "step is 0 but must be > 0");
+  EXPECT_EQ(message_of([&] { t.unfold(1, -1, 1); }), "size is -1 but must be >= 0");
+}
+
+TEST(ComplexViews, ReadAComplexTensorsPartsAndBack) {
+  Tensor z = tensor_of<complex<float>>({2}, {{1.0f, 2.0f}, {3.0f, 4.0f}});
+  Tensor parts = view_as_real(z);
+  EXPECT_EQ(parts.dtype(), ScalarType::kFloat32);
+  expect_view(parts, z, {2, 2}, {2, 1}, 0);
+  EXPECT_THAT(values_of<float>(parts), ElementsAre(1.0f, 2.0f, 3.0f, 4.0f));
+  EXPECT_THAT(values_of<float>(imag(z)), ElementsAre(2.0f, 4.0f));
+  expect_view(imag(z), z, {2}, {2}, 1);
+  expect_view(real(z), z, {2}, {2}, 0);
+  // A write through a part is a write to z.
+  Tensor re = real(z);
+  bp::fill_(re, 0.0f);
+  EXPECT_EQ(values_of<complex<float>>(z)[1], complex<float>(0.0f, 4.0f));
+  Tensor back = view_as_complex(parts);
+  EXPECT_EQ(back.dtype(), ScalarType::kComplex64);
+  expect_view(back, z, {2}, {1}, 0);
+  // real of a real tensor is the tensor itself; imag is an error.
+  Tensor x = iota({3});
+  EXPECT_TRUE(real(x).is_same(x));
+  EXPECT_EQ(message_of([&] { imag(x); }),
+            "imag is not implemented for tensors with non-complex dtypes.");
+  EXPECT_EQ(message_of([&] { view_as_real(x); }),
+            "view_as_real is only supported for complex tensors");
+  EXPECT_EQ(message_of([&] {
+              view_as_complex(tensor_of<float>({3}, {1, 2, 3}));
+            }),
+            "Tensor must have a last dimension of size 2");
+  EXPECT_EQ(message_of([&] {
+              view_as_complex(transpose(tensor_of<float>({2, 2}, {1, 2, 3, 4}), 0, 1));
+            }),
+            "Tensor must have a last dimension with stride 1");
+}
+
 TEST(InplaceViews, GiveSelfTheViewsGeometry) {
   Tensor t = iota({2, 1, 3});
   Tensor same = t;

@@ -125,9 +125,10 @@ void fmin_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& other);
 void heaviside_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& values);
 // complex(real, imag) and polar(abs, angle): two operands of one floating dtype (float16 passes,
 // as in PyTorch, and has no kernel) into its complex dtype, which a given out must have;
-// PyTorch's complex_check_dtype messages: "Expected both inputs to be Half, Float or Double tensors but got int64 and int64",
-// "Expected object of scalar type float32 but got scalar type float64 for second argument",
-// "Expected object of scalar type complex64 but got scalar type float32 for argument 'out'".
+// PyTorch's complex_check_dtype messages: "Expected both inputs to be Half, Float or Double tensors
+// but got int64 and int64", "Expected object of scalar type float32 but got scalar type float64 for
+// second argument", "Expected object of scalar type complex64 but got scalar type float32 for
+// argument 'out'".
 void complex_parts_op(TensorIteratorBase& iter, const Tensor& first, const Tensor& second);
 // pow(Tensor, Scalar): unary_op_in_dtype over self in result_type(self, exponent); an integral
 // (or bool) self with a negative integral exponent is "Integers to negative integer powers are

@@ -111,6 +111,56 @@ def views(op, dtype):
             add("offset %d dims %d, %d" % (off, d1, d2), self=x, offset=off, dim1=d1, dim2=d2)
         add("transposed", self=xt, offset=0, dim1=0, dim2=1)
         add("same dims", self=x, offset=0, dim1=1, dim2=1)
+    elif base in ("movedim", "moveaxis") and op.endswith(".int"):
+        for a, b in [(0, 2), (-1, 1), (1, 1)]:
+            add("dim %d to %d" % (a, b), self=x, source=a, destination=b)
+        add("transposed", self=xt, source=2, destination=0)
+        add("0-dim", self=_x(op, dtype, ()), source=-1, destination=0)
+        add("dim out of range", self=x, source=3, destination=0)
+    elif base in ("movedim", "moveaxis"):
+        for a, b in [([0, 1], [2, 0]), ([-1], [0]), ([], []), ([2, 0, 1], [0, 1, 2])]:
+            add("dims %s to %s" % (a, b), self=x, source=a, destination=b)
+        add("transposed", self=xt, source=[0, 1], destination=[1, 0])
+        add("0-dim", self=_x(op, dtype, ()), source=[0], destination=[-1])
+        add("lengths differ", self=x, source=[0, 1], destination=[2])
+        add("repeated source", self=x, source=[0, 0], destination=[1, 2])
+        add("repeated destination", self=x, source=[0, 1], destination=[-1, 2])
+        add("repeated source, destination out of range", self=x, source=[0, 0],
+            destination=[1, 3])
+    elif base == "unflatten":
+        for d, sizes in [(1, [3, 1]), (-1, [2, -1]), (0, [1, 2, 1]), (2, [-1])]:
+            add("dim %d into %s" % (d, sizes), self=x, dim=d, sizes=sizes)
+        add("transposed", self=xt, dim=0, sizes=[2, 2])
+        add("zero-size", self=_x(op, dtype, (0, 3)), dim=0, sizes=[0, 4])
+        add("zero-size, -1", self=_x(op, dtype, (0, 3)), dim=0, sizes=[0, -1])
+        add("no sizes", self=x, dim=1, sizes=[])
+        add("sizes do not multiply up", self=x, dim=1, sizes=[2, 2])
+        add("two -1", self=x, dim=1, sizes=[-1, -1])
+        add("negative size", self=x, dim=1, sizes=[-3, -1])
+        add("dim out of range", self=x, dim=3, sizes=[1])
+        add("0-dim", self=_x(op, dtype, ()), dim=0, sizes=[1])
+    elif base == "unfold":
+        for d, size, step in [(1, 2, 1), (-1, 2, 2), (2, 4, 3), (0, 0, 1)]:
+            add("dim %d size %d step %d" % (d, size, step), self=x, dimension=d, size=size,
+                step=step)
+        add("transposed", self=xt, dimension=0, size=3, step=2)
+        add("0-dim, size 1", self=_x(op, dtype, ()), dimension=0, size=1, step=1)
+        add("0-dim, size 0", self=_x(op, dtype, ()), dimension=-1, size=0, step=2)
+        add("size too large", self=x, dimension=1, size=4, step=1)
+        add("step 0", self=x, dimension=1, size=2, step=0)
+        add("dim out of range", self=x, dimension=3, size=1, step=1)
+    elif base in ("view_as_real", "real", "imag"):
+        add("contiguous", self=x)
+        add("transposed", self=xt)
+        add("sliced", self=_x(op, dtype, (2, 3), "sliced"))
+        add("0-dim", self=_x(op, dtype, ()))
+        add("zero-size", self=_x(op, dtype, (0, 3)))
+    elif base == "view_as_complex":
+        add("3x2", self=_x(op, dtype, (3, 2)))
+        add("2x3x2 transposed", self=_x(op, dtype, (2, 3, 2), "transposed"))
+        add("last dim 4", self=x)
+        add("0-dim", self=_x(op, dtype, ()))
+        add("sliced, last dim 2", self=_x(op, dtype, (4, 2), "sliced"))
     else:
         raise KeyError("no view samples for " + op)
     return s
