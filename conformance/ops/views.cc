@@ -327,17 +327,18 @@ void add_view_entries(OpDatabase& db) {
       {"0-dim", {}}, {"offset", {}}, {"transposed", {}}, {"3d", {}}};
   db.add(view_entry("t_", t_cases, t_ref("t_()"), VariantKind::kInplace));
   db.add(view_entry("t", t_cases, t_ref("t()")));
-  db.add(view_entry(
-      "expand",
-      {{"column", {{"size", ints({3, 4})}}},
-       {"column", {{"size", ints({2, 3, 5})}}},
-       {"column", {{"size", ints({-1, 4})}}},
-       {"0-dim", {{"size", ints({2, 3})}}},
-       {"offset", {{"size", ints({2, 17})}}},
-       {"2d", {{"size", ints({2, 4})}}},
-       {"2d", {{"size", ints({3})}}},
-       {"offset", {{"size", ints({-1, 17})}}}},
-      [](const Tensor& self, const RefArgs& a) { return expand(self, a.ints("size", {})); }));
+  const std::vector<ViewCase> expand_cases = {
+      {"column", {{"size", ints({3, 4})}}},  {"column", {{"size", ints({2, 3, 5})}}},
+      {"column", {{"size", ints({-1, 4})}}}, {"0-dim", {{"size", ints({2, 3})}}},
+      {"offset", {{"size", ints({2, 17})}}}, {"2d", {{"size", ints({2, 4})}}},
+      {"2d", {{"size", ints({3})}}},         {"offset", {{"size", ints({-1, 17})}}}};
+  const ViewRef expand_ref = [](const Tensor& self, const RefArgs& a) {
+    return expand(self, a.ints("size", {}));
+  };
+  db.add(view_entry("expand", expand_cases, expand_ref));
+  // broadcast_to: expand under NumPy's name.
+  db.add(view_entry("broadcast_to", expand_cases, expand_ref, VariantKind::kFunctional,
+                    /*tier=*/2));
   db.add(view_entry("expand_as",
                     {{"column", {{"other", Value("2d")}}},
                      {"0-dim", {{"other", Value("3d")}}},

@@ -59,6 +59,7 @@ TEST(Views, ExpandStretchesSizeOneDimsWithStrideZero) {
   // `implicit` only tells autograd who expanded: same result.
   EXPECT_EQ(strides_of(col.expand({2, 3, 4}, /*implicit=*/true)), strides_of(e));
   expect_view(col.expand_as(iota({5, 3, 2})), col, {5, 3, 2}, {0, 1, 0}, 0);
+  expect_view(broadcast_to(col, {2, 3, 4}), col, {2, 3, 4}, {0, 1, 0}, 0);
   EXPECT_EQ(message_of([&] {
               col.expand({3, 2, 4});
             }),

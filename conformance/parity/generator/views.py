@@ -56,7 +56,7 @@ def views(op, dtype):
         add("1-D", self=_x(op, dtype, (4,)))
         add("0-dim", self=_x(op, dtype, ()))
         add("3-D", self=x)
-    elif base == "expand":
+    elif base in ("expand", "broadcast_to"):
         add("1x3 to 2x3", self=_x(op, dtype, (1, 3)), size=[2, 3])
         add("new leading dims, -1", self=_x(op, dtype, (3, 1)), size=[2, -1, 4])
         add("0-dim to 2x2", self=_x(op, dtype, ()), size=[2, 2])

@@ -117,6 +117,8 @@ Tensor unflatten(const Tensor& self, int64_t dim, IntArrayRef sizes) {
   return self.view(shape);
 }
 
+Tensor broadcast_to(const Tensor& self, IntArrayRef size) { return self.expand(size); }
+
 Tensor real(const Tensor& self) {
   if (!is_complex(self.dtype())) return self;
   return bp::select(bp::view_as_real(self), -1, 0);
