@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -120,18 +121,19 @@ BP_VEC_MATH_FUNCTIONS(BP_AVX512)
 
 // out[0..n) = fn(a[0..n), b[0..n)) with SLEEF's function for vectors V (always inlined into the
 // functions below, compiled for V's ISA, so that the vectors pass in registers).
-// Lanes past SLEEF's domain (any_lane_outside) take std::'s value.
+// Vectors with a lane that is not finite take std::'s values (see checks_result).
 template <BinaryFunction kFn, typename V, V (*fn)(V, V), typename T>
 [[gnu::always_inline]] inline void binary_loop(const T* a, const T* b, T* out, int64_t n) {
   using Vec = Vectorized<T, sizeof(V)>;
   for (int64_t i = 0; i < n; i += Vec::size()) {
     const Vec x = Vec::loadu(a + i), y = Vec::loadu(b + i);
-    if (__builtin_expect(any_lane_outside<kFn>(x, y), 0)) {
+    const Vec r = Vec::from_raw(reinterpret_cast<typename Vec::Raw>(
+        fn(reinterpret_cast<V>(x.raw()), reinterpret_cast<V>(y.raw()))));
+    if (__builtin_expect(any_lane_beyond(r, std::numeric_limits<T>::max()), 0)) {
       repair_lanes(kFn, a + i, b + i, out + i, Vec::size());  // out may be a or b
-      continue;
+    } else {
+      r.store(out + i);
     }
-    const V r = fn(reinterpret_cast<V>(x.raw()), reinterpret_cast<V>(y.raw()));
-    std::memcpy(out + i, &r, sizeof(V));
   }
 }
 

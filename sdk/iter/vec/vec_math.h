@@ -138,15 +138,10 @@ void repair_lanes(Function fn, const float* in, float* out, int lanes);
 void repair_lanes(Function fn, const double* in, double* out, int lanes);
 
 // SLEEF's fmod counts the divisors to subtract in the floating type, which overflows when
-// |a| / |b| nears the type's largest value (its result is then NaN: fmod(2.0f, 1e-45f)). Lanes
-// whose ratio may exceed 2^ratio_limit_exponent (96 for float, 960 for double; what
-// any_ratio_beyond estimates from the bits, with room for subnormal divisors), and lanes of
-// large NaN or infinite a, take std::'s value (repair_lanes: every lane, the function being
-// exact).
-template <typename T>
-constexpr int ratio_limit_exponent(BinaryFunction) {
-  return sizeof(T) == 4 ? 96 : 960;
-}
+// |a| / |b| nears the type's largest value: its result is then NaN or infinite (fmod(2.0f,
+// 1e-45f)), where the exact one is finite unless it is NaN (a infinite or NaN, b 0 or NaN). So
+// after the call, a vector with a lane that is not finite takes std::'s values (repair_lanes:
+// every lane, the function being exact); vectors of those rare operands take that slower path.
 // out[k] = std::fn(a[k], b[k]) for k < lanes.
 void repair_lanes(BinaryFunction fn, const float* a, const float* b, float* out, int lanes);
 void repair_lanes(BinaryFunction fn, const double* a, const double* b, double* out, int lanes);
@@ -155,7 +150,8 @@ void repair_lanes(BinaryFunction fn, const double* a, const double* b, double* o
 template <typename IRaw>
 [[gnu::always_inline]] inline bool any_sign_clear(IRaw d) {
   using I = std::remove_reference_t<decltype(d[0])>;
-  // Fold 16-byte pieces together first (extracts, not a store and lane loads).
+  // Fold 16-byte pieces together first (extracts, not a store and lane loads), then the lanes
+  // of the last piece by shuffles.
   typedef I IRaw16 __attribute__((vector_size(16)));
   IRaw16 folded;
   std::memcpy(&folded, &d, 16);
@@ -164,9 +160,13 @@ template <typename IRaw>
     std::memcpy(&next, reinterpret_cast<const char*>(&d) + 16 * piece, 16);
     folded &= next;
   }
-  I all = folded[0];
-  for (int k = 1; k < static_cast<int>(16 / sizeof(I)); ++k) all &= folded[k];
-  return all >= 0;
+  if constexpr (sizeof(I) == 4) {
+    folded &= __builtin_shufflevector(folded, folded, 2, 3, 0, 1);
+    folded &= __builtin_shufflevector(folded, folded, 1, 0, 3, 2);
+  } else {
+    folded &= __builtin_shufflevector(folded, folded, 1, 0);
+  }
+  return folded[0] >= 0;
 }
 
 // The bits of x's lanes, sign cleared, as signed integers (ordered as |x|).
@@ -194,35 +194,23 @@ template <typename V>
   return any_sign_clear(magnitude_bits(x) - (limit_bits + 1));
 }
 
-// Whether |a| / |b| may reach 2^exponent in some lane (or a is NaN or infinite and b is not):
-// the difference of the magnitudes' bits is about log2 of the ratio times 2^mantissa bits. No
-// vector comparisons either.
-template <typename V>
-[[gnu::always_inline]] inline bool any_ratio_beyond(V a, V b, int exponent) {
-  using T = typename V::value_type;
-  constexpr int kMantissaBits = sizeof(T) == 4 ? 23 : 52;
-  using I = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
-  // Halved, so that the difference cannot overflow.
-  return any_sign_clear(((magnitude_bits(a) - magnitude_bits(b)) >> 1) -
-                        (static_cast<I>(exponent) << (kMantissaBits - 1)));
-}
-
-// Whether fn has lanes that SLEEF does not compute within the stated bounds, and which lanes.
+// Whether SLEEF's fn has lanes past its domain, known from the argument (unary functions:
+// any_lane_beyond domain_limit), or from the result (binary: a lane not finite).
 template <typename T>
 constexpr bool has_domain_limit(Function fn) {
   return domain_limit<T>(fn) != 0;
 }
 template <typename T>
 constexpr bool has_domain_limit(BinaryFunction) {
+  return false;
+}
+template <typename T>
+constexpr bool checks_result(Function) {
+  return false;
+}
+template <typename T>
+constexpr bool checks_result(BinaryFunction) {
   return true;
-}
-template <auto fn, typename V>
-[[gnu::always_inline]] inline bool any_lane_outside(V x) {
-  return any_lane_beyond(x, domain_limit<typename V::value_type>(fn));
-}
-template <auto fn, typename V>
-[[gnu::always_inline]] inline bool any_lane_outside(V a, V b) {
-  return any_ratio_beyond(a, b, ratio_limit_exponent<typename V::value_type>(fn));
 }
 
 #if defined(__x86_64__)
@@ -305,18 +293,24 @@ template <auto fn, typename T, int kBytes, VecIsa kIsa, typename Direct, typenam
     };
     if constexpr (has_domain_limit<T>(fn)) {
       // Checked before the call, so that x need not live across it on the common path.
-      if (__builtin_expect(any_lane_outside<fn>(x, rest...), 0)) {
+      if (__builtin_expect(any_lane_beyond(x, domain_limit<T>(fn)), 0)) {
+        T in[Vec::size()], out[Vec::size()];
+        x.store(in);
+        sleef().store(out);
+        repair_lanes(fn, in, out, Vec::size());
+        return Vec::loadu(out);
+      }
+    }
+    if constexpr (checks_result<T>(fn)) {
+      const Vec r = sleef();
+      if (__builtin_expect(any_lane_beyond(r, std::numeric_limits<T>::max()), 0)) {
         T in[1 + sizeof...(Rest)][Vec::size()], out[Vec::size()];
         x.store(in[0]);
         (rest.store(in[1]), ...);
-        sleef().store(out);
-        if constexpr (sizeof...(Rest) == 0) {
-          repair_lanes(fn, in[0], out, Vec::size());
-        } else {
-          repair_lanes(fn, in[0], in[1], out, Vec::size());
-        }
+        repair_lanes(fn, in[0], in[1], out, Vec::size());
         return Vec::loadu(out);
       }
+      return r;
     }
     return sleef();
   } else {

@@ -184,11 +184,13 @@ void binary_inputs(std::vector<T>& a, std::vector<T>& b) {
     state = state * 6364136223846793005ull + 1442695040888963407ull;
     return state >> 11;
   };
-  for (int i = 0; i < 20000; ++i) {
-    // A mantissa in [1, 2) times a power of two in [-60, 60] (both operands), random signs.
+  for (int i = 0; i < 100000; ++i) {
+    // A mantissa in [1, 2) times a power of two: mostly in [-60, 60], a quarter over the whole
+    // range (subnormals, overflow to inf), random signs.
     const auto random_value = [&] {
       const T m = T(1) + static_cast<T>(next() % (1u << 20)) / T(1u << 20);
-      const T x = std::ldexp(m, static_cast<int>(next() % 121) - 60);
+      const int range = next() % 4 == 0 ? (sizeof(T) == 4 ? 300 : 2200) : 120;
+      const T x = std::ldexp(m, static_cast<int>(next() % (range + 1)) - range / 2);
       return next() % 2 != 0 ? -x : x;
     };
     a.push_back(random_value());
