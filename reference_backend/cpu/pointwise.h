@@ -10,7 +10,8 @@
 // where Out is S when F returns M, else F's result type (bool for predicates). The number of
 // tensor inputs is deduced from F (the smallest count it accepts with the scalars after them).
 // Functors marked kVectorized also run on Vectorized<M> when S is M and a SIMD type (float,
-// double, integers): cpu_kernel_vec with the same functor, on vectors of the ISA's width; a
+// double, integers; a functor may narrow that with `template <typename T> static constexpr bool
+// kVectorizedFor`): cpu_kernel_vec with the same functor, on vectors of the ISA's width; a
 // predicate's (a functor returning bool: the comparisons) gives masks on vectors, stored as bools
 // into a bool output and as 1 / 0 into an output of dtype S. Tensor input k with bit k set in
 // kBoolInputs (declared `math: MaskedFill(mask=bool, value)`) is read as bool (the meta function
@@ -85,6 +86,17 @@ struct ResultOf<F, M, std::index_sequence<I...>, Extras...> {
 template <typename T>
 inline constexpr bool kSimdType = std::is_arithmetic_v<T> && !std::is_same_v<T, bool>;
 
+// Whether F's vector form runs for compute type M: F::kVectorizedFor<M> where F declares it (a
+// functor whose vector form is fast for some types only: DivFloor), else for every SIMD type.
+template <typename F, typename M>
+constexpr bool vectorized_for() {
+  if constexpr (requires { F::template kVectorizedFor<M>; }) {
+    return F::template kVectorizedFor<M>;
+  } else {
+    return true;
+  }
+}
+
 // Tensor input I is read as bool (bit I of kBoolInputs: masked_fill's mask, where's condition)
 // whatever S is; F receives it as 0 / 1 of M (vectors: lanes of 0 / 1), as the CUDA plugin gives
 // it.
@@ -116,9 +128,12 @@ struct VectorBody;
 template <typename F, typename M, size_t... I, bool kOnes, typename... Extras>
 struct VectorBody<F, M, std::index_sequence<I...>, kOnes, Extras...> {
   // 64-byte vectors on AVX-512 for functors that say their vector form makes no comparisons
-  // (loops.h's isa_width).
+  // (loops.h's isa_width), or that it is fast there for M (F::kWideVectorsFor<M>: DivFloor's
+  // float and double comparisons stay AVX-512 mask compares at 64 bytes, measured).
   static constexpr bool kWideVectors = [] {
-    if constexpr (requires { F::kWideVectors; }) {
+    if constexpr (requires { F::template kWideVectorsFor<M>; }) {
+      return F::template kWideVectorsFor<M>;
+    } else if constexpr (requires { F::kWideVectors; }) {
       return F::kWideVectors;
     } else {
       return false;
@@ -172,7 +187,8 @@ void run_pointwise(TensorIteratorBase& iter, const Extras&... extras) {
   using Out = std::conditional_t<std::is_same_v<R, M>, S, R>;
   const pointwise_detail::ScalarBody<F, kBoolInputs, S, M, Out, Seq, Extras...> scalar{{extras...}};
   if constexpr (requires { F::kVectorized; }) {
-    if constexpr (F::kVectorized && std::is_same_v<S, M> && pointwise_detail::kSimdType<S>) {
+    if constexpr (F::kVectorized && std::is_same_v<S, M> && pointwise_detail::kSimdType<S> &&
+                  pointwise_detail::vectorized_for<F, M>()) {
       if constexpr (std::is_same_v<Out, S>) {
         const pointwise_detail::VectorBody<F, M, Seq, false, Extras...> vector{{extras...}};
         cpu_kernel_vec(iter, scalar, vector);

@@ -2,13 +2,17 @@
 // dispatch_cpu has (SSE2 with 16-byte vectors, AVX2 with 32, AVX-512 with 64 for kWideVectors
 // functors) and their scalar tails: within the stated bounds of std::, special values as std::.
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "reference_backend/cpu/test_util.h"
+#include "sdk/core/empty.h"
 #include "sdk/iter/vec/cpu_capability.h"
 #include "sdk/ops/ops.h"
 
@@ -91,6 +95,130 @@ TEST(VectorMath, UnaryOpsMatchStdWithinTheirBoundOnEveryIsaPath) {
     }
   }
   set_cpu_capability(CpuCapability::kAvx512);
+}
+
+// floor_divide (div rounding_mode='floor') runs DivFloor on vectors (floating types: SLEEF's fmod,
+// 64-byte vectors on AVX-512; int32 and int64: division in float or double). On every ISA path
+// it gives, bit for bit, the scalar formula (PyTorch's, written here with branches and std::) and
+// Python's // of integers, for pairs of special and ordinary values spread over vector lanes and
+// the scalar tail.
+template <typename T>
+T floor_divide_reference(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    if (b == T(-1)) return static_cast<T>(T(0) - a);  // the minimum wraps to itself
+    const T q = static_cast<T>(a / b);
+    return (a % b != 0 && (a < 0) != (b < 0)) ? static_cast<T>(q - 1) : q;
+  } else {
+    if (b == T(0)) return a / b;
+    const T mod = std::fmod(a, b);
+    T div = (a - mod) / b;
+    if (mod != T(0) && (b < T(0)) != (mod < T(0))) div -= T(1);
+    if (div == T(0)) return std::copysign(T(0), a / b);
+    T floored = std::floor(div);
+    if (div - floored > T(0.5)) floored += T(1);
+    return floored;
+  }
+}
+
+template <typename T>
+void check_floor_divide(ST dtype, const std::vector<T>& values) {
+  std::vector<T> a, b;
+  for (T x : values) {
+    for (T y : values) {
+      if constexpr (std::is_integral_v<T>) {
+        if (y == 0) continue;
+      }
+      a.push_back(x);
+      b.push_back(y);
+    }
+  }
+  a.push_back(values[1]);  // an odd count: a scalar tail
+  b.push_back(values[2]);
+  const int64_t n = static_cast<int64_t>(a.size());
+  Tensor ta = native::empty({n}, dtype, kCpu), tb = native::empty({n}, dtype, kCpu);
+  std::memcpy(ta.data_ptr<T>(), a.data(), a.size() * sizeof(T));
+  std::memcpy(tb.data_ptr<T>(), b.data(), b.size() * sizeof(T));
+  for (CpuCapability c : {CpuCapability::kDefault, CpuCapability::kAvx2, CpuCapability::kAvx512}) {
+    const CpuCapability used = set_cpu_capability(c);
+    const Tensor q = floor_divide(ta, tb);
+    const T* got = q.data_ptr<T>();
+    int failures = 0;
+    for (size_t i = 0; i < a.size() && failures < 20; ++i) {
+      const T want = floor_divide_reference(a[i], b[i]);
+      bool same;
+      if constexpr (std::is_integral_v<T>) {
+        same = got[i] == want;
+      } else {
+        same = std::isnan(want) ? std::isnan(got[i]) : std::memcmp(&want, &got[i], sizeof(T)) == 0;
+      }
+      if (!same) ++failures;
+      EXPECT_TRUE(same) << a[i] << " // " << b[i] << " = " << got[i] << ", want " << want << " ("
+                        << dtype << ", " << cpu_capability_name(used) << ")";
+    }
+  }
+  set_cpu_capability(CpuCapability::kAvx512);
+}
+
+template <typename T>
+std::vector<T> floating_values() {
+  using L = std::numeric_limits<T>;
+  std::vector<T> v = {T(0),
+                      T(0.5),
+                      T(1),
+                      T(1.5),
+                      T(2),
+                      T(3),
+                      T(7.25),
+                      T(10),
+                      T(0.1),
+                      T(1e-3),
+                      T(1e6),
+                      T(1e30),
+                      T(1e-30),
+                      L::min(),
+                      L::denorm_min(),
+                      L::max(),
+                      L::infinity(),
+                      L::quiet_NaN(),
+                      T(16777217),
+                      T(2.5),
+                      T(5.5),
+                      T(4503599627370497.0)};
+  const size_t n = v.size();
+  for (size_t k = 0; k < n; ++k) v.push_back(-v[k]);
+  for (int i = 0; i < 60; ++i) v.push_back(static_cast<T>(-3000 + 101.7 * i));
+  return v;
+}
+
+template <typename T>
+std::vector<T> integer_values() {
+  std::vector<T> v = {0,
+                      1,
+                      2,
+                      3,
+                      7,
+                      10,
+                      1000,
+                      8388607,
+                      8388608,
+                      8388609,
+                      16777217,
+                      std::numeric_limits<T>::max(),
+                      std::numeric_limits<T>::min()};
+  if constexpr (sizeof(T) == 8) {
+    for (int64_t x : {int64_t{1} << 52, (int64_t{1} << 52) + 1, int64_t{1} << 60}) v.push_back(x);
+  }
+  const size_t n = v.size();
+  for (size_t k = 1; k < n; ++k) v.push_back(static_cast<T>(-v[k]));
+  for (int i = 0; i < 60; ++i) v.push_back(static_cast<T>(-2999 + 97 * i));
+  return v;
+}
+
+TEST(VectorMath, FloorDivideOnVectorsIsTheScalarFormulaBitForBit) {
+  check_floor_divide<float>(ST::kFloat32, floating_values<float>());
+  check_floor_divide<double>(ST::kFloat64, floating_values<double>());
+  check_floor_divide<int32_t>(ST::kInt32, integer_values<int32_t>());
+  check_floor_divide<int64_t>(ST::kInt64, integer_values<int64_t>());
 }
 
 }  // namespace

@@ -275,22 +275,29 @@ template <typename T>
 [[gnu::always_inline]] inline T ceil(T x) {
   return detail::apply(x, [](auto v) { return std::ceil(v); });
 }
+// Float and double vectors: Vectorized's floor (inline, exact).
 template <typename T>
 [[gnu::always_inline]] inline T floor(T x) {
+  if constexpr (detail::is_vec_math_v<T>) return x.floor();
   return detail::apply(x, [](auto v) { return std::floor(v); });
 }
 template <typename T>
 [[gnu::always_inline]] inline T trunc(T x) {
   return detail::apply(x, [](auto v) { return std::trunc(v); });
 }
-// The remainder of a / b with the sign of a (C's fmod; exact).
+// The remainder of a / b with the sign of a (C's fmod; exact; float and double vectors: SLEEF's,
+// vec_math.h, also exact).
 template <typename T>
 [[gnu::always_inline]] inline T fmod(T a, T b) {
+  if constexpr (detail::is_vec_math_v<T>) return vec_math::fmod(a, b);
   return detail::apply2(a, b, [](auto x, auto y) { return std::fmod(x, y); });
 }
 // |a| with the sign of b.
 template <typename T>
 [[gnu::always_inline]] inline T copysign(T a, T b) {
+  if constexpr (detail::is_vec_math_v<T>) {
+    return copysign(a, b);  // Vectorized's (a hidden friend: found by argument-dependent lookup)
+  }
   return detail::apply2(a, b, [](auto x, auto y) { return std::copysign(x, y); });
 }
 template <typename T>

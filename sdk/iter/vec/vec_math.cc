@@ -1,6 +1,8 @@
 #include "sdk/iter/vec/vec_math.h"
 
 #include <cmath>
+#include <cstring>
+#include <limits>
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -31,6 +33,14 @@ T std_function(Function fn, T x) {
       return std::cosh(x);
     default:
       return std::log1p(x);
+  }
+}
+
+template <typename T>
+T std_function(BinaryFunction fn, T a, T b) {
+  switch (fn) {
+    default:
+      return std::fmod(a, b);
   }
 }
 
@@ -109,6 +119,50 @@ BP_VEC_MATH_FUNCTIONS(BP_AVX512)
 #undef BP_AVX2
 #undef BP_AVX512
 
+// out[0..n) = fn(a[0..n), b[0..n)) with SLEEF's function for vectors V (always inlined into the
+// functions below, compiled for V's ISA, so that the vectors pass in registers).
+// Vectors with a lane that is not finite take std::'s values (see checks_result).
+template <BinaryFunction kFn, typename V, V (*fn)(V, V), typename T>
+[[gnu::always_inline]] inline void binary_loop(const T* a, const T* b, T* out, int64_t n) {
+  using Vec = Vectorized<T, sizeof(V)>;
+  for (int64_t i = 0; i < n; i += Vec::size()) {
+    const Vec x = Vec::loadu(a + i), y = Vec::loadu(b + i);
+    const Vec r = Vec::from_raw(reinterpret_cast<typename Vec::Raw>(
+        fn(reinterpret_cast<V>(x.raw()), reinterpret_cast<V>(y.raw()))));
+    if (__builtin_expect(any_lane_beyond(r, std::numeric_limits<T>::max()), 0)) {
+      repair_lanes(kFn, a + i, b + i, out + i, Vec::size());  // out may be a or b
+    } else {
+      r.store(out + i);
+    }
+  }
+}
+
+#define BP_BINARY(name, ulp)                                                                     \
+  void name##_f_sse2(const float* a, const float* b, float* out, int64_t n) {                    \
+    binary_loop<k_##name, F4, sleef::name>(a, b, out, n);                                        \
+  }                                                                                              \
+  void name##_d_sse2(const double* a, const double* b, double* out, int64_t n) {                 \
+    binary_loop<k_##name, D2, sleef::name>(a, b, out, n);                                        \
+  }                                                                                              \
+  [[gnu::target("avx2,fma")]] void name##_f_avx2(const float* a, const float* b, float* out,     \
+                                                 int64_t n) {                                    \
+    binary_loop<k_##name, F8, sleef::name>(a, b, out, n);                                        \
+  }                                                                                              \
+  [[gnu::target("avx2,fma")]] void name##_d_avx2(const double* a, const double* b, double* out,  \
+                                                 int64_t n) {                                    \
+    binary_loop<k_##name, D4, sleef::name>(a, b, out, n);                                        \
+  }                                                                                              \
+  [[gnu::target("avx512f")]] void name##_f_avx512(const float* a, const float* b, float* out,    \
+                                                  int64_t n) {                                   \
+    binary_loop<k_##name, F16, sleef::name>(a, b, out, n);                                       \
+  }                                                                                              \
+  [[gnu::target("avx512f")]] void name##_d_avx512(const double* a, const double* b, double* out, \
+                                                  int64_t n) {                                   \
+    binary_loop<k_##name, D8, sleef::name>(a, b, out, n);                                        \
+  }
+BP_VEC_MATH_BINARY_FUNCTIONS(BP_BINARY)
+#undef BP_BINARY
+
 #else  // no SLEEF build for this architecture here: std:: per element
 
 #define BP_STD(name, ulp)                                        \
@@ -120,6 +174,15 @@ BP_VEC_MATH_FUNCTIONS(BP_AVX512)
   }
 BP_VEC_MATH_FUNCTIONS(BP_STD)
 #undef BP_STD
+#define BP_STD2(name, ulp)                                                       \
+  void name##_f_sse2(const float* a, const float* b, float* out, int64_t n) {    \
+    for (int64_t i = 0; i < n; ++i) out[i] = std::name(a[i], b[i]);              \
+  }                                                                              \
+  void name##_d_sse2(const double* a, const double* b, double* out, int64_t n) { \
+    for (int64_t i = 0; i < n; ++i) out[i] = std::name(a[i], b[i]);              \
+  }
+BP_VEC_MATH_BINARY_FUNCTIONS(BP_STD2)
+#undef BP_STD2
 
 #endif
 
@@ -130,6 +193,12 @@ void repair_lanes(Function fn, const float* in, float* out, int lanes) {
 }
 void repair_lanes(Function fn, const double* in, double* out, int lanes) {
   repair(fn, in, out, lanes);
+}
+void repair_lanes(BinaryFunction fn, const float* a, const float* b, float* out, int lanes) {
+  for (int k = 0; k < lanes; ++k) out[k] = std_function(fn, a[k], b[k]);
+}
+void repair_lanes(BinaryFunction fn, const double* a, const double* b, double* out, int lanes) {
+  for (int k = 0; k < lanes; ++k) out[k] = std_function(fn, a[k], b[k]);
 }
 
 #define BP_F(name, isa) name##_f_##isa,
@@ -149,12 +218,18 @@ void repair_lanes(Function fn, const double* in, double* out, int lanes) {
 #endif
 
 constinit const Table kSse2 = {{BP_VEC_MATH_FUNCTIONS(BP_F_SSE2)},
-                               {BP_VEC_MATH_FUNCTIONS(BP_D_SSE2)}};
+                               {BP_VEC_MATH_FUNCTIONS(BP_D_SSE2)},
+                               {BP_VEC_MATH_BINARY_FUNCTIONS(BP_F_SSE2)},
+                               {BP_VEC_MATH_BINARY_FUNCTIONS(BP_D_SSE2)}};
 constinit const Table kAvx2 = {{BP_VEC_MATH_FUNCTIONS(BP_F_AVX2)},
-                               {BP_VEC_MATH_FUNCTIONS(BP_D_AVX2)}};
+                               {BP_VEC_MATH_FUNCTIONS(BP_D_AVX2)},
+                               {BP_VEC_MATH_BINARY_FUNCTIONS(BP_F_AVX2)},
+                               {BP_VEC_MATH_BINARY_FUNCTIONS(BP_D_AVX2)}};
 // Not in the header: reached through widest_table only.
 constinit const Table kAvx512 = {{BP_VEC_MATH_FUNCTIONS(BP_F_AVX512)},
-                                 {BP_VEC_MATH_FUNCTIONS(BP_D_AVX512)}};
+                                 {BP_VEC_MATH_FUNCTIONS(BP_D_AVX512)},
+                                 {BP_VEC_MATH_BINARY_FUNCTIONS(BP_F_AVX512)},
+                                 {BP_VEC_MATH_BINARY_FUNCTIONS(BP_D_AVX512)}};
 
 constinit const Table* wide_table = &kSse2;
 constinit const Table* widest_table = &kSse2;

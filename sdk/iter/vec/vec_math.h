@@ -7,10 +7,12 @@
 //
 //   using Vec = Vectorized<float, width>;
 //   Vec y = vec_math::log1p(Vec::loadu(x + i));   // as std::log1p in every lane, to 1.0 ulp
+//   Vec r = vec_math::fmod(a, b);                  // binary functions: as std::fmod, exact
 //
 // Accuracy: SLEEF's u10 functions, at most 1.0 ulp from the exact result in every lane, for
 // float and double alike; erfc (SLEEF has no u10 erfc) 1.5 ulp; sqrt is correctly rounded (the
-// vector instruction). Past SLEEF's documented domains (sinh and cosh above 88 / 708, asinh and
+// vector instruction); fmod is exact (SLEEF's, bit for bit std::fmod's, special values
+// included). Past SLEEF's documented domains (sinh and cosh above 88 / 708, asinh and
 // acosh above 1.8e19 / 1.3e154, log1p above 1e37 / 1e306) a lane takes std::'s value (glibc's:
 // sinh and cosh within 1.6 ulp near overflow). Special values as C99's libm (NaN in, NaN out; -0.0
 // kept by the odd functions; inf, overflow and domain errors as std::), without errno. The scalar
@@ -66,6 +68,10 @@
   X(erfc, u15) \
   X(lgamma, u10) \
   X(sqrt, u05)
+// X(name, SLEEF accuracy suffix) for the functions of two vectors (f(a, b) lane by lane); exact
+// functions have no suffix in SLEEF's names.
+#define BP_VEC_MATH_BINARY_FUNCTIONS(X) \
+  X(fmod, )
 // clang-format on
 
 namespace bp {
@@ -77,14 +83,25 @@ enum Function : int {
 #undef BP_VEC_MATH_ENUM
       kNumFunctions
 };
+enum BinaryFunction : int {
+#define BP_VEC_MATH_ENUM(name, ulp) k_##name,
+  BP_VEC_MATH_BINARY_FUNCTIONS(BP_VEC_MATH_ENUM)
+#undef BP_VEC_MATH_ENUM
+      kNumBinaryFunctions
+};
 
 // f(in[0..n)) -> out[0..n) (in == out allowed); n a multiple of the ISA's lane count (16 bytes'
-// worth for SSE2, 32 bytes' for AVX2).
+// worth for SSE2, 32 bytes' for AVX2). Binary: f(a[0..n), b[0..n)) -> out[0..n) (out may be a
+// or b).
 using FloatFn = void (*)(const float* in, float* out, int64_t n);
 using DoubleFn = void (*)(const double* in, double* out, int64_t n);
+using FloatFn2 = void (*)(const float* a, const float* b, float* out, int64_t n);
+using DoubleFn2 = void (*)(const double* a, const double* b, double* out, int64_t n);
 struct Table {
   FloatFn f[kNumFunctions];
   DoubleFn d[kNumFunctions];
+  FloatFn2 f2[kNumBinaryFunctions];
+  DoubleFn2 d2[kNumBinaryFunctions];
 };
 extern const Table kSse2;  // on other CPU architectures: std:: per element
 extern const Table kAvx2;  // AVX2 + FMA; kSse2's functions where this build has no x86-64
@@ -120,22 +137,21 @@ constexpr T domain_limit(Function fn) {
 void repair_lanes(Function fn, const float* in, float* out, int lanes);
 void repair_lanes(Function fn, const double* in, double* out, int lanes);
 
-// Whether any lane of `x` is NaN or above `limit` in absolute value, without vector comparisons
-// (which GCC turns into scalar code for 64-byte vectors in baseline bodies: cpu_capability.h):
-// |x| > limit exactly when its bits, sign cleared, exceed limit's as integers.
-template <typename V>
-[[gnu::always_inline]] inline bool any_lane_beyond(V x, typename V::value_type limit) {
-  using T = typename V::value_type;
-  using I = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
-  typedef I IRaw __attribute__((vector_size(sizeof(T) * V::size())));
-  const auto raw = x.raw();
-  IRaw bits;
-  std::memcpy(&bits, &raw, sizeof(bits));
-  I limit_bits;
-  std::memcpy(&limit_bits, &limit, sizeof(I));
-  // (|x| bits) - (limit bits + 1) is >= 0 where the lane is beyond; AND-reduce the sign bits.
-  const IRaw d = (bits & std::numeric_limits<I>::max()) - (limit_bits + 1);
-  // Fold 16-byte pieces together first (extracts, not a store and lane loads).
+// SLEEF's fmod counts the divisors to subtract in the floating type, which overflows when
+// |a| / |b| nears the type's largest value: its result is then NaN or infinite (fmod(2.0f,
+// 1e-45f)), where the exact one is finite unless it is NaN (a infinite or NaN, b 0 or NaN). So
+// after the call, a vector with a lane that is not finite takes std::'s values (repair_lanes:
+// every lane, the function being exact); vectors of those rare operands take that slower path.
+// out[k] = std::fn(a[k], b[k]) for k < lanes.
+void repair_lanes(BinaryFunction fn, const float* a, const float* b, float* out, int lanes);
+void repair_lanes(BinaryFunction fn, const double* a, const double* b, double* out, int lanes);
+
+// Whether the sign bit is clear in any lane of `d` (an integer vector): AND-reduces the lanes.
+template <typename IRaw>
+[[gnu::always_inline]] inline bool any_sign_clear(IRaw d) {
+  using I = std::remove_reference_t<decltype(d[0])>;
+  // Fold 16-byte pieces together first (extracts, not a store and lane loads), then the lanes
+  // of the last piece by shuffles.
   typedef I IRaw16 __attribute__((vector_size(16)));
   IRaw16 folded;
   std::memcpy(&folded, &d, 16);
@@ -144,9 +160,57 @@ template <typename V>
     std::memcpy(&next, reinterpret_cast<const char*>(&d) + 16 * piece, 16);
     folded &= next;
   }
-  I all = folded[0];
-  for (int k = 1; k < static_cast<int>(16 / sizeof(I)); ++k) all &= folded[k];
-  return all >= 0;
+  if constexpr (sizeof(I) == 4) {
+    folded &= __builtin_shufflevector(folded, folded, 2, 3, 0, 1);
+    folded &= __builtin_shufflevector(folded, folded, 1, 0, 3, 2);
+  } else {
+    folded &= __builtin_shufflevector(folded, folded, 1, 0);
+  }
+  return folded[0] >= 0;
+}
+
+// The bits of x's lanes, sign cleared, as signed integers (ordered as |x|).
+template <typename V>
+[[gnu::always_inline]] inline auto magnitude_bits(V x) {
+  using T = typename V::value_type;
+  using I = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
+  typedef I IRaw __attribute__((vector_size(sizeof(T) * V::size())));
+  const auto raw = x.raw();
+  IRaw bits;
+  std::memcpy(&bits, &raw, sizeof(bits));
+  return bits & std::numeric_limits<I>::max();
+}
+
+// Whether any lane of `x` is NaN or above `limit` in absolute value, without vector comparisons
+// (which GCC turns into scalar code for 64-byte vectors in baseline bodies: cpu_capability.h):
+// |x| > limit exactly when its bits, sign cleared, exceed limit's as integers.
+template <typename V>
+[[gnu::always_inline]] inline bool any_lane_beyond(V x, typename V::value_type limit) {
+  using T = typename V::value_type;
+  using I = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
+  I limit_bits;
+  std::memcpy(&limit_bits, &limit, sizeof(I));
+  // (|x| bits) - (limit bits + 1) is >= 0 where the lane is beyond.
+  return any_sign_clear(magnitude_bits(x) - (limit_bits + 1));
+}
+
+// Whether SLEEF's fn has lanes past its domain, known from the argument (unary functions:
+// any_lane_beyond domain_limit), or from the result (binary: a lane not finite).
+template <typename T>
+constexpr bool has_domain_limit(Function fn) {
+  return domain_limit<T>(fn) != 0;
+}
+template <typename T>
+constexpr bool has_domain_limit(BinaryFunction) {
+  return false;
+}
+template <typename T>
+constexpr bool checks_result(Function) {
+  return false;
+}
+template <typename T>
+constexpr bool checks_result(BinaryFunction) {
+  return true;
 }
 
 #if defined(__x86_64__)
@@ -168,6 +232,15 @@ namespace sleef {
   D8 name(D8) __asm__("Sleef_" #name "d8_" #ulp "avx512f");
 BP_VEC_MATH_FUNCTIONS(BP_VEC_MATH_SLEEF)
 #undef BP_VEC_MATH_SLEEF
+#define BP_VEC_MATH_SLEEF2(name, ulp)                               \
+  F4 name(F4, F4) __asm__("Sleef_" #name "f4_" #ulp "sse2");        \
+  D2 name(D2, D2) __asm__("Sleef_" #name "d2_" #ulp "sse2");        \
+  F8 name(F8, F8) __asm__("Sleef_" #name "f8_" #ulp "avx2");        \
+  D4 name(D4, D4) __asm__("Sleef_" #name "d4_" #ulp "avx2");        \
+  F16 name(F16, F16) __asm__("Sleef_" #name "f16_" #ulp "avx512f"); \
+  D8 name(D8, D8) __asm__("Sleef_" #name "d8_" #ulp "avx512f");
+BP_VEC_MATH_BINARY_FUNCTIONS(BP_VEC_MATH_SLEEF2)
+#undef BP_VEC_MATH_SLEEF2
 }  // namespace sleef
 #endif
 
@@ -184,20 +257,41 @@ inline constexpr bool kDirect =
     false;
 #endif
 
-// fn(x) lane by lane; `direct` calls SLEEF's function for the raw vector type.
-template <Function fn, typename T, int kBytes, VecIsa kIsa, typename Direct>
-[[gnu::always_inline]] inline Vectorized<T, kBytes, kIsa> call(Vectorized<T, kBytes, kIsa> x,
-                                                               Direct direct) {
+// The table entry of fn for lanes of T.
+template <typename T>
+[[gnu::always_inline]] inline auto entry(const Table& table, Function fn) {
+  if constexpr (std::is_same_v<T, float>) {
+    return table.f[fn];
+  } else {
+    return table.d[fn];
+  }
+}
+template <typename T>
+[[gnu::always_inline]] inline auto entry(const Table& table, BinaryFunction fn) {
+  if constexpr (std::is_same_v<T, float>) {
+    return table.f2[fn];
+  } else {
+    return table.d2[fn];
+  }
+}
+
+// fn(x) (unary functions) or fn(x, y) (binary) lane by lane; `direct` calls SLEEF's function for
+// the raw vector type.
+template <auto fn, typename T, int kBytes, VecIsa kIsa, typename Direct, typename... Rest>
+[[gnu::always_inline]] inline Vectorized<T, kBytes, kIsa> call(Direct direct,
+                                                               Vectorized<T, kBytes, kIsa> x,
+                                                               Rest... rest) {
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
                 "vec_math: float and double vectors only");
   using Vec = Vectorized<T, kBytes, kIsa>;
+  static_assert((std::is_same_v<Rest, Vec> && ...) && sizeof...(Rest) <= 1);
   if constexpr (kDirect<kBytes, kIsa>) {
     typedef T Natural __attribute__((vector_size(kBytes)));  // SLEEF's type (natural alignment)
     const auto sleef = [&] __attribute__((always_inline)) {
-      return Vec::from_raw(
-          reinterpret_cast<typename Vec::Raw>(direct(reinterpret_cast<Natural>(x.raw()))));
+      return Vec::from_raw(reinterpret_cast<typename Vec::Raw>(
+          direct(reinterpret_cast<Natural>(x.raw()), reinterpret_cast<Natural>(rest.raw())...)));
     };
-    if constexpr (domain_limit<T>(fn) != 0) {
+    if constexpr (has_domain_limit<T>(fn)) {
       // Checked before the call, so that x need not live across it on the common path.
       if (__builtin_expect(any_lane_beyond(x, domain_limit<T>(fn)), 0)) {
         T in[Vec::size()], out[Vec::size()];
@@ -207,17 +301,29 @@ template <Function fn, typename T, int kBytes, VecIsa kIsa, typename Direct>
         return Vec::loadu(out);
       }
     }
+    if constexpr (checks_result<T>(fn)) {
+      const Vec r = sleef();
+      if (__builtin_expect(any_lane_beyond(r, std::numeric_limits<T>::max()), 0)) {
+        T in[1 + sizeof...(Rest)][Vec::size()], out[Vec::size()];
+        x.store(in[0]);
+        (rest.store(in[1]), ...);
+        repair_lanes(fn, in[0], in[1], out, Vec::size());
+        return Vec::loadu(out);
+      }
+      return r;
+    }
     return sleef();
   } else {
     const Table& table = kBytes == 64 ? *widest_table : kBytes == 32 ? *wide_table : kSse2;
-    T lanes[Vec::size()];
-    x.store(lanes);
-    if constexpr (std::is_same_v<T, float>) {
-      table.f[fn](lanes, lanes, Vec::size());
+    T lanes[1 + sizeof...(Rest)][Vec::size()];
+    x.store(lanes[0]);
+    if constexpr (sizeof...(Rest) == 0) {
+      entry<T>(table, fn)(lanes[0], lanes[0], Vec::size());
     } else {
-      table.d[fn](lanes, lanes, Vec::size());
+      (rest.store(lanes[1]), ...);
+      entry<T>(table, fn)(lanes[0], lanes[1], lanes[0], Vec::size());
     }
-    return Vec::loadu(lanes);  // the table's functions repair their lanes themselves
+    return Vec::loadu(lanes[0]);  // the table's functions repair their lanes themselves
   }
 }
 
@@ -229,17 +335,26 @@ namespace vec_math {
 // always_inline: a copy of the lambda compiled on its own (baseline ISA) would pass the vector in
 // memory while SLEEF reads a register.
 #define BP_VEC_MATH_DIRECT(name) \
-  [](auto raw) __attribute__((always_inline)) { return vec_math_detail::sleef::name(raw); }
+  [](auto... raw) __attribute__((always_inline)) { return vec_math_detail::sleef::name(raw...); }
 #else
-#define BP_VEC_MATH_DIRECT(name) [](auto raw) { return raw; }  // unused: no direct calls
+#define BP_VEC_MATH_DIRECT(name) [](auto raw, auto...) { return raw; }  // unused: no direct calls
 #endif
 #define BP_VEC_MATH_DECLARE(name, ulp)                                                            \
   template <typename T, int kBytes, VecIsa kIsa>                                                  \
   [[gnu::always_inline]] inline Vectorized<T, kBytes, kIsa> name(Vectorized<T, kBytes, kIsa> x) { \
-    return vec_math_detail::call<vec_math_detail::k_##name>(x, BP_VEC_MATH_DIRECT(name));         \
+    return vec_math_detail::call<vec_math_detail::k_##name>(BP_VEC_MATH_DIRECT(name), x);         \
   }
 BP_VEC_MATH_FUNCTIONS(BP_VEC_MATH_DECLARE)
 #undef BP_VEC_MATH_DECLARE
+// fmod(a, b), ...: the function of every pair of lanes, as std::.
+#define BP_VEC_MATH_DECLARE2(name, ulp)                                                           \
+  template <typename T, int kBytes, VecIsa kIsa>                                                  \
+  [[gnu::always_inline]] inline Vectorized<T, kBytes, kIsa> name(Vectorized<T, kBytes, kIsa> a,   \
+                                                                 Vectorized<T, kBytes, kIsa> b) { \
+    return vec_math_detail::call<vec_math_detail::k_##name>(BP_VEC_MATH_DIRECT(name), a, b);      \
+  }
+BP_VEC_MATH_BINARY_FUNCTIONS(BP_VEC_MATH_DECLARE2)
+#undef BP_VEC_MATH_DECLARE2
 #undef BP_VEC_MATH_DIRECT
 }  // namespace vec_math
 

@@ -1,6 +1,8 @@
 #include "sdk/iter/vec/vec_math.h"
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -156,6 +158,111 @@ TEST(VecMath, LanesBeyondSleefsDomainKeepTheBound) {
   check<double>("acosh", vacosh, racosh, 1e150, 1e300, 1.0);
   check<float>("log1p", vlog1p, rlog1p, 1e36f, 3e38f, 1.0);
   check<double>("log1p", vlog1p, rlog1p, 1e305, 1e308, 1.0);
+}
+
+// Pairs for the binary functions: every pair of special and ordinary values of both signs
+// (zeros, subnormals, the extremes, infinities, NaN; ratios from 1e-45 to 1e45 and beyond),
+// then pseudo-random pairs of every magnitude.
+template <typename T>
+void binary_inputs(std::vector<T>& a, std::vector<T>& b) {
+  using L = std::numeric_limits<T>;
+  std::vector<T> v = {
+      T(0),         T(0.5),        T(1),           T(1.5),          T(2),        T(3),
+      T(7.25),      T(10),         T(1e-3),        T(0.1),          T(1e6),      T(16777217),
+      T(1e15),      T(1e30),       T(1e-30),       L::denorm_min(), L::min(),    L::max(),
+      L::epsilon(), L::infinity(), L::quiet_NaN(), T(3e38),         T(1.0000001)};
+  const size_t n = v.size();
+  for (size_t k = 0; k < n; ++k) v.push_back(-v[k]);
+  for (T x : v) {
+    for (T y : v) {
+      a.push_back(x);
+      b.push_back(y);
+    }
+  }
+  uint64_t state = 42;
+  const auto next = [&] {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return state >> 11;
+  };
+  for (int i = 0; i < 100000; ++i) {
+    // A mantissa in [1, 2) times a power of two: mostly in [-60, 60], a quarter over the whole
+    // range (subnormals, overflow to inf), random signs.
+    const auto random_value = [&] {
+      const T m = T(1) + static_cast<T>(next() % (1u << 20)) / T(1u << 20);
+      const int range = next() % 4 == 0 ? (sizeof(T) == 4 ? 300 : 2200) : 120;
+      const T x = std::ldexp(m, static_cast<int>(next() % (range + 1)) - range / 2);
+      return next() % 2 != 0 ? -x : x;
+    };
+    a.push_back(random_value());
+    b.push_back(random_value());
+  }
+  while (a.size() % 16 != 0) {
+    a.push_back(T(1));
+    b.push_back(T(1));
+  }
+}
+
+template <typename T, int kBytes, VecIsa kIsa, typename VecFn>
+[[gnu::always_inline]] inline void apply_vec2(const VecFn& vec, const std::vector<T>& a,
+                                              const std::vector<T>& b, std::vector<T>& y) {
+  using Vec = Vectorized<T, kBytes, kIsa>;
+  for (size_t i = 0; i < a.size(); i += Vec::size()) {
+    vec(Vec::loadu(&a[i]), Vec::loadu(&b[i])).store(&y[i]);
+  }
+}
+
+// vec(a, b) for every width and ISA (as check), bit for bit ref(a, b) (NaN: any NaN).
+template <typename T, typename VecFn, typename Ref>
+void check_exact2(const char* name, const VecFn& vec, Ref ref) {
+  std::vector<T> a, b;
+  binary_inputs(a, b);
+  std::vector<T> y(a.size());
+  const auto expect_exact = [&](const std::string& how) {
+    int failures = 0;
+    for (size_t i = 0; i < a.size() && failures < 20; ++i) {
+      const T want = ref(a[i], b[i]);
+      const bool same =
+          std::isnan(want) ? std::isnan(y[i]) : std::memcmp(&want, &y[i], sizeof(T)) == 0;
+      if (!same) ++failures;
+      EXPECT_TRUE(same) << name << "(" << a[i] << ", " << b[i] << ") = " << y[i] << ", want "
+                        << want << " (" << how << ")";
+    }
+  };
+  for (CpuCapability c : {CpuCapability::kDefault, CpuCapability::kAvx2, CpuCapability::kAvx512}) {
+    const std::string isa(cpu_capability_name(set_cpu_capability(c)));
+    apply_vec2<T, 16, VecIsa::kAny>(vec, a, b, y);
+    expect_exact("16 bytes, " + isa);
+    apply_vec2<T, 32, VecIsa::kAny>(vec, a, b, y);
+    expect_exact("32 bytes, " + isa);
+    apply_vec2<T, 64, VecIsa::kAny>(vec, a, b, y);
+    expect_exact("64 bytes, " + isa);
+    int tagged_bytes = 0;
+    dispatch_cpu([&](auto width) __attribute__((always_inline)) {
+      constexpr VecIsa kIsa = decltype(width)::isa;
+      if constexpr (kIsa != VecIsa::kAny) {
+        apply_vec2<T, 32, kIsa>(vec, a, b, y);
+        tagged_bytes = 32;
+      }
+    });
+    if (tagged_bytes != 0) expect_exact("32 bytes tagged, " + isa);
+    tagged_bytes = 0;
+    dispatch_cpu([&](auto width) __attribute__((always_inline)) {
+      if constexpr (decltype(width)::isa == VecIsa::kAvx512) {
+        apply_vec2<T, 64, VecIsa::kAvx512>(vec, a, b, y);
+        tagged_bytes = 64;
+      }
+    });
+    if (tagged_bytes != 0) expect_exact("64 bytes tagged, " + isa);
+  }
+  set_cpu_capability(CpuCapability::kAvx512);
+}
+
+TEST(VecMath, FmodIsExactlyStdFmod) {
+  const auto vfmod = [](auto x, auto y) __attribute__((always_inline)) {
+    return vec_math::fmod(x, y);
+  };
+  check_exact2<float>("fmod", vfmod, [](float x, float y) { return std::fmod(x, y); });
+  check_exact2<double>("fmod", vfmod, [](double x, double y) { return std::fmod(x, y); });
 }
 
 }  // namespace

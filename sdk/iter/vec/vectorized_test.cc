@@ -179,6 +179,115 @@ TEST(Vectorized, MaximumAndMinimumOfEqualLanesGiveTheFirst) {
   });
 }
 
+// floor and copysign bit for bit as std:: on float and double lanes, special values included.
+template <typename Vec>
+[[gnu::always_inline]] inline void expect_floor_and_copysign_exact() {
+  using T = typename Vec::value_type;
+  using L = std::numeric_limits<T>;
+  std::vector<T> x = {T(0),
+                      T(0.25),
+                      T(0.5),
+                      T(0.75),
+                      T(1),
+                      T(1.5),
+                      T(2.5),
+                      T(3),
+                      T(1e-30),
+                      T(123.456),
+                      L::epsilon(),
+                      L::min(),
+                      L::denorm_min(),
+                      L::max(),
+                      L::infinity(),
+                      L::quiet_NaN(),
+                      T(8388607.5),
+                      T(8388608),
+                      T(8388609),
+                      T(16777215),
+                      T(4503599627370495.5),
+                      T(4503599627370496.0),
+                      T(1e300)};
+  const size_t n = x.size();
+  for (size_t k = 0; k < n; ++k) x.push_back(-x[k]);
+  for (T v = T(-50); v < T(50); v += T(0.0625)) x.push_back(v);
+  for (T v = T(-3); v < T(3); v += T(1e-3)) x.push_back(v);
+  const auto same = [](T a, T b) {
+    return std::isnan(a) ? std::isnan(b) : std::memcmp(&a, &b, sizeof(T)) == 0;
+  };
+  for (size_t i = 0; i < x.size(); ++i) {
+    const T got = Vec(x[i]).floor()[Vec::size() - 1];
+    EXPECT_TRUE(same(got, std::floor(x[i]))) << "floor(" << x[i] << ") = " << got;
+    const T y = x[(i * 7) % x.size()];
+    const T sign = copysign(Vec(x[i]), Vec(y))[0];
+    EXPECT_TRUE(same(sign, std::copysign(x[i], y))) << "copysign(" << x[i] << ", " << y << ")";
+  }
+}
+
+TEST(Vectorized, FloorAndCopysignAreStdsBitForBit) {
+  on_every_isa([&](auto width) __attribute__((always_inline)) {
+    expect_floor_and_copysign_exact<Vectorized<float, width>>();
+    expect_floor_and_copysign_exact<Vectorized<double, width>>();
+  });
+}
+
+// a / b of every pair of `values` (b != 0, not the minimum by -1) as C's division: pairs within
+// 2^23 (int32: in float), 2^52 (in double) and beyond, and vectors that mix them.
+template <typename Vec>
+[[gnu::always_inline]] inline void expect_division_exact(const std::vector<int64_t>& values) {
+  using T = typename Vec::value_type;
+  constexpr int kLanes = Vec::size();
+  std::vector<T> a, b;
+  for (int64_t x : values) {
+    for (int64_t y : values) {
+      if (static_cast<T>(y) == 0) continue;
+      if (static_cast<T>(x) == std::numeric_limits<T>::min() && static_cast<T>(y) == -1) continue;
+      a.push_back(static_cast<T>(x));
+      b.push_back(static_cast<T>(y));
+    }
+  }
+  while (a.size() % kLanes != 0) {
+    a.push_back(1);
+    b.push_back(1);
+  }
+  for (size_t i = 0; i < a.size(); i += kLanes) {
+    T q[kLanes];
+    (Vec::loadu(&a[i]) / Vec::loadu(&b[i])).store(q);
+    for (int k = 0; k < kLanes; ++k) {
+      ASSERT_EQ(q[k], static_cast<T>(a[i + k] / b[i + k])) << a[i + k] << " / " << b[i + k];
+    }
+  }
+}
+
+TEST(Vectorized, IntegerDivisionTruncatesExactly) {
+  std::vector<int64_t> values = {
+      0,          1,          2,          3,       5,        7,       10,      1000,
+      65535,      65536,      8388607,    8388608, 8388609,  4194305, 1 << 24, (1 << 24) + 1,
+      2147483647, 2147483646, 1073741824, 46341,   999999999};
+  const size_t n = values.size();
+  for (size_t k = 0; k < n; ++k) values.push_back(-values[k]);
+  values.push_back(std::numeric_limits<int32_t>::min());
+  std::vector<int64_t> wide = values;
+  for (int64_t v : {int64_t{1} << 51, (int64_t{1} << 52) - 1, int64_t{1} << 52,
+                    (int64_t{1} << 53) + 1, int64_t{3} << 60, std::numeric_limits<int64_t>::max(),
+                    int64_t{999999999999}, int64_t{4503599627370495}}) {
+    wide.push_back(v);
+    wide.push_back(-v);
+  }
+  wide.push_back(std::numeric_limits<int64_t>::min());
+  uint64_t state = 7;
+  for (int i = 0; i < 300; ++i) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    values.push_back(static_cast<int32_t>(state >> 32) >> (state % 31));
+    wide.push_back(static_cast<int64_t>(state) >> (state % 63));
+  }
+  on_every_isa([&](auto width) __attribute__((always_inline)) {
+    expect_division_exact<Vectorized<int32_t, width>>(values);
+    expect_division_exact<Vectorized<int64_t, width>>(wide);
+  });
+  expect_division_exact<Vectorized<int32_t, 64>>(values);
+  expect_division_exact<Vectorized<int64_t, 16>>(wide);
+}
+
 TEST(Vectorized, ReduceAddSumsAllLanes) {
   on_every_isa([&](auto width) __attribute__((always_inline)) {
     using VecI = Vectorized<int32_t, width>;
