@@ -209,7 +209,9 @@ std::vector<T> integer_values() {
     for (int64_t x : {int64_t{1} << 52, (int64_t{1} << 52) + 1, int64_t{1} << 60}) v.push_back(x);
   }
   const size_t n = v.size();
-  for (size_t k = 1; k < n; ++k) v.push_back(static_cast<T>(-v[k]));
+  // Negated in unsigned arithmetic: the minimum wraps to itself, without signed overflow.
+  for (size_t k = 1; k < n; ++k)
+    v.push_back(static_cast<T>(-static_cast<std::make_unsigned_t<T>>(v[k])));
   for (int i = 0; i < 60; ++i) v.push_back(static_cast<T>(-2999 + 97 * i));
   return v;
 }
