@@ -105,7 +105,8 @@ TEST(VectorMath, UnaryOpsMatchStdWithinTheirBoundOnEveryIsaPath) {
 template <typename T>
 T floor_divide_reference(T a, T b) {
   if constexpr (std::is_integral_v<T>) {
-    if (b == T(-1)) return static_cast<T>(T(0) - a);  // the minimum wraps to itself
+    // In unsigned arithmetic: the minimum wraps to itself, without signed overflow.
+    if (b == T(-1)) return static_cast<T>(-static_cast<std::make_unsigned_t<T>>(a));
     const T q = static_cast<T>(a / b);
     return (a % b != 0 && (a < 0) != (b < 0)) ? static_cast<T>(q - 1) : q;
   } else {
