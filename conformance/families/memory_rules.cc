@@ -73,6 +73,11 @@ Sizes infer_size(const std::vector<int64_t>& shape, int64_t numel) {
   const std::string invalid =
       "shape '" + sizes_string(out) + "' is invalid for input of size " + std::to_string(numel);
   if (infer) {
+    if (known == 0 && numel == 0) {
+      throw RefError{"cannot reshape tensor of 0 elements into shape " + sizes_string(out) +
+                     " because the unspecified dimension size -1 can be any value and is "
+                     "ambiguous"};
+    }
     if (known == 0 || numel % known != 0) throw RefError{invalid};
     out[*infer] = numel / known;
   } else if (known != numel) {

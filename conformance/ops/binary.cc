@@ -252,6 +252,22 @@ std::string float_power_base_error(ScalarType result, ScalarType self) {
          " but the operation's result requires dtype " + std::string(scalar_type_name(result));
 }
 
+// float_power's entries: any dtype, computed in float64 (complex128), which a given out, and
+// self in place when `inplace`, must have.
+PointwiseSpec float_power(PointwiseSpec spec, bool inplace = true) {
+  spec.dtypes = kAllDtypes;
+  spec.tier = 2;
+  spec.result_dtype = float_power_result;
+  spec.out_dtype = OutDtypeRule::kExact;
+  spec.out_dtype_error = float_power_out_error;
+  if (inplace) {
+    spec.inplace_dtype_error = float_power_base_error;
+    spec.inplace_rejected = kFloatPowerBaseRejected;
+    spec.inplace_rejected_message = kFloatPowerBaseMessage;
+  }
+  return spec;
+}
+
 // polar and complex: the complex dtype of their parts' dtype, which an out must have exactly.
 ScalarType complex_result(const RefArgs& /*a*/, ScalarType common) {
   return to_complex_type(common);
@@ -779,47 +795,28 @@ void add_binary_entries(OpDatabase& db) {
        .result_dtype = ldexp_result,
        .math = math<kFloatingKind>([](auto a, auto b) { return a * std::pow(decltype(a)(2), b); }),
        .numbers = false}));
-  db.add(pointwise({.name = "float_power.Tensor_Tensor",
-                    .dtypes = kAllDtypes,
-                    .tier = 2,
-                    .operands = {{"self", std::nullopt, kBase},
-                                 {"exponent", std::nullopt,
-                                  Domain{.low = -3, .high = 3, .int_low = -2, .int_high = 9}}},
-                    .result_dtype = float_power_result,
-                    .math = math<kFloatingKind>([](auto a, auto b) { return std::pow(a, b); }),
-                    .out_dtype = OutDtypeRule::kExact,
-                    .out_dtype_error = float_power_out_error,
-                    .inplace_dtype_error = float_power_base_error,
-                    .inplace_rejected = kFloatPowerBaseRejected,
-                    .inplace_rejected_message = kFloatPowerBaseMessage}));
+  db.add(pointwise(
+      float_power({.name = "float_power.Tensor_Tensor",
+                   .operands = {{"self", std::nullopt, kBase},
+                                {"exponent", std::nullopt,
+                                 Domain{.low = -3, .high = 3, .int_low = -2, .int_high = 9}}},
+                   .math = math<kFloatingKind>([](auto a, auto b) { return std::pow(a, b); })})));
   // float_power's Scalar overloads: pow.Tensor_Scalar's (exact forms) and pow.Scalar's values in
   // float64; real numbers only (a complex one is complex128: the Tensor_Tensor entry's).
-  db.add(pointwise(
+  db.add(pointwise(float_power(
       {.name = "float_power.Tensor_Scalar",
-       .dtypes = kAllDtypes,
-       .tier = 2,
        .operands = {{"self", std::nullopt, kBase}},
        .scalar_operands = {"exponent"},
        .scalars = {Scalar(int64_t{2}), Scalar(int64_t{-1}), Scalar(0.5), Scalar(2.5), Scalar(true)},
-       .result_dtype = float_power_result,
-       .math = math<kFloatingKind>([](auto a, auto e) { return pow_scalar(a, e); }),
-       .out_dtype = OutDtypeRule::kExact,
-       .out_dtype_error = float_power_out_error,
-       .inplace_dtype_error = float_power_base_error,
-       .inplace_rejected = kFloatPowerBaseRejected,
-       .inplace_rejected_message = kFloatPowerBaseMessage}));
-  db.add(pointwise(
+       .math = math<kFloatingKind>([](auto a, auto e) { return pow_scalar(a, e); })})));
+  db.add(pointwise(float_power(
       {.name = "float_power.Scalar",
-       .dtypes = kAllDtypes,
-       .tier = 2,
        .operands = {{"exponent", std::nullopt,
                      Domain{.low = -3, .high = 3, .int_low = -2, .int_high = 9}}},
        .scalar_operands = {"self"},
        .scalars = {Scalar(int64_t{2}), Scalar(2.5), Scalar(int64_t{-3})},
-       .result_dtype = float_power_result,
-       .math = scalar_first(math<kFloatingKind>([](auto a, auto b) { return std::pow(a, b); })),
-       .out_dtype = OutDtypeRule::kExact,
-       .out_dtype_error = float_power_out_error}));
+       .math = scalar_first(math<kFloatingKind>([](auto a, auto b) { return std::pow(a, b); }))},
+      /*inplace=*/false)));
   db.add(pointwise(
       complex_from_parts("polar", {{"abs"}, {"angle"}}, [](const std::vector<Wide>& x, const Ctx&) {
         const double r = x[0].z.real(), theta = x[1].z.real();

@@ -567,35 +567,20 @@ void add_view_entries(OpDatabase& db) {
           throw RefError{"Dimension specified as 0 but tensor has no dimensions"};
         }
         const int64_t n = self.sizes()[dim];
-        int64_t known = 1, inferred = -1;
-        for (size_t i = 0; i < sizes.size(); ++i) {
-          if (sizes[i] == -1) {
-            if (inferred >= 0) {
-              throw RefError{
-                  "unflatten got an unexpected error:\nonly one dimension can be "
-                  "inferred"};
-            }
-            inferred = static_cast<int64_t>(i);
-          } else if (sizes[i] < 0) {
-            throw RefError{"invalid shape dimension " + std::to_string(sizes[i])};
-          } else {
-            known *= sizes[i];
+        // PyTorch rewords the two errors its infer_size throws as std::runtime_error.
+        Sizes split;
+        try {
+          split = infer_size(sizes, n);
+        } catch (const RefError& e) {
+          if (e.message.find("is invalid for input of size") != std::string::npos) {
+            throw RefError{"unflatten: Provided sizes " + int_list_string(sizes) +
+                           " don't multiply up to the size of dim " + std::to_string(dim) + " (" +
+                           std::to_string(n) + ") in the input tensor"};
           }
-        }
-        if (!(n == known || (inferred >= 0 && known > 0 && n % known == 0))) {
-          throw RefError{"unflatten: Provided sizes " + int_list_string(sizes) +
-                         " don't multiply up to the size of dim " + std::to_string(dim) + " (" +
-                         std::to_string(n) + ") in the input tensor"};
-        }
-        Sizes split(sizes.begin(), sizes.end());
-        if (inferred >= 0) {
-          if (known == 0) {
-            throw RefError{"cannot reshape tensor of 0 elements into shape " +
-                           int_list_string(sizes) +
-                           " because the unspecified dimension size -1 can be any value and is "
-                           "ambiguous"};
+          if (e.message == "only one dimension can be inferred") {
+            throw RefError{"unflatten got an unexpected error:\n" + e.message};
           }
-          split[inferred] = n / known;
+          throw;
         }
         Sizes shape = sizes_of(self);
         shape.erase(shape.begin() + dim);
