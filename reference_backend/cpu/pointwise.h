@@ -148,10 +148,12 @@ struct VectorBody<F, M, std::index_sequence<I...>, kOnes, Extras...> {
     }
   }();
   std::tuple<Extras...> extras;
-  // flatten: F and all it calls are inlined into the loop cpu_kernel_vec compiles per ISA.
-  // Vectors passed to an out-of-line function would cross an ABI boundary: GCC passes 64-byte
-  // vectors differently in code compiled with and without AVX-512 (and F is compiled once,
-  // for the baseline ISA), which crashes unoptimised builds.
+  // F and all it calls must be inlined into the loop cpu_kernel_vec compiles per ISA: vectors
+  // passed to an out-of-line function would cross an ABI boundary (GCC passes 32- and 64-byte
+  // vectors in memory in code compiled for the baseline ISA, where the loop passes registers),
+  // which crashes. So the path to F is always_inline, and flatten inlines what F calls; GCC may
+  // still refuse flatten for a large F (its stack frame limits), which then marks its call
+  // operator BP_MATH_ALWAYS_INLINE (reference_backend/math/traits.h).
   template <int kBytes, VecIsa kIsa, typename Vec = Vectorized<M, kBytes, kIsa>>
   [[gnu::always_inline, gnu::flatten]] Vec operator()(
       Repeat<I, Vectorized<M, kBytes, kIsa>>... in) const {
@@ -159,17 +161,19 @@ struct VectorBody<F, M, std::index_sequence<I...>, kOnes, Extras...> {
       const VectorBody<F, M, std::index_sequence<I...>, false, Extras...> masks{extras};
       return blendv(Vec(M(0)), Vec(M(1)), masks(in...));
     } else {
-      return std::apply(
-          [&](const Extras&... e) {
-            // An argument F takes by a type of its own (an int choice) stays a scalar, the same
-            // for every lane, so F may branch on it; one it takes as T is broadcast into a vector.
-            if constexpr (std::is_invocable_v<const F&, Repeat<I, Vec>..., const Extras&...>) {
-              return F{}(in..., e...);
-            } else {
-              return F{}(in..., Vec(e)...);
-            }
-          },
-          extras);
+      return call(std::index_sequence_for<Extras...>(), in...);
+    }
+  }
+
+ private:
+  template <size_t... K, typename Vec, typename... In>
+  [[gnu::always_inline]] Vec call(std::index_sequence<K...>, Vec first, In... rest) const {
+    // An argument F takes by a type of its own (an int choice) stays a scalar, the same for
+    // every lane, so F may branch on it; one it takes as T is broadcast into a vector.
+    if constexpr (std::is_invocable_v<const F&, Vec, In..., const Extras&...>) {
+      return F{}(first, rest..., std::get<K>(extras)...);
+    } else {
+      return F{}(first, rest..., Vec(std::get<K>(extras))...);
     }
   }
 };

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <random>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -191,6 +192,21 @@ std::vector<T> floating_values() {
   return v;
 }
 
+// Values whose quotients are mostly not integers, so that whole vectors take floor division's
+// path by one division (vec_floor_divide.h), with integers among them for the exact multiples.
+template <typename T>
+std::vector<T> ordinary_values() {
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> exponent(-10, 10);
+  std::vector<T> v;
+  for (int i = 0; i < 90; ++i) {
+    const T x = static_cast<T>(std::exp2(exponent(rng)));
+    v.push_back(i % 2 ? -x : x);
+  }
+  for (int i = 1; i <= 10; ++i) v.push_back(static_cast<T>(i % 2 ? -3 * i : 3 * i));
+  return v;
+}
+
 template <typename T>
 std::vector<T> integer_values() {
   std::vector<T> v = {0,
@@ -222,6 +238,11 @@ TEST(VectorMath, FloorDivideOnVectorsIsTheScalarFormulaBitForBit) {
   check_floor_divide<double>(ST::kFloat64, floating_values<double>());
   check_floor_divide<int32_t>(ST::kInt32, integer_values<int32_t>());
   check_floor_divide<int64_t>(ST::kInt64, integer_values<int64_t>());
+}
+
+TEST(VectorMath, FloorDivideOfOrdinaryValuesIsTheScalarFormulaBitForBit) {
+  check_floor_divide<float>(ST::kFloat32, ordinary_values<float>());
+  check_floor_divide<double>(ST::kFloat64, ordinary_values<double>());
 }
 
 }  // namespace

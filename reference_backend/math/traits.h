@@ -18,6 +18,17 @@
 #include "sdk/core/portable/complex.h"
 #include "sdk/core/portable/half.h"
 
+// On the call operator of a functor whose vector form is large: inlined into the ISA-specific
+// loop that calls it (pointwise.h's VectorBody) even where GCC's limits refuse the loop's flatten
+// (a large stack frame). Out of line, the operator would be compiled for the baseline ISA and
+// take and return its vectors in memory, where the loop passes registers. Device functions are
+// inlined anyway.
+#if defined(BP_PORTABLE_HOST)
+#define BP_MATH_ALWAYS_INLINE [[gnu::always_inline]]
+#else
+#define BP_MATH_ALWAYS_INLINE
+#endif
+
 namespace bp::math {
 
 // The element type of a value: T itself, or the lane type of a vector (specialised by the host's
