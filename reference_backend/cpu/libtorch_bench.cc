@@ -160,6 +160,10 @@ BP_BENCH_BINARY_OP(floor_divide, floor_divide_float32, float, kFloat32, Float, k
 BP_BENCH_BINARY_OP(floor_divide, floor_divide_float64, double, kFloat64, Double, kFloat64, Double)
 BP_BENCH_BINARY_OP(floor_divide, floor_divide_int32, int32_t, kInt32, Int, kInt32, Int)
 BP_BENCH_BINARY_OP(floor_divide, floor_divide_int64, int64_t, kInt64, Long, kInt64, Long)
+BP_BENCH_BINARY_OP(remainder, remainder_float32, float, kFloat32, Float, kFloat32, Float)
+BP_BENCH_BINARY_OP(remainder, remainder_float64, double, kFloat64, Double, kFloat64, Double)
+BP_BENCH_BINARY_OP(fmod, fmod_float32, float, kFloat32, Float, kFloat32, Float)
+BP_BENCH_BINARY_OP(fmod, fmod_float64, double, kFloat64, Double, kFloat64, Double)
 
 // masked_fill_ (in place, the form models use): float32 self, a bool mask set at about half the
 // elements, in runs of ~60 (`runs`: positive values of value(), which libtorch's branchy loop

@@ -122,8 +122,19 @@ T floor_divide_reference(T a, T b) {
   }
 }
 
+// remainder and fmod run on float and double vectors (SLEEF's fmod, exact): the scalar formulas.
 template <typename T>
-void check_floor_divide(ST dtype, const std::vector<T>& values) {
+T remainder_reference(T a, T b) {
+  T mod = std::fmod(a, b);
+  if (mod != T(0) && (b < T(0)) != (mod < T(0))) mod += b;
+  return mod;
+}
+
+// op(a, b) for every pair of `values` (over vector lanes and a scalar tail), on every ISA path,
+// against reference(a, b), bit for bit (NaN: any NaN).
+template <typename T, typename Op, typename Reference>
+void check_binary(ST dtype, const std::vector<T>& values, const char* symbol, Op op,
+                  Reference reference) {
   std::vector<T> a, b;
   for (T x : values) {
     for (T y : values) {
@@ -142,11 +153,11 @@ void check_floor_divide(ST dtype, const std::vector<T>& values) {
   std::memcpy(tb.data_ptr<T>(), b.data(), b.size() * sizeof(T));
   for (CpuCapability c : {CpuCapability::kDefault, CpuCapability::kAvx2, CpuCapability::kAvx512}) {
     const CpuCapability used = set_cpu_capability(c);
-    const Tensor q = floor_divide(ta, tb);
+    const Tensor q = op(ta, tb);
     const T* got = q.data_ptr<T>();
     int failures = 0;
     for (size_t i = 0; i < a.size() && failures < 20; ++i) {
-      const T want = floor_divide_reference(a[i], b[i]);
+      const T want = reference(a[i], b[i]);
       bool same;
       if constexpr (std::is_integral_v<T>) {
         same = got[i] == want;
@@ -154,8 +165,8 @@ void check_floor_divide(ST dtype, const std::vector<T>& values) {
         same = std::isnan(want) ? std::isnan(got[i]) : std::memcmp(&want, &got[i], sizeof(T)) == 0;
       }
       if (!same) ++failures;
-      EXPECT_TRUE(same) << a[i] << " // " << b[i] << " = " << got[i] << ", want " << want << " ("
-                        << dtype << ", " << cpu_capability_name(used) << ")";
+      EXPECT_TRUE(same) << a[i] << " " << symbol << " " << b[i] << " = " << got[i] << ", want "
+                        << want << " (" << dtype << ", " << cpu_capability_name(used) << ")";
     }
   }
   set_cpu_capability(CpuCapability::kAvx512);
@@ -233,6 +244,13 @@ std::vector<T> integer_values() {
   return v;
 }
 
+template <typename T>
+void check_floor_divide(ST dtype, const std::vector<T>& values) {
+  check_binary(
+      dtype, values, "//", [](const Tensor& a, const Tensor& b) { return floor_divide(a, b); },
+      floor_divide_reference<T>);
+}
+
 TEST(VectorMath, FloorDivideOnVectorsIsTheScalarFormulaBitForBit) {
   check_floor_divide<float>(ST::kFloat32, floating_values<float>());
   check_floor_divide<double>(ST::kFloat64, floating_values<double>());
@@ -243,6 +261,23 @@ TEST(VectorMath, FloorDivideOnVectorsIsTheScalarFormulaBitForBit) {
 TEST(VectorMath, FloorDivideOfOrdinaryValuesIsTheScalarFormulaBitForBit) {
   check_floor_divide<float>(ST::kFloat32, ordinary_values<float>());
   check_floor_divide<double>(ST::kFloat64, ordinary_values<double>());
+}
+
+template <typename T>
+void check_remainder_and_fmod(ST dtype) {
+  for (const std::vector<T>& values : {floating_values<T>(), ordinary_values<T>()}) {
+    check_binary(
+        dtype, values, "%", [](const Tensor& a, const Tensor& b) { return remainder(a, b); },
+        remainder_reference<T>);
+    check_binary(
+        dtype, values, "fmod", [](const Tensor& a, const Tensor& b) { return fmod(a, b); },
+        [](T a, T b) { return std::fmod(a, b); });
+  }
+}
+
+TEST(VectorMath, RemainderAndFmodOnVectorsAreTheScalarFormulasBitForBit) {
+  check_remainder_and_fmod<float>(ST::kFloat32);
+  check_remainder_and_fmod<double>(ST::kFloat64);
 }
 
 }  // namespace

@@ -54,8 +54,8 @@ namespace floor_divide_detail {
 
 // Whether vectors of kBytes on the kIsa path have FMA instructions (the AVX2 path: up to 32 bytes).
 template <int kBytes, VecIsa kIsa>
-inline constexpr bool kHasFma =
-    BP_VEC_FMA_BUILTINS && (kIsa == VecIsa::kAvx512 || (kIsa == VecIsa::kAvx2 && kBytes <= 32));
+inline constexpr bool kHasFma = BP_VEC_FMA_BUILTINS && (kIsa == VecIsa::kAvx512 ||
+                                                        (kIsa == VecIsa::kAvx2 && kBytes <= 32));
 
 // c - a * b rounded once, where kHasFma. GCC's builtins, not <immintrin.h>'s functions: those
 // could not be inlined into the baseline-ISA code this is written in; a builtin is checked where
@@ -149,7 +149,7 @@ struct Steps {
 // Whether every lane of a and b is in the domain above, and floor_divide_by_division(a, b) is
 // Python's a // b.
 template <typename T, int kBytes, VecIsa kIsa>
-  requires std::is_floating_point_v<T>
+requires std::is_floating_point_v<T>
 [[gnu::always_inline]] inline bool floor_divides_by_division(Vectorized<T, kBytes, kIsa> a,
                                                              Vectorized<T, kBytes, kIsa> b) {
   const floor_divide_detail::Steps<T, kBytes, kIsa> steps(a.raw(), b.raw());
@@ -161,7 +161,7 @@ template <typename T, int kBytes, VecIsa kIsa>
 // floor(a / b) in every lane, where floor_divides_by_division(a, b). (The two make the same
 // steps; inlined together, the compiler makes them once.)
 template <typename T, int kBytes, VecIsa kIsa>
-  requires std::is_floating_point_v<T>
+requires std::is_floating_point_v<T>
 [[gnu::always_inline]] inline Vectorized<T, kBytes, kIsa> floor_divide_by_division(
     Vectorized<T, kBytes, kIsa> a, Vectorized<T, kBytes, kIsa> b) {
   using Steps = floor_divide_detail::Steps<T, kBytes, kIsa>;

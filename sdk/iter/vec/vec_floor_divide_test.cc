@@ -127,7 +127,8 @@ Pairs<T> near_integer_quotients(int n) {
   for (int i = 0; i < n; ++i) {
     const T b = log_uniform<T>(rng, 1e-3, 1e3);
     T a = static_cast<T>(k(rng)) * b;
-    const T toward = up(rng) ? std::numeric_limits<T>::infinity() : -std::numeric_limits<T>::infinity();
+    const T toward =
+        up(rng) ? std::numeric_limits<T>::infinity() : -std::numeric_limits<T>::infinity();
     for (int s = ulps(rng); s > 0; --s) a = std::nextafter(a, toward);
     p.add(a, b);
   }
@@ -160,8 +161,8 @@ Pairs<T> corners() {
   for (T x : signed_values) {
     for (T y : signed_values) {
       if (y == T(0)) continue;
-      // Each pair alone in a vector of lanes whose quotients are exact and not integers, so that one lane out of the domain only
-      // sends its own vector to the general steps.
+      // Each pair alone in a vector of lanes whose quotients are exact and not integers, so that
+      // one lane out of the domain only sends its own vector to the general steps.
       for (int lane = 0; lane < 16; ++lane) {
         if (lane == 0) {
           p.add(x, y);
@@ -179,11 +180,13 @@ void check_every_family() {
   const Outcome o = check(ordinary<T>(40000), "ordinary");
   EXPECT_EQ(o.wrong, 0);
   // Almost every vector takes the division (a lane may land on an exact multiple).
-  EXPECT_GT(o.by_division, o.vectors * 98 / 100) << "ordinary: " << o.by_division << " of " << o.vectors;
+  EXPECT_GT(o.by_division, o.vectors * 98 / 100)
+      << "ordinary: " << o.by_division << " of " << o.vectors;
 
   const Outcome near = check(near_integer_quotients<T>(40000), "near integer quotients");
   EXPECT_EQ(near.wrong, 0);
-  EXPECT_GT(near.by_division, near.vectors * 98 / 100) << "near: " << near.by_division << " of " << near.vectors;
+  EXPECT_GT(near.by_division, near.vectors * 98 / 100)
+      << "near: " << near.by_division << " of " << near.vectors;
 
   const Outcome c = check(corners<T>(), "corners");
   EXPECT_EQ(c.wrong, 0);
