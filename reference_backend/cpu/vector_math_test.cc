@@ -204,7 +204,7 @@ std::vector<T> floating_values() {
 }
 
 // Values whose quotients are mostly not integers, so that whole vectors take floor division's
-// path by one division (vec_floor_divide.h), with integers among them for the exact multiples.
+// path by one division (vec_division.h), with integers among them for the exact multiples.
 template <typename T>
 std::vector<T> ordinary_values() {
   std::mt19937_64 rng(7);

@@ -126,8 +126,8 @@ struct DivTrunc {
 // Vectorized would divide those a lane at a time). Integers inline here, not in a detail::
 // helper: a function that takes vectors must be inlined into the ISA-specific loop (pointwise.h's
 // VectorBody). Float and double vectors whose every lane allows it take one division instead
-// (floor_divides_by_division: the same results, 2.6x faster); the operator is large enough that
-// GCC would not inline it by itself (BP_MATH_ALWAYS_INLINE).
+// (floor_divide_by_division_applies: the same results, 2.6x faster); the operator is large enough
+// that GCC would not inline it by itself (BP_MATH_ALWAYS_INLINE).
 struct DivFloor {
   static constexpr bool kVectorized = true;
   template <typename T>
@@ -149,7 +149,8 @@ struct DivFloor {
       return select(rest != T(0), select((rest ^ other) < T(0), T(quotient - T(1)), quotient),
                     quotient);
     } else {
-      if (floor_divides_by_division(self, other)) return floor_divide_by_division(self, other);
+      if (floor_divide_by_division_applies(self, other))
+        return floor_divide_by_division(self, other);
       const T mod = fmod(self, other);
       // One division (the slowest step): where other is 0 it is self / other, the result there.
       const T quotient = select(other == T(0), self, self - mod) / other;
@@ -177,7 +178,7 @@ struct Remainder {
   template <typename T>
   static constexpr bool kWideVectorsFor = is_floating_v<T>;
   template <typename T>
-  T operator()(T self, T other) const {
+  BP_MATH_ALWAYS_INLINE T operator()(T self, T other) const {
     if constexpr (is_integral_v<T>) {
       return detail::remainder_integer(self, other);
     } else {
@@ -298,7 +299,7 @@ struct Fmod {
   template <typename T>
   static constexpr bool kWideVectorsFor = is_floating_v<T>;  // SLEEF's 16-lane fmod
   template <typename T>
-  T operator()(T self, T other) const {
+  BP_MATH_ALWAYS_INLINE T operator()(T self, T other) const {
     if constexpr (is_integral_v<T>) {
       if constexpr (is_signed_v<T>) {
         if (other == T(-1)) return T(0);

@@ -21,8 +21,8 @@
 
 #include "reference_backend/math/traits.h"
 #include "sdk/core/complex.h"
+#include "sdk/iter/vec/vec_division.h"
 #include "sdk/iter/vec/vec_erf.h"
-#include "sdk/iter/vec/vec_floor_divide.h"
 #include "sdk/iter/vec/vec_math.h"
 #include "sdk/iter/vec/vectorized.h"
 
@@ -290,27 +290,31 @@ template <typename T>
 // vec_math.h, also exact).
 template <typename T>
 [[gnu::always_inline]] inline T fmod(T a, T b) {
-  if constexpr (detail::is_vec_math_v<T>) return vec_math::fmod(a, b);
+  if constexpr (detail::is_vec_math_v<T>) {
+    // One division where every lane allows it (sdk/iter/vec/vec_division.h), else SLEEF's.
+    if (vec_math::fmod_by_division_applies(a, b)) return vec_math::fmod_by_division(a, b);
+    return vec_math::fmod(a, b);
+  }
   return detail::apply2(a, b, [](auto x, auto y) { return std::fmod(x, y); });
 }
-// Whether floor_divide_by_division(a, b) is Python's a // b (sdk/iter/vec/vec_floor_divide.h):
+// Whether floor_divide_by_division(a, b) is Python's a // b (sdk/iter/vec/vec_division.h):
 // for float and double vectors whose every lane is in that method's domain; never for scalars,
 // where the caller takes the general steps from fmod.
 template <typename T>
-[[gnu::always_inline]] inline bool floor_divides_by_division(T a, T b) {
+[[gnu::always_inline]] inline bool floor_divide_by_division_applies(T a, T b) {
   if constexpr (detail::is_vec_math_v<T>) {
-    return vec_math::floor_divides_by_division(a, b);
+    return vec_math::floor_divide_by_division_applies(a, b);
   } else {
     return false;
   }
 }
-// floor(a / b) from one division, where floor_divides_by_division(a, b).
+// floor(a / b) from one division, where floor_divide_by_division_applies(a, b).
 template <typename T>
 [[gnu::always_inline]] inline T floor_divide_by_division(T a, T b) {
   if constexpr (detail::is_vec_math_v<T>) {
     return vec_math::floor_divide_by_division(a, b);
   } else {
-    return floor(a / b);  // not called: see floor_divides_by_division
+    return floor(a / b);  // not called: see floor_divide_by_division_applies
   }
 }
 // |a| with the sign of b.

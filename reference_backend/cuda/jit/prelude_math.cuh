@@ -836,12 +836,12 @@ BP_INLINE T select(bool condition, T a, T b) {
 // The host's faster path for floor division of vectors (primitives.h): none here, the caller
 // takes the general steps.
 template <typename T>
-BP_INLINE bool floor_divides_by_division(T, T) {
+BP_INLINE bool floor_divide_by_division_applies(T, T) {
   return false;
 }
 template <typename T>
 BP_INLINE T floor_divide_by_division(T a, T b) {
-  return floor(a / b);  // not called: see floor_divides_by_division
+  return floor(a / b);  // not called: see floor_divide_by_division_applies
 }
 
 // Classification: false for integers and bool, as std::isnan(int) is.

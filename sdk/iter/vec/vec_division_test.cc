@@ -1,4 +1,4 @@
-#include "sdk/iter/vec/vec_floor_divide.h"
+#include "sdk/iter/vec/vec_division.h"
 
 #include <cmath>
 #include <cstdint>
@@ -37,27 +37,47 @@ struct Pairs {
   }
 };
 
+enum class Method { kFloorDivide, kFmod };
+
+const char* symbol(Method m) { return m == Method::kFloorDivide ? "//" : "fmod"; }
+
+template <typename T>
+T reference(Method m, T a, T b) {
+  return m == Method::kFloorDivide ? floor_divide_reference(a, b) : std::fmod(a, b);
+}
+
 struct Outcome {
   int64_t vectors = 0;
-  int64_t by_division = 0;  // vectors for which floor_divides_by_division returned true
+  int64_t fma_vectors = 0;  // vectors run on a path with FMA (vec_division.h's kHasFma)
+  int64_t by_division = 0;  // vectors for which the method's *_applies returned true
   int64_t wrong = 0;        // lanes of those that differ from the reference, bit for bit
 };
 
-// floor_divide_by_division over every whole vector of `pairs` with kBytes-wide vectors.
-template <typename T, int kBytes, VecIsa kIsa>
+// The method over every whole vector of `pairs` with kBytes-wide vectors.
+template <Method kMethod, typename T, int kBytes, VecIsa kIsa>
 [[gnu::always_inline]] inline void run(const Pairs<T>& pairs, std::vector<T>& got,
                                        std::vector<char>& taken) {
   using Vec = Vectorized<T, kBytes, kIsa>;
   for (size_t i = 0; i + Vec::size() <= pairs.a.size(); i += Vec::size()) {
     const Vec a = Vec::loadu(&pairs.a[i]), b = Vec::loadu(&pairs.b[i]);
-    taken[i / Vec::size()] = vec_math::floor_divides_by_division(a, b);
-    vec_math::floor_divide_by_division(a, b).store(&got[i]);
+    if constexpr (kMethod == Method::kFloorDivide) {
+      taken[i / Vec::size()] = vec_math::floor_divide_by_division_applies(a, b);
+      vec_math::floor_divide_by_division(a, b).store(&got[i]);
+    } else {
+      taken[i / Vec::size()] = vec_math::fmod_by_division_applies(a, b);
+      vec_math::fmod_by_division(a, b).store(&got[i]);
+    }
   }
+}
+
+// Whether kHasFma holds on the path of `isa` with `width`-byte vectors.
+bool has_fma(CpuCapability isa, int width) {
+  return isa == CpuCapability::kAvx512 || (isa == CpuCapability::kAvx2 && width <= 32);
 }
 
 // Runs `pairs` on every ISA this CPU has and every width; checks the lanes of the vectors that
 // took the division, and returns the counts (over all ISAs and widths).
-template <typename T>
+template <Method kMethod, typename T>
 Outcome check(const Pairs<T>& pairs, const std::string& family) {
   Outcome outcome;
   const CpuCapability detected = detected_cpu_capability();
@@ -71,21 +91,22 @@ Outcome check(const Pairs<T>& pairs, const std::string& family) {
       // Vectors tagged with the path's ISA (the FMA paths compute differently), every width.
       dispatch_cpu([&](auto isa_width) __attribute__((always_inline)) {
         constexpr VecIsa kIsa = decltype(isa_width)::isa;
-        if (width == 16) run<T, 16, kIsa>(pairs, got, taken);
-        if (width == 32) run<T, 32, kIsa>(pairs, got, taken);
-        if (width == 64) run<T, 64, kIsa>(pairs, got, taken);
+        if (width == 16) run<kMethod, T, 16, kIsa>(pairs, got, taken);
+        if (width == 32) run<kMethod, T, 32, kIsa>(pairs, got, taken);
+        if (width == 64) run<kMethod, T, 64, kIsa>(pairs, got, taken);
       });
       for (size_t v = 0; v < taken.size(); ++v) {
         ++outcome.vectors;
+        outcome.fma_vectors += has_fma(c, width);
         if (!taken[v]) continue;
         ++outcome.by_division;
         for (size_t i = v * lanes; i < (v + 1) * lanes; ++i) {
-          const T want = floor_divide_reference(pairs.a[i], pairs.b[i]);
+          const T want = reference(kMethod, pairs.a[i], pairs.b[i]);
           if (std::memcmp(&want, &got[i], sizeof(T)) == 0) continue;
           if (++outcome.wrong <= 10) {
-            ADD_FAILURE() << family << ": " << pairs.a[i] << " // " << pairs.b[i] << " = " << got[i]
-                          << ", want " << want << " (" << cpu_capability_name(c) << ", " << width
-                          << " bytes)";
+            ADD_FAILURE() << family << ": " << pairs.a[i] << " " << symbol(kMethod) << " "
+                          << pairs.b[i] << " = " << got[i] << ", want " << want << " ("
+                          << cpu_capability_name(c) << ", " << width << " bytes)";
           }
         }
       }
@@ -177,18 +198,19 @@ Pairs<T> corners() {
 
 template <typename T>
 void check_every_family() {
-  const Outcome o = check(ordinary<T>(40000), "ordinary");
+  const Outcome o = check<Method::kFloorDivide>(ordinary<T>(40000), "ordinary");
   EXPECT_EQ(o.wrong, 0);
   // Almost every vector takes the division (a lane may land on an exact multiple).
   EXPECT_GT(o.by_division, o.vectors * 98 / 100)
       << "ordinary: " << o.by_division << " of " << o.vectors;
 
-  const Outcome near = check(near_integer_quotients<T>(40000), "near integer quotients");
+  const Outcome near =
+      check<Method::kFloorDivide>(near_integer_quotients<T>(40000), "near integer quotients");
   EXPECT_EQ(near.wrong, 0);
   EXPECT_GT(near.by_division, near.vectors * 98 / 100)
       << "near: " << near.by_division << " of " << near.vectors;
 
-  const Outcome c = check(corners<T>(), "corners");
+  const Outcome c = check<Method::kFloorDivide>(corners<T>(), "corners");
   EXPECT_EQ(c.wrong, 0);
   EXPECT_GT(c.by_division, c.vectors / 2) << "corners: " << c.by_division << " of " << c.vectors;
 }
@@ -198,8 +220,30 @@ TEST(FloorDivideByDivision, IsPyTorchsFloorDivisionBitForBitDouble) {
   check_every_family<double>();
 }
 
-// A lane outside the domain, or whose quotient's sign is not known, sends its vector to the
-// general steps.
+// fmod by division runs on the FMA paths only: there, nearly every vector of the families.
+template <typename T>
+void check_fmod_families() {
+  const Outcome o = check<Method::kFmod>(ordinary<T>(40000), "ordinary");
+  const Outcome near =
+      check<Method::kFmod>(near_integer_quotients<T>(40000), "near integer quotients");
+  const Outcome c = check<Method::kFmod>(corners<T>(), "corners");
+  for (const Outcome* outcome : {&o, &near, &c}) {
+    EXPECT_EQ(outcome->wrong, 0);
+    EXPECT_LE(outcome->by_division, outcome->fma_vectors);
+  }
+  EXPECT_GT(o.by_division, o.fma_vectors * 98 / 100);
+  EXPECT_GT(near.by_division, near.fma_vectors * 98 / 100);
+  EXPECT_GT(c.by_division, c.fma_vectors / 2);
+  if (detected_cpu_capability() >= CpuCapability::kAvx2) {
+    EXPECT_GT(o.fma_vectors, 0);
+  }
+}
+
+TEST(FmodByDivision, IsCsFmodBitForBitFloat) { check_fmod_families<float>(); }
+TEST(FmodByDivision, IsCsFmodBitForBitDouble) { check_fmod_families<double>(); }
+
+// A lane outside the domain, or (floor division without FMA) whose quotient's sign is not
+// known, sends its vector to the general steps.
 template <typename T>
 void check_declines() {
   using L = std::numeric_limits<T>;
@@ -207,7 +251,7 @@ void check_declines() {
   struct Case {
     T a, b;
     const char* why;
-    // Declines only without FMA (vec_floor_divide.h): a equals q * b rounded, where an FMA
+    // Declines only without FMA (vec_division.h): a equals q * b rounded, where an FMA
     // tells the sign of a - q * b exactly. FMA runs on the AVX-512 path and on the AVX2 path up
     // to 32 bytes.
     bool only_without_fma = false;
@@ -234,7 +278,7 @@ void check_declines() {
         p.add(T(lane) + T(0.5), T(4));
       }
     }
-    const Outcome o = check(p, c.why);
+    const Outcome o = check<Method::kFloorDivide>(p, c.why);
     EXPECT_EQ(o.wrong, 0) << c.why;
     // The vectors holding lane 3 (one per ISA and width) decline; the others take the division.
     // Cases that decline only without FMA: the AVX2 path's 64-byte vector computes a - q * b
@@ -251,6 +295,14 @@ void check_declines() {
     }
     EXPECT_GE(o.by_division, o.vectors - most) << c.why;
     EXPECT_LE(o.by_division, o.vectors - least) << c.why;
+
+    // fmod: every FMA-path vector but those holding an outside lane takes the division (FMA
+    // paths: AVX2 at 16 and 32 bytes, AVX-512 at all three widths).
+    const Outcome f = check<Method::kFmod>(p, c.why);
+    EXPECT_EQ(f.wrong, 0) << c.why;
+    const int64_t fma_holding =
+        (detected >= CpuCapability::kAvx2 ? 2 : 0) + (detected >= CpuCapability::kAvx512 ? 3 : 0);
+    EXPECT_EQ(f.by_division, f.fma_vectors - (c.only_without_fma ? 0 : fma_holding)) << c.why;
   }
 }
 
