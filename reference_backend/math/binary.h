@@ -149,8 +149,9 @@ struct DivFloor {
       return select(rest != T(0), select((rest ^ other) < T(0), T(quotient - T(1)), quotient),
                     quotient);
     } else {
-      if (floor_divide_by_division_applies(self, other))
+      if (floor_divide_by_division_applies(self, other)) {
         return floor_divide_by_division(self, other);
+      }
       const T mod = fmod(self, other);
       // One division (the slowest step): where other is 0 it is self / other, the result there.
       const T quotient = select(other == T(0), self, self - mod) / other;
@@ -169,7 +170,7 @@ struct DivFloor {
 
 // remainder: self - other * floor(self / other), with the sign of other (Python's %). Floating:
 // from fmod, so exact; a zero remainder keeps fmod's sign (remainder(-0.0, 1) is -0.0).
-// Floating: without branches, so that vectors run it (fmod from SLEEF, 64-byte vectors on
+// Floating: without branches, so that vectors run it (primitives.h's fmod, 64-byte vectors on
 // AVX-512 as DivFloor's); a mod of the sign opposite other's (copysign changes it) gains other.
 struct Remainder {
   static constexpr bool kVectorized = true;
@@ -297,7 +298,7 @@ struct Fmod {
   template <typename T>
   static constexpr bool kVectorizedFor = is_floating_v<T>;
   template <typename T>
-  static constexpr bool kWideVectorsFor = is_floating_v<T>;  // SLEEF's 16-lane fmod
+  static constexpr bool kWideVectorsFor = is_floating_v<T>;  // as Remainder
   template <typename T>
   BP_MATH_ALWAYS_INLINE T operator()(T self, T other) const {
     if constexpr (is_integral_v<T>) {

@@ -286,8 +286,8 @@ template <typename T>
 [[gnu::always_inline]] inline T trunc(T x) {
   return detail::apply(x, [](auto v) { return std::trunc(v); });
 }
-// The remainder of a / b with the sign of a (C's fmod; exact; float and double vectors: SLEEF's,
-// vec_math.h, also exact).
+// The remainder of a / b with the sign of a (C's fmod; exact). Float and double vectors: by one
+// division where every lane allows it (vec_division.h), else SLEEF's (vec_math.h); both exact.
 template <typename T>
 [[gnu::always_inline]] inline T fmod(T a, T b) {
   if constexpr (detail::is_vec_math_v<T>) {
