@@ -113,10 +113,10 @@ void torch_pair(at::ScalarType dtype, at::Tensor& x, at::Tensor& y) {
   fill_pair(x.data_ptr<T>(), y.data_ptr<T>());
 }
 
-#define BP_BENCH_BINARY_OP(op, name, T, bp_dtype, at_dtype, bp_out, at_out)                       \
+#define BP_BENCH_BINARY_OP(op, name, T, bp_dtype, at_dtype, bp_out, at_out, ...)                  \
   template <typename Tensor>                                                                      \
   concept Has_##name = requires(Tensor t) {                                                       \
-    op##_out(t, t, t);                                                                            \
+    op##_out(t, t, t __VA_OPT__(, ) __VA_ARGS__);                                                 \
   };                                                                                              \
   template <typename Tensor>                                                                      \
   void BM_bp_##name(benchmark::State& state) {                                                    \
@@ -125,7 +125,7 @@ void torch_pair(at::ScalarType dtype, at::Tensor& x, at::Tensor& y) {
     bp_pair<T>(bp::ScalarType::bp_dtype, x, y);                                                   \
     Tensor out =                                                                                  \
         bp::native::empty({kN}, bp::ScalarType::bp_out, bp::Device(bp::DeviceType::kCPU));        \
-    for (auto _ : state) op##_out(out, x, y);                                                     \
+    for (auto _ : state) op##_out(out, x, y __VA_OPT__(, ) __VA_ARGS__);                          \
     state.SetItemsProcessed(state.iterations() * kN);                                             \
   }                                                                                               \
   void BM_torch_##name(benchmark::State& state) {                                                 \
@@ -133,7 +133,7 @@ void torch_pair(at::ScalarType dtype, at::Tensor& x, at::Tensor& y) {
     at::Tensor x, y;                                                                              \
     torch_pair<T>(at::ScalarType::at_dtype, x, y);                                                \
     at::Tensor out = at::empty({kN}, at::ScalarType::at_out);                                     \
-    for (auto _ : state) at::op##_out(out, x, y);                                                 \
+    for (auto _ : state) at::op##_out(out, x, y __VA_OPT__(, ) __VA_ARGS__);                      \
     state.SetItemsProcessed(state.iterations() * kN);                                             \
   }                                                                                               \
   template <typename Tensor>                                                                      \
@@ -160,6 +160,8 @@ BP_BENCH_BINARY_OP(floor_divide, floor_divide_float32, float, kFloat32, Float, k
 BP_BENCH_BINARY_OP(floor_divide, floor_divide_float64, double, kFloat64, Double, kFloat64, Double)
 BP_BENCH_BINARY_OP(floor_divide, floor_divide_int32, int32_t, kInt32, Int, kInt32, Int)
 BP_BENCH_BINARY_OP(floor_divide, floor_divide_int64, int64_t, kInt64, Long, kInt64, Long)
+BP_BENCH_BINARY_OP(div, div_trunc_float32, float, kFloat32, Float, kFloat32, Float, "trunc")
+BP_BENCH_BINARY_OP(div, div_trunc_int32, int32_t, kInt32, Int, kInt32, Int, "trunc")
 BP_BENCH_BINARY_OP(remainder, remainder_float32, float, kFloat32, Float, kFloat32, Float)
 BP_BENCH_BINARY_OP(remainder, remainder_float64, double, kFloat64, Double, kFloat64, Double)
 BP_BENCH_BINARY_OP(fmod, fmod_float32, float, kFloat32, Float, kFloat32, Float)

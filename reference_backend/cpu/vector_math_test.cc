@@ -263,6 +263,35 @@ TEST(VectorMath, FloorDivideOfOrdinaryValuesIsTheScalarFormulaBitForBit) {
   check_floor_divide<double>(ST::kFloat64, ordinary_values<double>());
 }
 
+// div(rounding_mode='trunc') runs DivTrunc on vectors (floating: trunc of the quotient, inline;
+// int32 and int64: division in float or double).
+template <typename T>
+T div_trunc_reference(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    // In unsigned arithmetic: the minimum wraps to itself, without signed overflow.
+    if (b == T(-1)) return static_cast<T>(-static_cast<std::make_unsigned_t<T>>(a));
+    return static_cast<T>(a / b);
+  } else {
+    return std::trunc(a / b);
+  }
+}
+
+template <typename T>
+void check_div_trunc(ST dtype, const std::vector<T>& values) {
+  check_binary(
+      dtype, values, "trunc/", [](const Tensor& a, const Tensor& b) { return div(a, b, "trunc"); },
+      div_trunc_reference<T>);
+}
+
+TEST(VectorMath, TruncatedDivisionOnVectorsIsTheScalarFormulaBitForBit) {
+  check_div_trunc<float>(ST::kFloat32, floating_values<float>());
+  check_div_trunc<double>(ST::kFloat64, floating_values<double>());
+  check_div_trunc<float>(ST::kFloat32, ordinary_values<float>());
+  check_div_trunc<double>(ST::kFloat64, ordinary_values<double>());
+  check_div_trunc<int32_t>(ST::kInt32, integer_values<int32_t>());
+  check_div_trunc<int64_t>(ST::kInt64, integer_values<int64_t>());
+}
+
 template <typename T>
 void check_remainder_and_fmod(ST dtype) {
   for (const std::vector<T>& values : {floating_values<T>(), ordinary_values<T>()}) {

@@ -104,12 +104,20 @@ struct Div {
   }
 };
 
-// div(rounding_mode='trunc'): the quotient rounded toward zero.
+// div(rounding_mode='trunc'): the quotient rounded toward zero. Without branches, so that
+// vectors run it: floating types (trunc is inline on vectors) and 32- and 64-bit integers
+// (Vectorized divides those in float or double, exactly; a divisor of -1 negates, as
+// div_trunc_integer); 8- and 16-bit integers divide one by one, as DivFloor's.
 struct DivTrunc {
+  static constexpr bool kVectorized = true;
+  template <typename T>
+  static constexpr bool kVectorizedFor = is_floating_v<T> || sizeof(T) >= 4;
   template <typename T>
   T operator()(T self, T other) const {
-    if constexpr (is_integral_v<T>) {
-      return detail::div_trunc_integer(self, other);
+    if constexpr (is_integral_v<T> && !is_signed_v<T>) {
+      return T(self / other);
+    } else if constexpr (is_integral_v<T>) {
+      return select(other == T(-1), T(T(0) - self), T(self / select(other == T(-1), T(1), other)));
     } else {
       return trunc(self / other);
     }

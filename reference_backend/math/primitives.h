@@ -282,8 +282,10 @@ template <typename T>
   if constexpr (detail::is_vec_math_v<T>) return x.floor();
   return detail::apply(x, [](auto v) { return std::floor(v); });
 }
+// Float and double vectors: |x| floored, with x's sign (Vectorized's floor: inline, exact).
 template <typename T>
 [[gnu::always_inline]] inline T trunc(T x) {
+  if constexpr (detail::is_vec_math_v<T>) return copysign(copysign(x, T(0)).floor(), x);
   return detail::apply(x, [](auto v) { return std::trunc(v); });
 }
 // The remainder of a / b with the sign of a (C's fmod; exact). Float and double vectors: by one
