@@ -15,6 +15,7 @@
 #include "reference_backend/cpu/test_util.h"
 #include "sdk/core/empty.h"
 #include "sdk/iter/vec/cpu_capability.h"
+#include "sdk/iter/vec/division_reference.h"
 #include "sdk/ops/ops.h"
 
 namespace bp {
@@ -100,29 +101,10 @@ TEST(VectorMath, UnaryOpsMatchStdWithinTheirBoundOnEveryIsaPath) {
 
 // floor_divide (div rounding_mode='floor') runs DivFloor on vectors (floating types: SLEEF's fmod,
 // 64-byte vectors on AVX-512; int32 and int64: division in float or double). On every ISA path
-// it gives, bit for bit, the scalar formula (PyTorch's, written here with branches and std::) and
-// Python's // of integers, for pairs of special and ordinary values spread over vector lanes and
-// the scalar tail.
-template <typename T>
-T floor_divide_reference(T a, T b) {
-  if constexpr (std::is_integral_v<T>) {
-    // In unsigned arithmetic: the minimum wraps to itself, without signed overflow.
-    if (b == T(-1)) return static_cast<T>(-static_cast<std::make_unsigned_t<T>>(a));
-    const T q = static_cast<T>(a / b);
-    return (a % b != 0 && (a < 0) != (b < 0)) ? static_cast<T>(q - 1) : q;
-  } else {
-    if (b == T(0)) return a / b;
-    const T mod = std::fmod(a, b);
-    T div = (a - mod) / b;
-    if (mod != T(0) && (b < T(0)) != (mod < T(0))) div -= T(1);
-    if (div == T(0)) return std::copysign(T(0), a / b);
-    T floored = std::floor(div);
-    if (div - floored > T(0.5)) floored += T(1);
-    return floored;
-  }
-}
-
-// remainder and fmod run on float and double vectors (SLEEF's fmod, exact): the scalar formulas.
+// it gives, bit for bit, the scalar formula (floor_divide_reference: PyTorch's, with branches and
+// std::) and Python's // of integers, for pairs of special and ordinary values spread over vector
+// lanes and the scalar tail. remainder and fmod run on float and double vectors (SLEEF's fmod,
+// exact): the scalar formulas.
 template <typename T>
 T remainder_reference(T a, T b) {
   T mod = std::fmod(a, b);
@@ -248,7 +230,7 @@ template <typename T>
 void check_floor_divide(ST dtype, const std::vector<T>& values) {
   check_binary(
       dtype, values, "//", [](const Tensor& a, const Tensor& b) { return floor_divide(a, b); },
-      floor_divide_reference<T>);
+      testing::floor_divide_reference<T>);
 }
 
 TEST(VectorMath, FloorDivideOnVectorsIsTheScalarFormulaBitForBit) {

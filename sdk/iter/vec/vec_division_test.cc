@@ -10,23 +10,11 @@
 
 #include "gtest/gtest.h"
 #include "sdk/iter/vec/cpu_capability.h"
+#include "sdk/iter/vec/division_reference.h"
 #include "sdk/iter/vec/vectorized.h"
 
 namespace bp {
 namespace {
-
-// PyTorch's floor division (div_floor_floating), with branches and std::.
-template <typename T>
-T floor_divide_reference(T a, T b) {
-  if (b == T(0)) return a / b;
-  const T mod = std::fmod(a, b);
-  T div = (a - mod) / b;
-  if (mod != T(0) && (b < T(0)) != (mod < T(0))) div -= T(1);
-  if (div == T(0)) return std::copysign(T(0), a / b);
-  T floored = std::floor(div);
-  if (div - floored > T(0.5)) floored += T(1);
-  return floored;
-}
 
 template <typename T>
 struct Pairs {
@@ -43,7 +31,7 @@ const char* symbol(Method m) { return m == Method::kFloorDivide ? "//" : "fmod";
 
 template <typename T>
 T reference(Method m, T a, T b) {
-  return m == Method::kFloorDivide ? floor_divide_reference(a, b) : std::fmod(a, b);
+  return m == Method::kFloorDivide ? testing::floor_divide_reference(a, b) : std::fmod(a, b);
 }
 
 struct Outcome {
