@@ -1,4 +1,5 @@
 // Scans and normalisations along a dim: PyTorch's semantics in wide precision, line by line.
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -18,6 +19,41 @@ std::vector<std::vector<Wide>> running_sums(const std::vector<Wide>& xs, ScalarT
   } else {
     cd s(0, 0);
     for (const Wide& x : xs) out.push_back(from_complex(s += x.z));
+  }
+  return {out};
+}
+
+// The running products of a line: wrapping int64 for integral and bool dtypes, double or
+// complex<double> otherwise.
+std::vector<std::vector<Wide>> running_products(const std::vector<Wide>& xs, ScalarType t) {
+  std::vector<Wide> out;
+  if (kind_of(t) == Kind::kInt) {
+    Int p(1);
+    for (const Wide& x : xs) out.push_back(from_int(p = p * Int(x.i)));
+  } else if (kind_of(t) == Kind::kReal) {
+    double p = 1;  // real products: no complex multiplication's inf * 0 parts
+    for (const Wide& x : xs) out.push_back(from_real(p *= x.z.real()));
+  } else {
+    cd p(1, 0);
+    for (const Wide& x : xs) out.push_back(from_complex(p *= x.z));
+  }
+  return {out};
+}
+
+// logcumsumexp: PyTorch's running log_add_exp(x, acc) = max + log1p(exp(min - max)), except that
+// equal infinities (both -inf, both +inf) give that infinity; NaN stays.
+std::vector<std::vector<Wide>> running_log_sum_exp(const std::vector<Wide>& xs, ScalarType) {
+  std::vector<Wide> out;
+  double acc = -INFINITY;
+  for (const Wide& x : xs) {
+    const double v = x.z.real();
+    if (std::isnan(v) || std::isnan(acc)) {
+      acc = NAN;
+    } else {
+      const double lo = std::min(v, acc), hi = std::max(v, acc);
+      if (lo != hi || std::isfinite(lo)) acc = hi + std::log1p(std::exp(lo - hi));
+    }
+    out.push_back(from_real(acc));
   }
   return {out};
 }
@@ -97,6 +133,33 @@ void add_scan_entries(OpDatabase& db) {
                     .dtype_kwargs = {ScalarType::kFloat64, ScalarType::kInt64},
                     .out_dtype = OutDtypeRule::kFromOut,
                     .inplace_in_self_dtype = true}));
+  db.add(along_dim({.name = "cumprod",
+                    .family = "scan",
+                    .dtypes = kAllDtypes,
+                    // As cumsum: bool inputs multiply in int64, a bool result raises.
+                    .result_dtype =
+                        [](const RefArgs& a, ScalarType self) {
+                          const ScalarType result = a.dtype("dtype").value_or(
+                              is_integral(self, /*include_bool=*/true) ? ScalarType::kInt64 : self);
+                          if (result == ScalarType::kBool) {
+                            RefError e{"\"cumprod\" not implemented for 'bool'"};
+                            e.result_sizes = a.tensor("self").sizes;
+                            e.result_dtype = result;
+                            throw e;
+                          }
+                          return result;
+                        },
+                    .line = running_products,
+                    // Magnitudes near 1, as prod's: long lines neither overflow nor underflow.
+                    .domain = Domain{.low = 0.5, .high = 1.2, .int_low = -3, .int_high = 3},
+                    .dtype_kwargs = {ScalarType::kFloat64, ScalarType::kInt64},
+                    .out_dtype = OutDtypeRule::kFromOut,
+                    .inplace_in_self_dtype = true}));
+  db.add(along_dim({.name = "logcumsumexp",
+                    .family = "scan",
+                    .dtypes = kFloating,
+                    .result_dtype = [](const RefArgs&, ScalarType self) { return self; },
+                    .line = running_log_sum_exp}));
   for (const auto& [name, line] : {std::pair{"cummax", &running_extreme<true>},
                                    std::pair{"cummin", &running_extreme<false>}}) {
     db.add(along_dim({.name = name,

@@ -38,6 +38,10 @@ void cumulative_extreme_op(MetaBase& meta, const Tensor& self, int64_t dim) {
   set_output(meta, 1, self, dim, ScalarType::kInt64);
 }
 
+void logcumsumexp_op(MetaBase& meta, const Tensor& self, int64_t dim) {
+  set_output(meta, 0, self, dim, self.dtype());
+}
+
 void softmax_op(MetaBase& meta, const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
   set_output(meta, 0, self, dim, dtype.value_or(self.dtype()));
 }

@@ -33,6 +33,9 @@ void cumulative_op(MetaBase& meta, const Tensor& self, int64_t dim,
 // cummax / cummin: values of the input's dtype and int64 indices.
 void cumulative_extreme_op(MetaBase& meta, const Tensor& self, int64_t dim);
 
+// logcumsumexp: the input's dtype; an out= tensor must have exactly that dtype.
+void logcumsumexp_op(MetaBase& meta, const Tensor& self, int64_t dim);
+
 // softmax / log_softmax: `dtype` if given (the input is converted to it first), else the
 // input's dtype. An out= tensor must have exactly that dtype.
 void softmax_op(MetaBase& meta, const Tensor& self, int64_t dim, std::optional<ScalarType> dtype);
