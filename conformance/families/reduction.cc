@@ -26,6 +26,8 @@ std::vector<Value> dim_choices(DimArg style, int64_t ndim) {
                  : std::vector<Value>{Value(int64_t{-1}), Value(int64_t{0})};
     case DimArg::kOptionalInt:
       return {Value(), Value(int64_t{-1}), Value(int64_t{0})};
+    case DimArg::kNone:
+      return {Value()};
   }
   return {};
 }
@@ -40,6 +42,8 @@ std::vector<int64_t> given_dims(DimArg style, const RefArgs& a) {
       return {a.integer("dim", 0)};
     case DimArg::kOptionalInt:
       if (auto d = a.optional_integer("dim")) return {*d};
+      return {};
+    case DimArg::kNone:
       return {};
   }
   return {};
@@ -57,6 +61,8 @@ std::vector<bool> reduced_of(DimArg style, const RefArgs& a, int64_t ndim) {
       if (auto d = a.optional_integer("dim")) {
         return reduced_dims(ndim, std::vector<int64_t>{*d}, false);
       }
+      return reduced_dims(ndim, std::nullopt);
+    case DimArg::kNone:
       return reduced_dims(ndim, std::nullopt);
   }
   return {};
@@ -81,7 +87,7 @@ void check_empty(const ReductionSpec& spec, const RefArgs& a, const RefTensor& s
 }
 
 Expected checked_reference(const ReductionSpec& spec, const RefArgs& a) {
-  const RefTensor& self = a.tensor("self");
+  const RefTensor self = spec.input ? spec.input(a) : a.tensor("self");
   const std::vector<bool> reduced = reduced_of(spec.dim, a, self.dim());
   const bool keepdim = a.boolean("keepdim", false);
   if (spec.check) spec.check(a, reduced);
@@ -114,7 +120,21 @@ Expected reference(const ReductionSpec& spec, const RefArgs& a) {
 }
 
 std::vector<Sample> samples(const ReductionSpec& spec, ScalarType dtype, uint64_t seed) {
-  std::vector<Sample> out = reduction_samples(dtype, seed, spec.dim, spec.domain, spec.kwargs);
+  std::vector<Sample> out =
+      reduction_samples(dtype, seed, spec.dim, spec.domain, spec.kwargs, spec.keepdim);
+  if (spec.large_of_ones) {
+    const bool negative = is_signed(dtype);  // not bool or uint8
+    for (Sample& s : out) {
+      if (s.note.rfind("large", 0) != 0) continue;
+      const Tensor& t = std::get<TensorArg>(s.find("self")->value).host;
+      const int64_t one = negative ? -1 : 1;
+      const Wide fill = kind_of(dtype) == Kind::kInt
+                            ? from_int(Int(one))
+                            : from_complex(cd(static_cast<double>(one), 0));
+      const Sizes sizes(t.sizes().begin(), t.sizes().end());
+      s.set("self", lay_out(filled(dtype, sizes, fill), Layout::kContiguous));
+    }
+  }
   const size_t base = out.size();
   // Keyword variations on the first two samples with elements and dims.
   std::vector<size_t> targets;
@@ -135,7 +155,9 @@ std::vector<Sample> samples(const ReductionSpec& spec, ScalarType dtype, uint64_
     if (!can_cast(dtype, t)) continue;
     Sample s;
     s.add("self", make_tensor(src, dtype, {3, 4}, Layout::kContiguous, spec.domain));
-    s.add("dim", spec.dim == DimArg::kInt ? Value(int64_t{1}) : Value(std::vector<int64_t>{1}));
+    if (spec.dim != DimArg::kNone) {
+      s.add("dim", spec.dim == DimArg::kInt ? Value(int64_t{1}) : Value(std::vector<int64_t>{1}));
+    }
     s.add("dtype", Value(t));
     for (const SampleArg& kw : spec.kwargs) s.args.push_back(kw);
     s.note = "dtype=" + std::string(scalar_type_name(t));
@@ -167,14 +189,15 @@ const std::vector<ShapeAndLayout>& dim_op_shapes() {
 }
 
 std::vector<Sample> reduction_samples(ScalarType dtype, uint64_t seed, DimArg dim,
-                                      const Domain& domain, const Kwargs& kwargs) {
+                                      const Domain& domain, const Kwargs& kwargs,
+                                      bool takes_keepdim) {
   ValueSource src(seed);
   std::vector<Sample> out;
   auto add = [&](const Tensor& t, const Value& d, bool keepdim, std::string note) {
     Sample s;
     s.add("self", t);
-    s.add("dim", d);
-    s.add("keepdim", Value(keepdim));
+    if (dim != DimArg::kNone) s.add("dim", d);
+    if (takes_keepdim && dim != DimArg::kNone) s.add("keepdim", Value(keepdim));
     for (const SampleArg& kw : kwargs) s.args.push_back(kw);
     s.note = std::move(note);
     out.push_back(std::move(s));
@@ -187,6 +210,10 @@ std::vector<Sample> reduction_samples(ScalarType dtype, uint64_t seed, DimArg di
     }
   }
   const Tensor large = make_tensor(src, dtype, {257, 129}, Layout::kContiguous, domain);
+  if (dim == DimArg::kNone) {
+    add(large, Value(), false, "large (parallel)");
+    return out;
+  }
   add(large, dim == DimArg::kInt || dim == DimArg::kOptionalInt ? Value(int64_t{-1}) : list({-1}),
       false, "large (parallel)");
   add(large, dim == DimArg::kInt || dim == DimArg::kOptionalInt ? Value(int64_t{0}) : list({0}),

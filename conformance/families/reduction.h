@@ -29,6 +29,7 @@ enum class DimArg {
   kList,          // int[1] dim (an empty list: every dim): amax, norm, logsumexp
   kInt,           // int dim: prod, max.dim, all, any
   kOptionalInt,   // int? dim (None: the flattened tensor): argmax
+  kNone,          // no dim: the full reductions (sum(self), max(self))
 };
 
 // What a reduction's slice function sees.
@@ -51,6 +52,11 @@ struct ReductionSpec {
   // dtype; the input is cast to the first one's dtype before reducing unless `reduce_in_input`.
   std::function<std::vector<ScalarType>(const RefArgs& a, ScalarType self)> result_dtypes;
   bool reduce_in_input = false;
+  // Whether the op takes `keepdim` (count_nonzero does not).
+  bool keepdim = true;
+  // The tensor reduced, from the arguments (default: self): aminmax reduces a 0-dim self over a
+  // dim as a 1-element vector.
+  std::function<RefTensor(const RefArgs& a)> input;
   ReduceFn reduce;
   // Raises RefError for argument errors (before any reduction).
   std::function<void(const RefArgs& a, const std::vector<bool>& reduced)> check;
@@ -58,6 +64,10 @@ struct ReductionSpec {
   // with this function name ("amax()"); "" for reductions defined on empty inputs.
   std::string empty_check;
   Domain domain;
+  // The elements of the large (parallel) samples, when random ones would make the result depend
+  // on the order of the steps (a product of 33,153 elements over- or underflows, and 0 * inf is
+  // NaN or inf by its order): -1, or 1 for unsigned dtypes.
+  bool large_of_ones = false;
   Kwargs kwargs;
   std::vector<Kwargs> extra_kwargs;
   // Samples with dtype= (sum, mean, prod): these dtypes, where the input casts to them.
@@ -80,7 +90,8 @@ const std::vector<ShapeAndLayout>& dim_op_shapes();
 // Samples: shapes from 0-dim to 4-d in every layout, zero-size ones, each with several dims and
 // keepdim, a dim out of range and a repeated dim (errors).
 std::vector<Sample> reduction_samples(ScalarType dtype, uint64_t seed, DimArg dim,
-                                      const Domain& domain, const Kwargs& kwargs);
+                                      const Domain& domain, const Kwargs& kwargs,
+                                      bool keepdim = true);
 
 }  // namespace bp::conformance
 

@@ -1,22 +1,18 @@
 // Reductions: PyTorch's semantics with plain loops in wide precision (sums in double or wrapping
 // int64, NaN propagation, first-occurrence indices, empty inputs).
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "conformance/families/reduction.h"
 #include "conformance/framework/layouts.h"
 #include "conformance/ops/database.h"
+#include "sdk/core/promotion.h"
 
 namespace bp::conformance {
 namespace {
 
 std::string name_of(ScalarType t) { return std::string(scalar_type_name(t)); }
-
-ScalarType real_counterpart(ScalarType t) {
-  if (t == ScalarType::kComplex64) return ScalarType::kFloat32;
-  if (t == ScalarType::kComplex128) return ScalarType::kFloat64;
-  return t;
-}
 
 // sum and prod: dtype=, else int64 for bool and integral inputs.
 std::vector<ScalarType> accumulate_dtype(const RefArgs& a, ScalarType self) {
@@ -55,16 +51,53 @@ bool is_nan(const Wide& x, ScalarType t) {
   return kind_of(t) != Kind::kInt && std::isnan(x.z.real());
 }
 
-// The index of the maximum, first occurrence; a NaN is the maximum (the first NaN).
+// The index of the maximum (kMax false: minimum), first occurrence; a NaN wins (the first NaN).
+template <bool kMax = true>
 size_t argmax_of(const std::vector<Wide>& xs, ScalarType t) {
   size_t best = 0;
   for (size_t i = 0; i < xs.size(); ++i) {
     if (is_nan(xs[i], t)) return i;
-    if (kind_of(t) == Kind::kInt ? xs[i].i > xs[best].i : xs[i].z.real() > xs[best].z.real()) {
-      best = i;
-    }
+    const bool beyond =
+        kind_of(t) == Kind::kInt
+            ? (kMax ? xs[i].i > xs[best].i : xs[i].i < xs[best].i)
+            : (kMax ? xs[i].z.real() > xs[best].z.real() : xs[i].z.real() < xs[best].z.real());
+    if (beyond) best = i;
   }
   return best;
+}
+
+size_t argmin_of(const std::vector<Wide>& xs, ScalarType t) { return argmax_of<false>(xs, t); }
+
+// The sum of the elements that are not NaN (nansum).
+std::vector<Wide> nan_sum_of(const std::vector<Wide>& xs, const ReductionContext& c) {
+  std::vector<Wide> kept;
+  for (const Wide& x : xs) {
+    if (!is_nan(x, c.input)) kept.push_back(x);
+  }
+  return sum_of(kept, c);
+}
+
+// var over the slice with the sample's correction (1 when None).
+double variance_of(const std::vector<Wide>& xs, const RefArgs& args) {
+  const std::optional<ScalarArg> corr = args.optional_scalar("correction");
+  const double correction = corr ? corr->as_real() : 1.0;
+  cd mean(0, 0);
+  for (const Wide& x : xs) mean += x.z;
+  mean /= static_cast<double>(xs.size());
+  double m2 = 0;
+  for (const Wide& x : xs) m2 += std::norm(x.z - mean);
+  const double n = static_cast<double>(xs.size());
+  return m2 / std::max(0.0, n - correction);
+}
+
+// A sample with an input of `input` dtype (on the float32 run only), for an error.
+std::vector<Sample> error_sample(ScalarType dtype, ValueSource& src, ScalarType input,
+                                 const std::string& note) {
+  if (dtype != ScalarType::kFloat32) return {};
+  Sample s;
+  s.add("self", make_tensor(src, input, {3, 4}, Layout::kContiguous));
+  s.note = "error: " + note;
+  return {s};
 }
 
 std::vector<Sample> integral_mean_sample(ScalarType dtype, ValueSource& src) {
@@ -76,9 +109,57 @@ std::vector<Sample> integral_mean_sample(ScalarType dtype, ValueSource& src) {
   return {s};
 }
 
+// The norm's order: norm's `p` (None: 2) or linalg_vector_norm's `ord` (default 2).
 double norm_order(const RefArgs& a) {
+  if (const std::optional<ScalarArg> ord = a.optional_scalar("ord")) return ord->as_real();
   const std::optional<ScalarArg> p = a.optional_scalar("p");
   return p ? p->as_real() : 2.0;
+}
+
+// The p-norm of a slice: NaN if any element is; inf / -inf the largest / smallest |x|, 0 the
+// count of non-zero elements.
+std::vector<Wide> vector_norm_of(const std::vector<Wide>& xs, const ReductionContext& c) {
+  const double p = norm_order(c.args);
+  double acc = p == -INFINITY ? INFINITY : 0;
+  bool nan = false;
+  for (const Wide& x : xs) {
+    const double m = std::abs(x.z);
+    nan |= std::isnan(m);
+    if (p == INFINITY) {
+      acc = std::max(acc, m);
+    } else if (p == -INFINITY) {
+      acc = std::min(acc, m);
+    } else if (p == 0) {
+      acc += m != 0 ? 1 : 0;
+    } else {
+      acc += std::pow(m, p);
+    }
+  }
+  if (nan) return std::vector<Wide>{from_real(std::nan(""))};
+  if (p == INFINITY || p == -INFINITY || p == 0 || p == 1) {
+    return std::vector<Wide>{from_real(acc)};
+  }
+  return std::vector<Wide>{from_real(p == 2 ? std::sqrt(acc) : std::pow(acc, 1 / p))};
+}
+
+// The norms without an identity (p < 0, inf) over an empty dim.
+void check_norm_of_empty(const RefArgs& a, const std::vector<bool>& reduced) {
+  const double p = norm_order(a);
+  if (!(p < 0 || p == INFINITY)) return;
+  const RefTensor& self = a.tensor("self");
+  for (size_t d = 0; d < reduced.size(); ++d) {
+    if (reduced[d] && self.sizes[d] == 0) throw RefError{"linalg.vector_norm cannot compute the"};
+  }
+}
+
+// The orders norm samples try besides the default.
+std::vector<Kwargs> norm_orders(const std::string& name) {
+  std::vector<Kwargs> out;
+  for (const Scalar& p : {Scalar(int64_t{1}), Scalar(3.0), Scalar(INFINITY), Scalar(-INFINITY),
+                          Scalar(int64_t{0}), Scalar(0.5)}) {
+    out.push_back({{name, Value(p)}});
+  }
+  return out;
 }
 
 }  // namespace
@@ -177,84 +258,34 @@ void add_reduction_entries(OpDatabase& db) {
              return std::vector<Wide>{from_int(Int(static_cast<int64_t>(argmax_of(xs, c.input))))};
            },
        .empty_check = "argmax()"}));
-  db.add(reduction({.name = "var.correction",
-                    .out = "var.correction_out",
-                    .dtypes = kFloatingAndComplex,
-                    .dim = DimArg::kOptionalList,
-                    .result_dtypes =
-                        [](const RefArgs&, ScalarType self) {
-                          return std::vector<ScalarType>{real_counterpart(self)};
-                        },
-                    .reduce_in_input = true,
-                    .reduce =
-                        [](const std::vector<Wide>& xs, const ReductionContext& c) {
-                          const std::optional<ScalarArg> corr =
-                              c.args.optional_scalar("correction");
-                          const double correction = corr ? corr->as_real() : 1.0;
-                          cd mean(0, 0);
-                          for (const Wide& x : xs) mean += x.z;
-                          mean /= static_cast<double>(xs.size());
-                          double m2 = 0;
-                          for (const Wide& x : xs) m2 += std::norm(x.z - mean);
-                          const double n = static_cast<double>(xs.size());
-                          return std::vector<Wide>{from_real(m2 / std::max(0.0, n - correction))};
-                        },
-                    .extra_kwargs = {{{"correction", Value(Scalar(int64_t{0}))}},
-                                     {{"correction", Value(Scalar(int64_t{2}))}},
-                                     {{"correction", Value(Scalar(0.5))}}},
-                    .out_dtype = OutDtypeRule::kFromOut}));
+  db.add(reduction(
+      {.name = "var.correction",
+       .out = "var.correction_out",
+       .dtypes = kFloatingAndComplex,
+       .dim = DimArg::kOptionalList,
+       .result_dtypes = [](const RefArgs&,
+                           ScalarType self) { return std::vector<ScalarType>{to_real_type(self)}; },
+       .reduce_in_input = true,
+       .reduce =
+           [](const std::vector<Wide>& xs, const ReductionContext& c) {
+             return std::vector<Wide>{from_real(variance_of(xs, c.args))};
+           },
+       .extra_kwargs = {{{"correction", Value(Scalar(int64_t{0}))}},
+                        {{"correction", Value(Scalar(int64_t{2}))}},
+                        {{"correction", Value(Scalar(0.5))}}},
+       .out_dtype = OutDtypeRule::kFromOut}));
   ReductionSpec norm{
       .name = "norm.ScalarOpt_dim",
       .out = "norm.out",
       .dtypes = kFloatingAndComplex,
       .dim = DimArg::kList,
-      .result_dtypes =
-          [](const RefArgs&, ScalarType self) {
-            return std::vector<ScalarType>{real_counterpart(self)};
-          },
+      .result_dtypes = [](const RefArgs&,
+                          ScalarType self) { return std::vector<ScalarType>{to_real_type(self)}; },
       .reduce_in_input = true,
-      .reduce =
-          [](const std::vector<Wide>& xs, const ReductionContext& c) {
-            const double p = norm_order(c.args);
-            double acc = p == -INFINITY ? INFINITY : 0;
-            bool nan = false;
-            for (const Wide& x : xs) {
-              const double m = std::abs(x.z);
-              nan |= std::isnan(m);
-              if (p == INFINITY) {
-                acc = std::max(acc, m);
-              } else if (p == -INFINITY) {
-                acc = std::min(acc, m);
-              } else if (p == 0) {
-                acc += m != 0 ? 1 : 0;
-              } else {
-                acc += std::pow(m, p);
-              }
-            }
-            if (nan) return std::vector<Wide>{from_real(std::nan(""))};
-            if (p == INFINITY || p == -INFINITY || p == 0 || p == 1) {
-              return std::vector<Wide>{from_real(acc)};
-            }
-            return std::vector<Wide>{from_real(p == 2 ? std::sqrt(acc) : std::pow(acc, 1 / p))};
-          },
-      .check =
-          [](const RefArgs& a, const std::vector<bool>& reduced) {
-            const double p = norm_order(a);
-            if (!(p < 0 || p == INFINITY)) return;
-            const RefTensor& self = a.tensor("self");
-            for (size_t d = 0; d < reduced.size(); ++d) {
-              if (reduced[d] && self.sizes[d] == 0) {
-                throw RefError{"linalg.vector_norm cannot compute the"};
-              }
-            }
-          },
+      .reduce = vector_norm_of,
+      .check = check_norm_of_empty,
       .kwargs = {{"p", Value()}},
-      .extra_kwargs = {{{"p", Value(Scalar(int64_t{1}))}},
-                       {{"p", Value(Scalar(3.0))}},
-                       {{"p", Value(Scalar(INFINITY))}},
-                       {{"p", Value(Scalar(-INFINITY))}},
-                       {{"p", Value(Scalar(int64_t{0}))}},
-                       {{"p", Value(Scalar(0.5))}}},
+      .extra_kwargs = norm_orders("p"),
       .out_dtype = OutDtypeRule::kFromOut};
   db.add(reduction(norm));
   // norm with dtype=: the input is cast to dtype, then reduced.
@@ -310,6 +341,349 @@ void add_reduction_entries(OpDatabase& db) {
                           return std::vector<Wide>{from_real(std::log(s) + m)};
                         },
                     .out_dtype = OutDtypeRule::kFromOut}));
+
+  // ---- Tier 2 ----
+  db.add(reduction({.name = "amin",
+                    .out = "amin.out",
+                    .dtypes = kAllButComplex,
+                    .tier = 2,
+                    .dim = DimArg::kList,
+                    .result_dtypes = [](const RefArgs&,
+                                        ScalarType self) { return std::vector<ScalarType>{self}; },
+                    .reduce =
+                        [](const std::vector<Wide>& xs, const ReductionContext& c) {
+                          return std::vector<Wide>{xs[argmin_of(xs, c.input)]};
+                        },
+                    .empty_check = "amin()",
+                    .out_dtype_error =
+                        [](ScalarType expected, ScalarType given) {
+                          return "Expected the dtype for input and out to match, but got " +
+                                 name_of(expected) + " for input's dtype and " + name_of(given) +
+                                 " for out's dtype.";
+                        }}));
+  db.add(reduction({.name = "min.dim",
+                    .out = "min.dim_min",
+                    .dtypes = kAllButComplex,
+                    .tier = 2,
+                    .dim = DimArg::kInt,
+                    .result_dtypes =
+                        [](const RefArgs&, ScalarType self) {
+                          return std::vector<ScalarType>{self, ScalarType::kInt64};
+                        },
+                    .reduce_in_input = true,
+                    .reduce =
+                        [](const std::vector<Wide>& xs, const ReductionContext& c) {
+                          const size_t i = argmin_of(xs, c.input);
+                          return std::vector<Wide>{xs[i], from_int(Int(static_cast<int64_t>(i)))};
+                        },
+                    .empty_check = "min()"}));
+  db.add(reduction(
+      {.name = "argmin",
+       .out = "argmin.out",
+       .dtypes = kAllTypes,
+       .tier = 2,
+       .dim = DimArg::kOptionalInt,
+       .result_dtypes = [](const RefArgs&,
+                           ScalarType) { return std::vector<ScalarType>{ScalarType::kInt64}; },
+       .reduce_in_input = true,
+       .reduce =
+           [](const std::vector<Wide>& xs, const ReductionContext& c) {
+             return std::vector<Wide>{from_int(Int(static_cast<int64_t>(argmin_of(xs, c.input))))};
+           },
+       .empty_check = "argmin()"}));
+  db.add(reduction(
+      {.name = "aminmax",
+       .out = "aminmax.out",
+       .dtypes = kAllButComplex,
+       .tier = 2,
+       .dim = DimArg::kOptionalInt,
+       .result_dtypes =
+           [](const RefArgs&, ScalarType self) {
+             return std::vector<ScalarType>{self, self};
+           },
+       .reduce_in_input = true,
+       .input =
+           [](const RefArgs& a) {
+             RefTensor self = a.tensor("self");
+             if (self.dim() == 0 && a.optional_integer("dim")) self.sizes = {1};
+             return self;
+           },
+       .reduce =
+           [](const std::vector<Wide>& xs, const ReductionContext& c) {
+             return std::vector<Wide>{xs[argmin_of(xs, c.input)], xs[argmax_of(xs, c.input)]};
+           },
+       .check =
+           [](const RefArgs& a, const std::vector<bool>& reduced) {
+             const RefTensor& self = a.tensor("self");
+             if (self.numel() != 0) return;
+             const std::optional<int64_t> dim = a.optional_integer("dim");
+             if (!dim) {
+               throw RefError{
+                   "aminmax(): cannot compute aminmax over an empty dimension as the operation "
+                   "has no identity."};
+             }
+             for (size_t d = 0; d < reduced.size(); ++d) {
+               if (reduced[d] && self.sizes[d] == 0) {
+                 throw RefError{"aminmax: Expected reduction dim " + std::to_string(d) +
+                                " to have non-zero size."};
+               }
+             }
+           }}));
+  db.add(
+      reduction({.name = "nansum",
+                 .out = "nansum.out",
+                 .dtypes = kAllButComplex,
+                 .tier = 2,
+                 .dim = DimArg::kOptionalList,
+                 .result_dtypes = accumulate_dtype,
+                 .reduce = nan_sum_of,
+                 .check =
+                     [](const RefArgs& a, const std::vector<bool>&) {
+                       const ScalarType t = a.tensor("self").dtype;
+                       if (is_complex(t)) throw RefError{"nansum does not support complex inputs"};
+                       const ScalarType result = accumulate_dtype(a, t)[0];
+                       if (!is_integral(t, /*include_bool=*/true) && !is_floating_point(result)) {
+                         throw RefError{"\"nansum\" not implemented for '" + name_of(result) + "'"};
+                       }
+                     },
+                 .dtype_kwargs = {ScalarType::kFloat64, ScalarType::kInt64},
+                 .out_dtype = OutDtypeRule::kFromOut,
+                 .extra_samples =
+                     [](ScalarType dtype, ValueSource& src) {
+                       return error_sample(dtype, src, ScalarType::kComplex64, "a complex input");
+                     }}));
+  db.add(reduction({.name = "nanmean",
+                    .out = "nanmean.out",
+                    .dtypes = kFloating,
+                    .tier = 2,
+                    .dim = DimArg::kOptionalList,
+                    .result_dtypes =
+                        [](const RefArgs& a, ScalarType self) {
+                          return std::vector<ScalarType>{a.dtype("dtype").value_or(self)};
+                        },
+                    .reduce =
+                        [](const std::vector<Wide>& xs, const ReductionContext& c) {
+                          size_t count = 0;
+                          for (const Wide& x : xs) count += is_nan(x, c.input) ? 0 : 1;
+                          Wide s = nan_sum_of(xs, c)[0];
+                          s.z /= static_cast<double>(count);
+                          return std::vector<Wide>{s};
+                        },
+                    .check =
+                        [](const RefArgs& a, const std::vector<bool>&) {
+                          const ScalarType t = a.tensor("self").dtype;
+                          if (!is_floating_point(t)) {
+                            throw RefError{
+                                "nanmean(): expected input to have floating point dtype but got " +
+                                name_of(t)};
+                          }
+                          if (auto d = a.dtype("dtype"); d && !is_floating_point(*d)) {
+                            throw RefError{"\"nanmean\" not implemented for '" + name_of(*d) + "'"};
+                          }
+                        },
+                    .dtype_kwargs = {ScalarType::kFloat64, ScalarType::kInt64},
+                    .out_dtype = OutDtypeRule::kFromOut,
+                    .extra_samples =
+                        [](ScalarType dtype, ValueSource& src) {
+                          return error_sample(dtype, src, ScalarType::kInt64, "an integral input");
+                        }}));
+  auto count_nonzero_of = [](const std::vector<Wide>& xs, const ReductionContext& c) {
+    int64_t n = 0;
+    for (const Wide& x : xs) n += as_complex(x, c.input) != cd(0, 0) ? 1 : 0;
+    return std::vector<Wide>{from_int(Int(n))};
+  };
+  auto int64_result = [](const RefArgs&, ScalarType) {
+    return std::vector<ScalarType>{ScalarType::kInt64};
+  };
+  db.add(reduction({.name = "count_nonzero.dim_IntList",
+                    .out = "count_nonzero.dim_IntList_out",
+                    .dtypes = kAllDtypes,
+                    .tier = 2,
+                    .dim = DimArg::kList,
+                    .result_dtypes = int64_result,
+                    .reduce_in_input = true,
+                    .keepdim = false,
+                    .reduce = count_nonzero_of}));
+  db.add(reduction({.name = "count_nonzero",
+                    .out = "count_nonzero.out",
+                    .dtypes = kAllDtypes,
+                    .tier = 2,
+                    .dim = DimArg::kOptionalInt,
+                    .result_dtypes = int64_result,
+                    .reduce_in_input = true,
+                    .keepdim = false,
+                    .reduce = count_nonzero_of}));
+  db.add(reduction(
+      {.name = "std.correction",
+       .out = "std.correction_out",
+       .dtypes = kFloatingAndComplex,
+       .tier = 2,
+       .dim = DimArg::kOptionalList,
+       .result_dtypes = [](const RefArgs&,
+                           ScalarType self) { return std::vector<ScalarType>{to_real_type(self)}; },
+       .reduce_in_input = true,
+       .reduce =
+           [](const std::vector<Wide>& xs, const ReductionContext& c) {
+             return std::vector<Wide>{from_real(std::sqrt(variance_of(xs, c.args)))};
+           },
+       .extra_kwargs = {{{"correction", Value(Scalar(int64_t{0}))}},
+                        {{"correction", Value(Scalar(int64_t{2}))}},
+                        {{"correction", Value(Scalar(0.5))}}},
+       .out_dtype = OutDtypeRule::kFromOut}));
+  for (const bool is_std : {false, true}) {
+    const std::string name = is_std ? "std_mean" : "var_mean";
+    db.add(
+        reduction({.name = name + ".correction",
+                   .out = name + ".correction_out",
+                   .dtypes = kFloatingAndComplex,
+                   .tier = 2,
+                   .dim = DimArg::kOptionalList,
+                   .result_dtypes =
+                       [](const RefArgs&, ScalarType self) {
+                         return std::vector<ScalarType>{to_real_type(self), self};
+                       },
+                   .reduce_in_input = true,
+                   .reduce =
+                       [is_std](const std::vector<Wide>& xs, const ReductionContext& c) {
+                         const double v = variance_of(xs, c.args);
+                         cd mean(0, 0);
+                         for (const Wide& x : xs) mean += x.z;
+                         mean /= static_cast<double>(xs.size());
+                         return std::vector<Wide>{from_real(is_std ? std::sqrt(v) : v),
+                                                  kind_of(c.input) == Kind::kComplex
+                                                      ? from_complex(mean)
+                                                      : from_real(mean.real())};
+                       },
+                   .check =
+                       [name](const RefArgs& a, const std::vector<bool>&) {
+                         const ScalarType t = a.tensor("self").dtype;
+                         if (!is_floating_point(t) && !is_complex(t)) {
+                           throw RefError{name + " only support floating point and complex dtypes"};
+                         }
+                       },
+                   .extra_kwargs = {{{"correction", Value(Scalar(int64_t{0}))}},
+                                    {{"correction", Value(Scalar(int64_t{2}))}}},
+                   .extra_samples =
+                       [](ScalarType dtype, ValueSource& src) {
+                         return error_sample(dtype, src, ScalarType::kInt64, "an integral input");
+                       }}));
+  }
+  db.add(reduction(
+      {.name = "linalg_vector_norm",
+       .out = "linalg_vector_norm.out",
+       .dtypes = kFloatingAndComplex,
+       .tier = 2,
+       .dim = DimArg::kOptionalList,
+       .result_dtypes =
+           [](const RefArgs& a, ScalarType self) {
+             return std::vector<ScalarType>{to_real_type(a.dtype("dtype").value_or(self))};
+           },
+       .reduce_in_input = true,
+       .reduce = vector_norm_of,
+       .check =
+           [](const RefArgs& a, const std::vector<bool>& reduced) {
+             const ScalarType t = a.tensor("self").dtype;
+             if (!is_floating_point(t) && !is_complex(t)) {
+               throw RefError{
+                   "linalg.vector_norm: Expected a floating point or complex tensor as input. "
+                   "Got " +
+                   name_of(t)};
+             }
+             if (auto d = a.dtype("dtype")) {
+               if (is_complex(*d) != is_complex(t)) {
+                 throw RefError{std::string("linalg.vector_norm: dtype should be ") +
+                                (is_complex(t) ? "complex" : "real")};
+               }
+               if (promote_types(t, *d) != *d) {
+                 throw RefError{"linalg.vector_norm: the dtype of the input (" + name_of(t) +
+                                ") should be convertible without narrowing to the specified "
+                                "dtype (" +
+                                name_of(*d) + ")"};
+               }
+             }
+             check_norm_of_empty(a, reduced);
+           },
+       .extra_kwargs = norm_orders("ord"),
+       .dtype_kwargs = {ScalarType::kFloat64, ScalarType::kComplex128},
+       .extra_samples =
+           [](ScalarType dtype, ValueSource& src) {
+             return error_sample(dtype, src, ScalarType::kInt64, "an integral input");
+           }}));
+
+  // The full reductions: every dim, no keepdim.
+  db.add(reduction({.name = "sum",
+                    .out = "sum.out",
+                    .dtypes = kAllDtypes,
+                    .tier = 2,
+                    .dim = DimArg::kNone,
+                    .result_dtypes = accumulate_dtype,
+                    .reduce = sum_of,
+                    .dtype_kwargs = {ScalarType::kFloat64, ScalarType::kInt64},
+                    .out_dtype = OutDtypeRule::kFromOut}));
+  db.add(reduction({.name = "mean",
+                    .dtypes = kFloatingAndComplex,
+                    .tier = 2,
+                    .dim = DimArg::kNone,
+                    .result_dtypes =
+                        [](const RefArgs& a, ScalarType self) {
+                          return std::vector<ScalarType>{a.dtype("dtype").value_or(self)};
+                        },
+                    .reduce =
+                        [](const std::vector<Wide>& xs, const ReductionContext& c) {
+                          Wide s = sum_of(xs, c)[0];
+                          s.z /= static_cast<double>(xs.size());
+                          return std::vector<Wide>{s};
+                        },
+                    .dtype_kwargs = {ScalarType::kFloat64}}));
+  db.add(reduction({.name = "prod",
+                    .out = "prod.out",
+                    .dtypes = kAllDtypes,
+                    .tier = 2,
+                    .dim = DimArg::kNone,
+                    .result_dtypes = accumulate_dtype,
+                    .reduce = prod_of,
+                    .domain = Domain{.low = 0.5, .high = 1.2, .int_low = -3, .int_high = 3},
+                    .large_of_ones = true,
+                    .dtype_kwargs = {ScalarType::kFloat64, ScalarType::kInt64},
+                    .out_dtype = OutDtypeRule::kFromOut}));
+  for (const bool is_max : {true, false}) {
+    db.add(
+        reduction({.name = is_max ? "max" : "min",
+                   .dtypes = kAllButComplex,
+                   .tier = 2,
+                   .dim = DimArg::kNone,
+                   .result_dtypes = [](const RefArgs&,
+                                       ScalarType self) { return std::vector<ScalarType>{self}; },
+                   .reduce =
+                       [is_max](const std::vector<Wide>& xs, const ReductionContext& c) {
+                         return std::vector<Wide>{
+                             xs[is_max ? argmax_of(xs, c.input) : argmin_of(xs, c.input)]};
+                       },
+                   .empty_check = is_max ? "max()" : "min()"}));
+  }
+  for (const bool all : {true, false}) {
+    db.add(reduction({.name = all ? "all" : "any",
+                      .out = all ? "all.all_out" : "any.all_out",
+                      .dtypes = kAllDtypes,
+                      .tier = 2,
+                      .dim = DimArg::kNone,
+                      .result_dtypes =
+                          [](const RefArgs&, ScalarType self) {
+                            return std::vector<ScalarType>{
+                                self == ScalarType::kUInt8 ? self : ScalarType::kBool};
+                          },
+                      .reduce_in_input = true,
+                      .reduce =
+                          [all](const std::vector<Wide>& xs, const ReductionContext& c) {
+                            bool result = all;
+                            for (const Wide& x : xs) {
+                              const bool nonzero = as_complex(x, c.input) != cd(0, 0);
+                              result = all ? result && nonzero : result || nonzero;
+                            }
+                            return std::vector<Wide>{from_int(Int(result ? 1 : 0))};
+                          },
+                      .out_dtype = OutDtypeRule::kFromOut}));
+  }
 }
 
 }  // namespace bp::conformance

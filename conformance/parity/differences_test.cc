@@ -63,6 +63,9 @@ TEST(IntentionalDifferences, ExtraDtype) {
   expect_complex_values(nan_to_num(complex_tensor_of(ST::kComplex128, {C(nan, 2)})),
                         ST::kComplex128, {C(0, 2)});
   expect_int_values(pow(tensor_of(ST::kBool, {1, 0}), Scalar(true)), ST::kBool, {1, 0});
+  const auto [low, high] = aminmax(tensor_of(ST::kFloat16, {2.5, -1, 4}));
+  expect_values(low, ST::kFloat16, {-1});
+  expect_values(high, ST::kFloat16, {4});
 }
 
 // internal-error: where PyTorch 1.13 fails an internal check, Backplane's structured ops promote

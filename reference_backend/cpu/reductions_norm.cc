@@ -1,6 +1,9 @@
-// CPU kernels of the spread and size measures: var (Welford, in double) and the vector p-norms.
+// CPU kernels of the spread and size measures: var and std (Welford, in double) and the vector
+// p-norms.
 #include <cmath>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "reference_backend/cpu/cpu_kernels.h"
 #include "reference_backend/cpu/reductions.h"
@@ -46,23 +49,40 @@ void vector_norm(const Tensor& self, const std::optional<Scalar>& p_opt, IntArra
 
 }  // namespace
 
-void var_out(structured_var_correction_out&, const Tensor& self, std::optional<IntArrayRef> dim,
-             const std::optional<Scalar>& correction, bool keepdim, const Tensor& out) {
+namespace {
+
+// var and std (Ops: VarianceOps or StdOps), in double (complex<double> for complex inputs).
+template <template <typename> class Ops>
+void spread(std::string_view name, const Tensor& self, std::optional<IntArrayRef> dim,
+            const std::optional<Scalar>& correction, bool keepdim, const Tensor& out) {
   const double c = correction.value_or(Scalar(int64_t{1})).to<double>();
   const int64_t count = out.numel() == 0 ? 0 : self.numel() / out.numel();
   if (count - c <= 0) {
-    warn(
-        "var(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
-        "factor (input numel divided by output numel).");
+    warn(std::string(name) +
+         "(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
+         "factor (input numel divided by output numel).");
   }
   TensorIterator iter =
-      reduction_iterator("var", out, self, dim.value_or(IntArrayRef()), keepdim, self.dtype());
+      reduction_iterator(name, out, self, dim.value_or(IntArrayRef()), keepdim, self.dtype());
   if (is_complex(self.dtype())) {
-    binary_kernel_reduce(iter, math::VarianceOps<complex<double>>{c},
-                         math::WelfordData<complex<double>>{0.0, 0.0, 0.0});
+    const Ops<complex<double>> ops{c};
+    binary_kernel_reduce(iter, ops, ops.identity());
   } else {
-    binary_kernel_reduce(iter, math::VarianceOps<double>{c}, math::WelfordData<double>{0, 0, 0});
+    const Ops<double> ops{c};
+    binary_kernel_reduce(iter, ops, ops.identity());
   }
+}
+
+}  // namespace
+
+void var_out(structured_var_correction_out&, const Tensor& self, std::optional<IntArrayRef> dim,
+             const std::optional<Scalar>& correction, bool keepdim, const Tensor& out) {
+  spread<math::VarianceOps>("var", self, dim, correction, keepdim, out);
+}
+
+void std_out(structured_std_correction_out&, const Tensor& self, std::optional<IntArrayRef> dim,
+             const std::optional<Scalar>& correction, bool keepdim, const Tensor& out) {
+  spread<math::StdOps>("std", self, dim, correction, keepdim, out);
 }
 
 void norm_out(structured_norm_out&, const Tensor& self, const std::optional<Scalar>& p,
@@ -73,6 +93,12 @@ void norm_out(structured_norm_out&, const Tensor& self, const std::optional<Scal
 void norm_dtype_out(structured_norm_dtype_out&, const Tensor& self, const std::optional<Scalar>& p,
                     IntArrayRef dim, bool keepdim, ScalarType, const Tensor& out) {
   vector_norm(self, p, dim, keepdim, out);
+}
+
+void linalg_vector_norm_out(structured_linalg_vector_norm_out&, const Tensor& self,
+                            const Scalar& ord, std::optional<IntArrayRef> dim, bool keepdim,
+                            std::optional<ScalarType>, const Tensor& out) {
+  vector_norm(self, ord, dim.value_or(IntArrayRef()), keepdim, out);
 }
 
 }  // namespace bp::cpu

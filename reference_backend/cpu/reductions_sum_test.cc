@@ -94,8 +94,9 @@ TEST(Sum, EveryDtypeOverEveryDimListMatchesNaiveLoop) {
 
 TEST(Sum, DimNoneReducesEveryDimAndZeroDimInputsReduceTheirElement) {
   const Tensor x = random_tensor({2, 3}, ScalarType::kInt32);
-  EXPECT_EQ(sizes_of(x.sum(std::nullopt)), std::vector<int64_t>{});
-  EXPECT_EQ(elements(x.sum(std::nullopt))[0], naive_sum(elements(x)));
+  EXPECT_EQ(sizes_of(x.sum(std::optional<IntArrayRef>())), std::vector<int64_t>{});
+  EXPECT_EQ(elements(x.sum(std::optional<IntArrayRef>()))[0], naive_sum(elements(x)));
+  EXPECT_EQ(elements(x.sum())[0], naive_sum(elements(x)));  // the full overload
   EXPECT_EQ(sizes_of(sum(x, std::nullopt, /*keepdim=*/true)), (std::vector<int64_t>{1, 1}));
   const Tensor scalar = tensor_of({}, ScalarType::kFloat32, std::vector<double>{2.5});
   for (int64_t dim : {0, -1}) {
@@ -231,7 +232,7 @@ TEST(Sum, EmptyReductionsAreZero) {
   EXPECT_EQ(real_elements(over_empty), (std::vector<double>{0, 0, 0}));
   EXPECT_EQ(sizes_of(sum(x, IntArrayRef({1}))), std::vector<int64_t>{0});
   const Tensor c = random_tensor({0}, ScalarType::kComplex64);
-  EXPECT_EQ(elements(sum(c, std::nullopt)), std::vector<Complex>{0});
+  EXPECT_EQ(elements(sum(c)), std::vector<Complex>{0});
 }
 
 TEST(Sum, OutVariantResizesAndTakesTheOutDtype) {

@@ -200,6 +200,15 @@ struct Max {
   }
 };
 
+// amin: the smaller value; NaN if either is NaN; of equal values the earlier, a, as Max.
+// Identity: the type's highest value (inf). (The CPU's vector form is cpu::VectorMin.)
+struct Min {
+  template <typename T>
+  T operator()(T a, T b) const {
+    return (b != b || b < a) ? b : a;
+  }
+};
+
 // mean's projection: the sum divided by the number of elements reduced (0 / 0 is NaN).
 template <typename A>
 struct DivideBy {
@@ -263,6 +272,58 @@ struct MaxOps {
   acc_t project(acc_t acc) const { return acc; }
 };
 
+// amin: in T's compute type; NaN wins.
+template <typename T>
+struct MinOps {
+  using value_t = compute_type_t<T>;
+  using acc_t = value_t;
+  acc_t identity() const { return highest_value<acc_t>(); }
+  acc_t reduce(acc_t acc, value_t x, int64_t) const { return Min{}(acc, x); }
+  acc_t combine(acc_t a, acc_t b) const { return Min{}(a, b); }
+  acc_t project(acc_t acc) const { return acc; }
+};
+
+// nansum: sum with NaN elements left out (integers have none), in the CPU's accumulator.
+template <typename T>
+struct NanSumOps {
+  using value_t = acc_type_t<T>;
+  using acc_t = value_t;
+  acc_t identity() const { return acc_t(0); }
+  acc_t reduce(acc_t acc, value_t x, int64_t) const { return x != x ? acc : Sum{}(acc, x); }
+  acc_t combine(acc_t a, acc_t b) const { return Sum{}(a, b); }
+  acc_t project(acc_t acc) const { return acc; }
+};
+
+// nanmean: as mean over the elements that are not NaN (PyTorch's nansum(...) / count of
+// non-NaN elements: the sum rounded to T first); 0 / 0 is NaN when every element is NaN.
+template <typename T>
+struct NanMeanOps {
+  using value_t = acc_type_t<T>;
+  using acc_t = MeanData<value_t>;
+  using M = compute_type_t<T>;
+  acc_t identity() const { return {value_t(0), 0}; }
+  acc_t reduce(acc_t acc, value_t x, int64_t) const {
+    return x != x ? acc : acc_t{acc.sum + x, acc.count + 1};
+  }
+  acc_t combine(acc_t a, acc_t b) const { return {a.sum + b.sum, a.count + b.count}; }
+  M project(acc_t acc) const {
+    return DivideBy<M>{static_cast<real_t<M>>(acc.count)}(
+        element_cast<M>(element_cast<T>(acc.sum)));
+  }
+};
+
+// count_nonzero: the number of elements that convert to true (NaN and either non-zero part of a
+// complex number count), as int64.
+template <typename T>
+struct CountNonzeroOps {
+  using value_t = bool;
+  using acc_t = int64_t;
+  acc_t identity() const { return 0; }
+  acc_t reduce(acc_t acc, bool x, int64_t) const { return acc + (x ? 1 : 0); }
+  acc_t combine(acc_t a, acc_t b) const { return a + b; }
+  acc_t project(acc_t acc) const { return acc; }
+};
+
 // ---- max.dim and argmax -------------------------------------------------------------------------
 
 template <typename V>
@@ -279,13 +340,15 @@ inline constexpr bool is_value_index_v<ValueIndex<V>> = true;
 // The largest value (in T's compute type) and the index of its first occurrence; NaN beats every
 // number and the first NaN wins. Ties are decided by index, not by the order of combine's
 // arguments, so partial results may be combined in any order.
-template <typename T>
-struct ArgMaxOps {
+// (kMax false: the smallest value, for min.dim and argmin.)
+template <typename T, bool kMax>
+struct ArgExtremeOps {
   using value_t = compute_type_t<T>;
   using acc_t = ValueIndex<value_t>;
-  // Loses to every element: the lowest value at the largest index.
+  // Loses to every element: the lowest (highest) value at the largest index.
   acc_t identity() const {
-    return {lowest_value<value_t>(), static_cast<int64_t>(0x7FFFFFFFFFFFFFFFll)};
+    return {kMax ? lowest_value<value_t>() : highest_value<value_t>(),
+            static_cast<int64_t>(0x7FFFFFFFFFFFFFFFll)};
   }
   acc_t reduce(acc_t acc, value_t x, int64_t index) const { return combine(acc, acc_t{x, index}); }
   acc_t combine(acc_t a, acc_t b) const {
@@ -295,10 +358,15 @@ struct ArgMaxOps {
       return a_nan ? a : b;
     }
     if (a.value == b.value) return b.index < a.index ? b : a;
-    return a.value > b.value ? a : b;
+    return (kMax ? a.value > b.value : a.value < b.value) ? a : b;
   }
   acc_t project(acc_t acc) const { return acc; }
 };
+
+template <typename T>
+using ArgMaxOps = ArgExtremeOps<T, true>;
+template <typename T>
+using ArgMinOps = ArgExtremeOps<T, false>;
 
 // ---- var ------------------------------------------------------------------------------------
 
@@ -348,6 +416,24 @@ struct VarianceOps {
     const R divisor = acc.count > correction ? acc.count - correction : R(0);
     return acc.m2 / divisor;
   }
+};
+
+// std: the square root of var (VarianceOps' correction and accumulator).
+template <typename T>
+struct StdOps {
+  using Variance = VarianceOps<T>;
+  using value_t = typename Variance::value_t;
+  using R = typename Variance::R;
+  using acc_t = typename Variance::acc_t;
+  using arg_t = R;
+  R correction;
+
+  acc_t identity() const { return Variance{correction}.identity(); }
+  acc_t reduce(acc_t acc, value_t x, int64_t index) const {
+    return Variance{correction}.reduce(acc, x, index);
+  }
+  acc_t combine(acc_t a, acc_t b) const { return Variance{correction}.combine(a, b); }
+  R project(acc_t acc) const { return sqrt(Variance{correction}.project(acc)); }
 };
 
 // ---- norm -----------------------------------------------------------------------------------

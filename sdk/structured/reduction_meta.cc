@@ -31,13 +31,6 @@ IntArrayRef dims_or_all(const std::optional<IntArrayRef>& dim) {
   return dim.value_or(IntArrayRef());
 }
 
-// The real dtype of a (possibly complex) dtype: float32 for complex64.
-ScalarType real_dtype(ScalarType t) {
-  if (t == ScalarType::kComplex64) return ScalarType::kFloat32;
-  if (t == ScalarType::kComplex128) return ScalarType::kFloat64;
-  return t;
-}
-
 bool is_floating_or_complex(ScalarType t) { return is_floating_point(t) || is_complex(t); }
 
 void set_reduction_output(MetaBase& meta, int64_t output, const Tensor& self, IntArrayRef dims,
@@ -141,39 +134,102 @@ void mean_op(MetaBase& meta, const Tensor& self, std::optional<IntArrayRef> dim,
   set_reduction_output(meta, 0, self, dims_or_all(dim), keepdim, result);
 }
 
-void amax_op(MetaBase& meta, const Tensor& self, IntArrayRef dim, bool keepdim) {
+namespace {
+
+// amax / amin.
+void extreme_op(MetaBase& meta, const char* name, const Tensor& self, IntArrayRef dim,
+                bool keepdim) {
   const Tensor& out = meta.maybe_get_output(0);
   BP_CHECK(!out.defined() || out.dtype() == self.dtype(),
            "Expected the dtype for input and out to match, but got ", self.dtype(),
            " for input's dtype and ", out.defined() ? out.dtype() : self.dtype(),
            " for out's dtype.");
   if (self.numel() == 0) {
-    BP_CHECK(!dim.empty(),
-             "amax(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
+    BP_CHECK(!dim.empty(), name,
+             ": Expected reduction dim to be specified for input.numel() == 0. Specify the "
              "reduction dim with the 'dim' argument.");
-    for (int64_t d : dim) check_nonzero_reduced_size(self, d, "amax()");
+    for (int64_t d : dim) check_nonzero_reduced_size(self, d, name);
   }
   set_reduction_output(meta, 0, self, dim, keepdim, self.dtype());
 }
 
-void max_dim_op(MetaBase& meta, const Tensor& self, int64_t dim, bool keepdim) {
+// max.dim / min.dim.
+void extreme_dim_op(MetaBase& meta, const char* name, const Tensor& self, int64_t dim,
+                    bool keepdim) {
   const int64_t wrapped = wrap_dim(dim, self.dim());
-  check_nonzero_reduced_size(self, wrapped, "max()");
-  BP_CHECK(!is_complex(self.dtype()), "max(): does not support complex input");
+  check_nonzero_reduced_size(self, wrapped, name);
+  BP_CHECK(!is_complex(self.dtype()), name, ": does not support complex input");
   set_reduction_output(meta, 0, self, IntArrayRef(&wrapped, 1), keepdim, self.dtype());
   set_reduction_output(meta, 1, self, IntArrayRef(&wrapped, 1), keepdim, ScalarType::kInt64);
 }
 
-void argmax_op(MetaBase& meta, const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+// argmax / argmin.
+void arg_extreme_op(MetaBase& meta, const char* name, const Tensor& self,
+                    std::optional<int64_t> dim, bool keepdim) {
   if (dim) {
     const int64_t wrapped = wrap_dim(*dim, self.dim());
-    check_nonzero_reduced_size(self, wrapped, "argmax()");
+    check_nonzero_reduced_size(self, wrapped, name);
     set_reduction_output(meta, 0, self, IntArrayRef(&wrapped, 1), keepdim, ScalarType::kInt64);
     return;
   }
-  BP_CHECK_INDEX(self.numel() != 0,
-                 "argmax(): Expected reduction dim to be specified for input.numel() == 0.");
+  BP_CHECK_INDEX(self.numel() != 0, name,
+                 ": Expected reduction dim to be specified for input.numel() == 0.");
   set_reduction_output(meta, 0, self, {}, keepdim, ScalarType::kInt64);
+}
+
+}  // namespace
+
+void amax_op(MetaBase& meta, const Tensor& self, IntArrayRef dim, bool keepdim) {
+  extreme_op(meta, "amax()", self, dim, keepdim);
+}
+
+void amin_op(MetaBase& meta, const Tensor& self, IntArrayRef dim, bool keepdim) {
+  extreme_op(meta, "amin()", self, dim, keepdim);
+}
+
+void max_dim_op(MetaBase& meta, const Tensor& self, int64_t dim, bool keepdim) {
+  extreme_dim_op(meta, "max()", self, dim, keepdim);
+}
+
+void min_dim_op(MetaBase& meta, const Tensor& self, int64_t dim, bool keepdim) {
+  extreme_dim_op(meta, "min()", self, dim, keepdim);
+}
+
+void argmax_op(MetaBase& meta, const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  arg_extreme_op(meta, "argmax()", self, dim, keepdim);
+}
+
+void argmin_op(MetaBase& meta, const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  arg_extreme_op(meta, "argmin()", self, dim, keepdim);
+}
+
+void nansum_op(MetaBase& meta, const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim,
+               std::optional<ScalarType> dtype) {
+  const DimVector shape = reduction_shape(self, dims_or_all(dim), keepdim);  // dims first
+  BP_CHECK(!is_complex(self.dtype()), "nansum does not support complex inputs");
+  const ScalarType result = sum_result_dtype(meta, self, dtype);
+  // Integral inputs have no NaN (PyTorch runs sum); floating ones are summed in the result's
+  // dtype, which must be able to hold a NaN-free sum of floats.
+  BP_CHECK_NOT_IMPLEMENTED(
+      is_integral(self.dtype(), /*include_bool=*/true) || is_floating_point(result),
+      "\"nansum\" not implemented for '", result, "'");
+  meta.set_output_raw_strided(0, shape, {}, TensorOptions{result, self.device(), std::nullopt});
+}
+
+void nanmean_op(MetaBase& meta, const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim,
+                std::optional<ScalarType> dtype) {
+  BP_CHECK(is_floating_point(self.dtype()),
+           "nanmean(): expected input to have floating point dtype but got ", self.dtype());
+  const ScalarType result = sum_result_dtype(meta, self, dtype);
+  BP_CHECK_NOT_IMPLEMENTED(is_floating_point(result), "\"nanmean\" not implemented for '", result,
+                           "'");
+  set_reduction_output(meta, 0, self, dims_or_all(dim), keepdim, result);
+}
+
+void count_nonzero_op(MetaBase& meta, const Tensor& self, IntArrayRef dim) {
+  const Tensor& out = meta.maybe_get_output(0);
+  set_reduction_output(meta, 0, self, dim, /*keepdim=*/false,
+                       out.defined() ? out.dtype() : ScalarType::kInt64);
 }
 
 void var_op(MetaBase& meta, const Tensor& self, std::optional<IntArrayRef> dim,
@@ -182,7 +238,7 @@ void var_op(MetaBase& meta, const Tensor& self, std::optional<IntArrayRef> dim,
   BP_CHECK(is_floating_or_complex(self.dtype()),
            "std and var only support floating point and complex dtypes");
   const Tensor& out = meta.maybe_get_output(0);
-  const ScalarType real = real_dtype(self.dtype());
+  const ScalarType real = to_real_type(self.dtype());
   BP_CHECK(!out.defined() || can_cast(real, out.dtype()), "result type ", real,
            " can't be cast to the desired output type ", out.dtype());
   set_reduction_output(meta, 0, self, dims_or_all(dim), keepdim,
@@ -195,8 +251,27 @@ void norm_op(MetaBase& meta, const Tensor& self, const std::optional<Scalar>& p,
            "norm(): input dtype should be either floating point or complex. Got ", self.dtype(),
            " instead.");
   check_vector_norm(self, p, dim);
-  set_reduction_output(meta, 0, self, dim, keepdim, real_dtype(self.dtype()));
+  set_reduction_output(meta, 0, self, dim, keepdim, to_real_type(self.dtype()));
 }
+
+namespace {
+
+// linalg.vector_norm's dtype checks: the input floating or complex, `dtype` of the same kind and
+// no narrower.
+void check_vector_norm_dtype(const Tensor& self, ScalarType dtype) {
+  BP_CHECK(is_floating_or_complex(self.dtype()),
+           "linalg.vector_norm: Expected a floating point or complex tensor as input. Got ",
+           self.dtype());
+  const bool complex_input = is_complex(self.dtype());
+  BP_CHECK(complex_input == is_complex(dtype), "linalg.vector_norm: dtype should be ",
+           complex_input ? "complex" : "real", " for ", complex_input ? "complex" : "real",
+           " inputs, but got ", dtype);
+  BP_CHECK(promote_types(self.dtype(), dtype) == dtype,
+           "linalg.vector_norm: the dtype of the input ", "(", self.dtype(),
+           ") should be convertible without narrowing to the specified dtype (", dtype, ")");
+}
+
+}  // namespace
 
 void norm_dtype_op(MetaBase& meta, const Tensor& self, const std::optional<Scalar>& p,
                    IntArrayRef dim, bool keepdim, ScalarType dtype) {
@@ -207,14 +282,17 @@ void norm_dtype_op(MetaBase& meta, const Tensor& self, const std::optional<Scala
            "linalg.vector_norm: Expected a floating point or complex tensor as input. Got ",
            self.dtype());
   check_vector_norm(self, p, dim);
-  const bool complex_input = is_complex(self.dtype());
-  BP_CHECK(complex_input == is_complex(dtype), "linalg.vector_norm: dtype should be ",
-           complex_input ? "complex" : "real", " for ", complex_input ? "complex" : "real",
-           " inputs, but got ", dtype);
-  BP_CHECK(promote_types(self.dtype(), dtype) == dtype,
-           "linalg.vector_norm: the dtype of the input ", "(", self.dtype(),
-           ") should be convertible without narrowing to the specified dtype (", dtype, ")");
-  set_reduction_output(meta, 0, self, dim, keepdim, real_dtype(dtype));
+  check_vector_norm_dtype(self, dtype);
+  set_reduction_output(meta, 0, self, dim, keepdim, to_real_type(dtype));
+}
+
+void linalg_vector_norm_op(MetaBase& meta, const Tensor& self, const Scalar& ord,
+                           std::optional<IntArrayRef> dim, bool keepdim,
+                           std::optional<ScalarType> dtype) {
+  check_vector_norm_dtype(self, dtype.value_or(self.dtype()));
+  check_vector_norm(self, ord, dims_or_all(dim));
+  set_reduction_output(meta, 0, self, dims_or_all(dim), keepdim,
+                       to_real_type(dtype.value_or(self.dtype())));
 }
 
 void all_op(MetaBase& meta, const Tensor& self, int64_t dim, bool keepdim) {

@@ -1,6 +1,7 @@
-// Meta functions of reductions over dims (sum, mean, prod, amax, max.dim, argmax, var, norm, all,
-// any, logsumexp): each checks its op's arguments as PyTorch does, computes the reduced shape and
-// the result dtype, and declares the (contiguous) outputs with set_output_raw_strided.
+// Meta functions of reductions over dims (sum, mean, prod, amax, amin, max.dim, min.dim, argmax,
+// argmin, nansum, nanmean, count_nonzero, var, std, norm, linalg_vector_norm, all, any, logsumexp):
+// each checks its op's arguments as PyTorch does, computes the reduced shape and the result dtype,
+// and declares the (contiguous) outputs with set_output_raw_strided.
 //
 //   # sdk/ops/reductions.yaml
 //   - func: sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *,
@@ -66,6 +67,23 @@ void max_dim_op(MetaBase& meta, const Tensor& self, int64_t dim, bool keepdim);
 // size.".
 void argmax_op(MetaBase& meta, const Tensor& self, std::optional<int64_t> dim, bool keepdim);
 
+// amin, min.dim, argmin: as amax, max.dim, argmax, with their names in the messages.
+void amin_op(MetaBase& meta, const Tensor& self, IntArrayRef dim, bool keepdim);
+void min_dim_op(MetaBase& meta, const Tensor& self, int64_t dim, bool keepdim);
+void argmin_op(MetaBase& meta, const Tensor& self, std::optional<int64_t> dim, bool keepdim);
+
+// nansum: dtypes as sum. "nansum does not support complex inputs"; a floating input summed into
+// a non-floating dtype (kNotImplemented): "\"nansum\" not implemented for 'int64'".
+void nansum_op(MetaBase& meta, const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim,
+               std::optional<ScalarType> dtype);
+// nanmean: dtypes as sum, for floating inputs only: "nanmean(): expected input to have floating
+// point dtype but got int64"; a non-floating result: "\"nanmean\" not implemented for 'int64'".
+void nanmean_op(MetaBase& meta, const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim,
+                std::optional<ScalarType> dtype);
+// count_nonzero over `dim` (empty: every dim), keepdim false: int64, or the out's dtype (the
+// count converted to it, as PyTorch's out= copies its result).
+void count_nonzero_op(MetaBase& meta, const Tensor& self, IntArrayRef dim);
+
 // var: the out's dtype, else the input's real dtype (float32 for complex64). "std and var only
 // support floating point and complex dtypes"; an out the (real) input dtype cannot be cast to:
 // "result type float32 can't be cast to the desired output type int64".
@@ -85,6 +103,12 @@ void norm_op(MetaBase& meta, const Tensor& self, const std::optional<Scalar>& p,
 // convertible without narrowing to the specified dtype (float32)".
 void norm_dtype_op(MetaBase& meta, const Tensor& self, const std::optional<Scalar>& p,
                    IntArrayRef dim, bool keepdim, ScalarType dtype);
+
+// linalg_vector_norm (the ord-norm over `dim`, every dim when None), computed in `dtype` when
+// given: the real dtype of `dtype`, else of the input; norm.dtype's errors.
+void linalg_vector_norm_op(MetaBase& meta, const Tensor& self, const Scalar& ord,
+                           std::optional<IntArrayRef> dim, bool keepdim,
+                           std::optional<ScalarType> dtype);
 
 // all / any over one dim: bool (uint8 for uint8 inputs), or the out's dtype, which must be bool or
 // uint8: "all only supports bool tensor for result, got: float32".

@@ -41,21 +41,31 @@ def _reduction(op, dtype, types):
     """Sampled from the schema: the dim's type (a list, an int, an optional int), and dtype=,
     correction and p when the op takes them."""
     R = reductions
+    if "dim" not in types:  # a full reduction (sum(self), max(self))
+        s = R.reduce_all(op, dtype)
+        return s + R.with_dtype_arg(s, DTYPE_ARGS) if "dtype" in types else s
     dim = types["dim"]
     s = R.reduce_dims(op, dtype, dim_is_list=dim.startswith("int["))
-    if dim == "int?":
+    if "keepdim" not in types:  # count_nonzero
+        s = [Sample(x.description, {k: v for k, v in x.args.items() if k != "keepdim"})
+             for x in s if not x.args.get("keepdim")]
+    if dim in ("int?", "int[1]?"):
         s += [Sample(x.description + ", dim None", dict(x.args, dim=None)) for x in s[:2]]
     if "correction" in types:
         for c in [0, 2, None]:
             s += [Sample(x.description + ", correction %r" % c, dict(x.args, correction=c))
                   for x in s[:3]]
         s.append(Sample("dim None", dict(s[0].args, dim=None)))
-    if "p" in types:
-        s = [Sample(x.description + ", p %r" % (p,), dict(x.args, p=p))
-             for p in [2, 1, 0, 3.5, float("inf"), float("-inf"), None] for x in s[::3]]
+    order = "p" if "p" in types else "ord" if "ord" in types else None
+    if order:
+        orders = [2, 1, 0, 3.5, float("inf"), float("-inf")] + ([None] if order == "p" else [])
+        s = [Sample(x.description + ", %s %r" % (order, p), dict(x.args, **{order: p}))
+             for p in orders for x in s[::3]]
         if "dtype" in types:
-            return [Sample(x.description + ", dtype %s" % d, dict(x.args, dtype=d))
-                    for x in s[:12] for d in (torch.float64, torch.complex128, torch.float32)]
+            with_dtype = [Sample(x.description + ", dtype %s" % d, dict(x.args, dtype=d))
+                          for x in s[:12] for d in (torch.float64, torch.complex128, torch.float32)]
+            # norm.ScalarOpt_dim_dtype requires its dtype; linalg_vector_norm's is optional.
+            return with_dtype if types["dtype"] == "ScalarType" else s + with_dtype
     elif "dtype" in types:
         s += R.with_dtype_arg(s, DTYPE_ARGS)
     return s

@@ -81,6 +81,8 @@ EXTRA_DTYPES = {
     ("arange.start_out", "complex"),  # start + i * step
     ("nan_to_num.out", "complex"),  # each part, as NumPy
     ("pow.Tensor_Scalar_out", "bool"),  # pow(bool, True) is a copy, as PyTorch's exponent 1
+    ("aminmax.out", "float16"),  # amin and amax, which 1.13 has for both
+    ("aminmax.out", "bfloat16"),
 }
 
 
@@ -245,7 +247,7 @@ def _fmax_reduced_zero(op, case, siblings):
 
 def _var_out_dtype(op, case, siblings):
     out = case["args"].get("out")
-    return op.target_base == "var" and out is not None and (
+    return op.target_base in ("var", "std") and out is not None and (
         not out["dtype"].startswith(("float", "bfloat", "complex")) or
         (_is_complex(out) and not _is_complex(case["args"]["self"])))
 
@@ -496,7 +498,7 @@ RULES = [
      _complex_to_bool),
     ("norm-is-vector-norm", "norm follows linalg.vector_norm (PyTorch 2.0)",
      _norm_is_vector_norm),
-    ("var-out-dtype", "var with an out= it cannot be cast to: the structured-op cast check",
+    ("var-out-dtype", "var and std with an out= they cannot be cast to: the structured-op cast check",
      _var_out_dtype),
     ("autogen-out-cast", "rsub's and remainder.Scalar_Tensor's out= into an out their result "
      "cannot be cast to: the cast check of every out=; 1.13 computes, then copies with any cast",

@@ -20,7 +20,7 @@ CPP_DTYPE_NAMES = {
     "float": "float32", "double": "float64", "bool": "bool",
 }
 _DTYPE = re.compile(r"(?:(?<=type )|(?<=expected )|(?<=dtype )|(?<=for ')|(?<=but got )|(?<=: )|"
-                    r"(?<=and )|(?<=Got ))"
+                    r"(?<=and )|(?<=Got )|(?<=\())"
                     r"(%s)\b" % "|".join(sorted(ATEN_DTYPE_NAMES, key=len, reverse=True)))
 _CPP_DTYPE = re.compile(r"(?:(?<=type )|(?<=but got ))(%s)(?=[ ,]|$)" % "|".join(
     re.escape(n) for n in sorted(CPP_DTYPE_NAMES, key=len, reverse=True)))

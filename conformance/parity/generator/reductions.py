@@ -43,6 +43,16 @@ def reduce_dims(op, dtype, dim_is_list=True, all_dims=True, extra=None):
     return out
 
 
+def reduce_all(op, dtype):
+    """A full reduction (no dim): layouts, special values, 0-dim and zero-size inputs."""
+    out = [Sample(description, dict(self=t)) for description, t in _inputs(op, dtype)]
+    out.append(Sample("special values", dict(self=special_vector(dtype))))
+    out.append(Sample("0-dim", dict(self=tensor(dtype, [], seed=(op,)))))
+    out.append(Sample("zero-size 0x3", dict(self=tensor(dtype, [0, 3]))))
+    out.append(Sample("2x3x4", dict(self=tensor(dtype, [2, 3, 4], seed=(op,)))))
+    return out
+
+
 def with_dtype_arg(samples, dtypes):
     """The samples again with each of `dtypes` as the op's `dtype` argument."""
     out = []

@@ -4,7 +4,9 @@
 // slowest dim, lines longer than a warp (several chunks, carried), transposed and expanded
 // inputs, a 0-dim tensor, and more lines than one block holds; indices too for scans that
 // report them (cummax).
+#include <cmath>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -59,13 +61,34 @@ class AlongDimEmulation : public ::testing::Test {
   int launches_ = 0;
 };
 
+// A complex product meeting an infinite part is NaN or infinite by the order of its steps (C99
+// leaves the special values of complex multiplication to the implementation), and the device
+// carries partial products across the chunks of a line: complex cumprod is compared on finite
+// inputs (special parts replaced by 1.5).
+Tensor comparable_input(const AlongDimKernel& k, Tensor input) {
+  if (std::string(k.op->name).rfind("cumprod", 0) != 0 || !is_complex(input.dtype())) return input;
+  visit_dtype(input.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, complex<float>> || std::is_same_v<T, complex<double>>) {
+      using R = decltype(T().real());
+      T* data = input.data_ptr<T>();
+      for (int64_t i = 0; i < input.numel(); ++i) {
+        const R re = std::isfinite(data[i].real()) ? data[i].real() : R(1.5);
+        const R im = std::isfinite(data[i].imag()) ? data[i].imag() : R(1.5);
+        data[i] = T(re, im);
+      }
+    }
+  });
+  return input;
+}
+
 // Each emulated block runs its 128 threads concurrently with a barrier per shuffled word, so
 // the cases keep to a few blocks each.
 TEST_F(AlongDimEmulation, EveryKernelMatchesTheCpu) {
   ASSERT_FALSE(all_along_dim_kernels().empty());
   uint64_t seed = 1;
   for (const AlongDimKernel& k : all_along_dim_kernels()) {
-    check(k, random_tensor({3, 37, 2}, scalar_type_of(k.dtype), ++seed), 1,
+    check(k, comparable_input(k, random_tensor({3, 37, 2}, scalar_type_of(k.dtype), ++seed)), 1,
           "dim 1 of [3, 37, 2] (2 chunks per line)");
   }
   EXPECT_EQ(launches_, static_cast<int>(all_along_dim_kernels().size()));

@@ -58,17 +58,35 @@ C complex_logsumexp(const std::vector<C>& x) {
 std::pair<C, int64_t> reference(const std::string& family, const std::vector<C>& x, bool integral,
                                 bool complex_values, long double p) {
   const long double n = static_cast<long double>(x.size());
-  auto extreme = [&] {
+  // The first maximum (minimum); the first NaN beats every number.
+  auto extreme = [&](bool max) {
     int64_t best = -1;
     for (size_t i = 0; i < x.size(); ++i) {
       if (best >= 0 && is_nan(x[static_cast<size_t>(best)])) break;
-      if (best < 0 || is_nan(x[i]) || x[i].real() > x[static_cast<size_t>(best)].real()) {
+      const long double b = best < 0 ? 0 : x[static_cast<size_t>(best)].real();
+      if (best < 0 || is_nan(x[i]) || (max ? x[i].real() > b : x[i].real() < b)) {
         best = static_cast<int64_t>(i);
       }
     }
     return std::pair<C, int64_t>(x[static_cast<size_t>(best)], best);
   };
   const std::string ops = family.substr(0, family.find('_'));
+  if (ops == "NanSumOps" || ops == "NanMeanOps") {  // integers have no NaN
+    std::vector<C> kept;
+    for (C v : x) {
+      if (!is_nan(v)) kept.push_back(v);
+    }
+    return reference(ops == "NanSumOps" ? "SumOps" : "MeanOps", kept, integral, complex_values, p);
+  }
+  if (ops == "CountNonzeroOps") {
+    int64_t n = 0;
+    for (C v : x) n += v != C(0) ? 1 : 0;
+    return {C(static_cast<long double>(n)), 0};
+  }
+  if (ops == "StdOps") {
+    const auto [var, unused] = reference("VarianceOps", x, integral, complex_values, p);
+    return {C(std::sqrt(var.real())), 0};
+  }
   if (ops == "SumOps" || ops == "MeanOps" || ops == "ProdOps") {
     const bool prod = ops == "ProdOps";
     if (integral) {  // int64 arithmetic, wrapping like the device
@@ -94,7 +112,8 @@ std::pair<C, int64_t> reference(const std::string& family, const std::vector<C>&
     }
     return {ops == "MeanOps" ? acc / n : acc, 0};
   }
-  if (ops == "MaxOps" || ops == "ArgMaxOps") return extreme();
+  if (ops == "MaxOps" || ops == "ArgMaxOps") return extreme(true);
+  if (ops == "MinOps" || ops == "ArgMinOps") return extreme(false);
   if (ops == "VarianceOps") {
     C mean(0);
     for (C v : x) mean += v;
@@ -149,7 +168,7 @@ std::pair<C, int64_t> reference(const std::string& family, const std::vector<C>&
 std::vector<jit::Value> values_of(const ReduceKernel& k, double p) {
   const std::string ops = k.op->ops;
   if (ops == "NormOps") return reduce_values(std::vector<double>{p});
-  if (ops == "VarianceOps") return reduce_values(std::vector<double>{1});
+  if (ops == "VarianceOps" || ops == "StdOps") return reduce_values(std::vector<double>{1});
   EXPECT_EQ(k.op->num_args, 0) << ops << " takes arguments this test does not know";
   return {};
 }
