@@ -1,7 +1,10 @@
 // Factories and fills: new tensors of a size, dtype and device (their layout and values), the
 // *_like factories (which keep the input's layout), fill_ and zero_.
+#include <algorithm>
 #include <cmath>
+#include <complex>
 #include <memory>
+#include <tuple>
 
 #include "conformance/families/memory_rules.h"
 #include "conformance/families/pointwise.h"
@@ -430,6 +433,234 @@ OpEntry zero_entry() {
   return e;
 }
 
+// linspace and logspace: `steps` values from start to end (exponents of base), start and end
+// converted to the dtype first (an overflow is PyTorch's error). Floating and complex values are
+// the exact ones, start + (end - start) i / (steps - 1), in double; integral ones are PyTorch's
+// two-sided formula in double, truncated (its definition: trunc(end - ...) near the end).
+struct RangeFactory {
+  std::string name, out;
+  bool log = false;
+};
+
+Wide range_value(ScalarType dtype, cd start, cd end, int64_t steps, int64_t i, double base,
+                 bool log) {
+  const Kind kind = kind_of(dtype);
+  cd x;
+  if (kind == Kind::kInt) {
+    const double step = (end.real() - start.real()) / static_cast<double>(steps - 1);
+    x = i < steps / 2 ? start.real() + step * static_cast<double>(i)
+                      : end.real() - step * static_cast<double>(steps - 1 - i);
+  } else {
+    x = start + (end - start) * (static_cast<double>(i) / static_cast<double>(steps - 1));
+  }
+  if (log) x = kind == Kind::kComplex ? std::pow(cd(base, 0), x) : cd(std::pow(base, x.real()), 0);
+  if (kind == Kind::kInt) return cast(from_real(std::trunc(x.real())), ScalarType::kFloat64, dtype);
+  return cast(from_complex(x), ScalarType::kComplex128, dtype);
+}
+
+Expected range_reference(const RangeFactory& f, const RefArgs& a) {
+  const int64_t steps = a.integer("steps", 0);
+  const ScalarArg start = a.scalar("start", ScalarArg::integer(0));
+  const ScalarArg end = a.scalar("end", ScalarArg::integer(0));
+  const double base = a.optional_real("base").value_or(10.0);
+  const bool complex_bound =
+      start.type == ScalarType::kComplex128 || end.type == ScalarType::kComplex128;
+  const std::string fn = f.log ? "torch.logspace()" : "torch.linspace()";
+  std::optional<ScalarType> given = a.dtype("dtype");
+  if (complex_bound && given && !is_complex(*given)) {
+    throw RefError{fn +
+                   ": inferred dtype c10::complex<float> can't be safely cast to passed dtype"};
+  }
+  const ScalarType dtype =
+      given.value_or(complex_bound ? ScalarType::kComplex64 : ScalarType::kFloat32);
+  if (steps < 0) throw RefError{"number of steps must be non-negative"};
+  RefTensor r{dtype, {steps}, {}};
+  if (steps == 1) {
+    // A fill: with start (linspace) or base ** start in double (logspace), checked.
+    ScalarArg value = start;
+    if (f.log) {
+      value =
+          kind_of(dtype) == Kind::kComplex
+              ? ScalarArg{from_complex(std::pow(base, start.as_complex())), ScalarType::kComplex128}
+              : ScalarArg::real(std::pow(base, start.as_real()));
+    }
+    check_fits(value, dtype);
+    r.values.push_back(cast(value.value, value.type, dtype));
+  } else if (steps >= 2) {
+    const bool supported = dtype != ScalarType::kBool && !(f.log && dtype == ScalarType::kFloat16);
+    if (!supported) {
+      throw RefError{std::string(f.log ? "\"logspace_cpu\"" : "\"linspace_cpu\"") +
+                     " not implemented for"};
+    }
+    check_fits(start, dtype);
+    check_fits(end, dtype);
+    const cd s = as_complex(cast(start.value, start.type, dtype), dtype);
+    const cd e = as_complex(cast(end.value, end.type, dtype), dtype);
+    for (int64_t i = 0; i < steps; ++i) {
+      r.values.push_back(range_value(dtype, s, e, steps, i, base, f.log));
+    }
+  }
+  return Expected::of(std::move(r));
+}
+
+std::vector<Sample> range_samples(const RangeFactory& f, ScalarType dtype) {
+  struct Range {
+    Scalar start, end;
+    int64_t steps;
+  };
+  std::vector<Range> ranges = {
+      {Scalar(int64_t{0}), Scalar(int64_t{10}), 5}, {Scalar(int64_t{-3}), Scalar(int64_t{3}), 7},
+      {Scalar(int64_t{6}), Scalar(int64_t{-2}), 9}, {Scalar(int64_t{2}), Scalar(int64_t{2}), 4},
+      {Scalar(int64_t{1}), Scalar(int64_t{5}), 1},  {Scalar(int64_t{1}), Scalar(int64_t{5}), 0},
+      {Scalar(int64_t{0}), Scalar(int64_t{1}), -1}, {Scalar(int64_t{0}), Scalar(int64_t{1000}), 3},
+      {Scalar(int64_t{0}), Scalar(int64_t{3}), 70}};
+  if (!is_integral(dtype, /*include_bool=*/true)) {
+    ranges.push_back({Scalar(0.5), Scalar(-1.25), 6});
+    ranges.push_back({Scalar(-1.0), Scalar(1.0), 1001});
+  }
+  if (is_complex(dtype)) {
+    ranges.push_back({Scalar(complex<double>(0, 1)), Scalar(complex<double>(2, -1)), 5});
+  }
+  std::vector<Sample> out;
+  for (const Range& r : ranges) {
+    // logspace into integers: only powers that fit (beyond, the conversion is implementation-
+    // defined), and the too-large bound only where it is an error (int8, uint8); uint8 bounds
+    // below 0 wrap to huge exponents.
+    if (f.log && is_integral(dtype, /*include_bool=*/false)) {
+      const bool narrow = dtype == ScalarType::kInt8 || dtype == ScalarType::kUInt8;
+      if (r.end.to<double>() > 100 && !narrow) continue;
+      if (dtype == ScalarType::kUInt8 && (r.start.to<double>() < 0 || r.end.to<double>() < 0))
+        continue;
+    }
+    Sample s;
+    s.add("start", Value(r.start)).add("end", Value(r.end)).add("steps", Value(r.steps));
+    if (f.log) s.add("base", Value(2.0));
+    s.add("dtype", Value(dtype)).add("device", DeviceUnderTest{});
+    out.push_back(std::move(s));
+  }
+  if (f.log) {
+    Sample s = out[1];
+    s.set("base", Value(10.0));
+    s.note = "base 10";
+    out.push_back(std::move(s));
+  }
+  if (dtype == ScalarType::kFloat32) {
+    for (const Scalar& end : {Scalar(int64_t{4}), Scalar(complex<double>(1, 1))}) {
+      Sample s;
+      s.add("start", Value(Scalar(int64_t{0})))
+          .add("end", Value(end))
+          .add("steps", Value(int64_t{5}));
+      s.add("device", DeviceUnderTest{});
+      s.note = "default dtype";
+      out.push_back(std::move(s));
+    }
+  }
+  return out;
+}
+
+OpEntry range_factory(RangeFactory f) {
+  auto shared = std::make_shared<const RangeFactory>(std::move(f));
+  OpEntry e;
+  e.name = shared->name;
+  e.family = "factory";
+  e.tier = 2;
+  e.variants = variants(shared->name, "", shared->out);
+  e.dtypes = shared->log ? kAllButBool - DtypeSet(ScalarType::kFloat16) : kAllButBool;
+  e.out_dtype = OutDtypeRule::kFromOut;
+  e.samples = [shared](ScalarType dtype, uint64_t) { return range_samples(*shared, dtype); };
+  e.reference = [shared](const RefArgs& a) { return range_reference(*shared, a); };
+  return e;
+}
+
+// eye(n, m): ones on the main diagonal, zeros elsewhere.
+OpEntry eye_entry(const std::string& name, const std::string& out, bool with_m) {
+  OpEntry e;
+  e.name = name;
+  e.family = "factory";
+  e.tier = 2;
+  e.variants = variants(name, "", out);
+  e.dtypes = kAllDtypes - DtypeSet(ScalarType::kBFloat16);
+  e.out_dtype = OutDtypeRule::kFromOut;
+  e.samples = [with_m](ScalarType dtype, uint64_t) {
+    std::vector<Sample> out;
+    for (const auto& [n, m] : std::vector<std::pair<int64_t, int64_t>>{
+             {3, 3}, {2, 5}, {6, 2}, {0, 3}, {1, 1}, {40, 33}, {-1, 2}, {2, -3}}) {
+      if (!with_m && n != m && m != 3) continue;
+      Sample s;
+      s.add("n", Value(n));
+      if (with_m) s.add("m", Value(m));
+      s.add("dtype", Value(dtype)).add("device", DeviceUnderTest{});
+      out.push_back(std::move(s));
+    }
+    return out;
+  };
+  e.reference = [](const RefArgs& a) {
+    const int64_t n = a.integer("n", 0), m = a.integer("m", n);
+    if (n < 0) throw RefError{"n must be greater or equal to 0, got " + std::to_string(n)};
+    if (m < 0) throw RefError{"m must be greater or equal to 0, got " + std::to_string(m)};
+    const ScalarType dtype = a.dtype("dtype").value_or(ScalarType::kFloat32);
+    RefTensor r = filled(dtype, {n, m}, cast(from_int(Int(0)), ScalarType::kInt64, dtype));
+    for (int64_t i = 0; i < std::min(n, m); ++i) {
+      r.values[i * m + i] = cast(from_int(Int(1)), ScalarType::kInt64, dtype);
+    }
+    return Expected::of(std::move(r));
+  };
+  return e;
+}
+
+// tril / triu: self's elements on and below (above) the diagonal-th diagonal of the last two
+// dims, zeros elsewhere; every layout, batches, and fewer than 2 dims (an error).
+OpEntry triangle_entry(const std::string& name, bool upper) {
+  OpEntry e;
+  e.name = name;
+  e.family = "factory";
+  e.tier = 2;
+  e.variants = variants(name, name + "_", name + ".out");
+  e.dtypes = kAllDtypes;
+  e.out_dtype = OutDtypeRule::kExact;
+  e.samples = [](ScalarType dtype, uint64_t seed) {
+    ValueSource src(seed);
+    std::vector<Sample> out;
+    for (const auto& [sizes, layout, k] :
+         std::vector<std::tuple<Sizes, Layout, int64_t>>{{{4, 5}, Layout::kContiguous, 0},
+                                                         {{5, 7}, Layout::kTransposed, 1},
+                                                         {{4, 9}, Layout::kSliced, -2},
+                                                         {{3, 4, 4}, Layout::kContiguous, -1},
+                                                         {{2, 3, 4, 5}, Layout::kChannelsLast, 2},
+                                                         {{17}, Layout::kOffset, 0},
+                                                         {{6, 5}, Layout::kExpanded, 0},
+                                                         {{3, 4}, Layout::kContiguous, 100},
+                                                         {{3, 4}, Layout::kContiguous, -100},
+                                                         {{0, 3}, Layout::kContiguous, 0},
+                                                         {{2, 0, 3}, Layout::kContiguous, 1},
+                                                         {{65, 130}, Layout::kContiguous, 3},
+                                                         {{}, Layout::kContiguous, 0}}) {
+      Sample s;
+      s.add("self", make_tensor(src, dtype, sizes, layout)).add("diagonal", Value(k));
+      out.push_back(std::move(s));
+    }
+    return out;
+  };
+  e.reference = [upper](const RefArgs& a) {
+    const RefTensor& self = a.tensor("self");
+    const int64_t d = self.dim();
+    if (d == 0) throw RefError{"Dimension specified as -2 but tensor has no dimensions"};
+    if (d < 2) {
+      throw RefError{"Dimension out of range (expected to be in range of [-1, 0], but got -2)"};
+    }
+    const int64_t k = a.integer("diagonal", 0);
+    RefTensor r{self.dtype, self.sizes, {}};
+    const Wide zero = cast(from_int(Int(0)), ScalarType::kInt64, self.dtype);
+    for_each_index(self.sizes, [&](const Index& index) {
+      const int64_t offset = index[d - 1] - index[d - 2];
+      const bool kept = upper ? offset >= k : offset <= k;
+      r.values.push_back(kept ? self.at(index) : zero);
+    });
+    return Expected::of(std::move(r));
+  };
+  return e;
+}
+
 }  // namespace
 
 void add_factory_entries(OpDatabase& db) {
@@ -457,6 +688,12 @@ void add_factory_entries(OpDatabase& db) {
   db.add(fill_scalar_entry());
   db.add(fill_tensor_entry());
   db.add(zero_entry());
+  db.add(range_factory({.name = "linspace", .out = "linspace.out"}));
+  db.add(range_factory({.name = "logspace", .out = "logspace.out", .log = true}));
+  db.add(eye_entry("eye", "eye.out", /*with_m=*/false));
+  db.add(eye_entry("eye.m", "eye.m_out", /*with_m=*/true));
+  db.add(triangle_entry("tril", /*upper=*/false));
+  db.add(triangle_entry("triu", /*upper=*/true));
 }
 
 }  // namespace bp::conformance

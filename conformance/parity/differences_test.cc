@@ -68,6 +68,15 @@ TEST(IntentionalDifferences, ExtraDtype) {
   expect_values(high, ST::kFloat16, {4});
 }
 
+// linspace-vectorised-integers: integral linspace is the two-sided formula element by element,
+// so the last element is end (PyTorch 1.13's vectorised loop gives 0 for this one) and the
+// second half counts down from end.
+TEST(IntentionalDifferences, LinspaceVectorisedIntegers) {
+  expect_int_values(linspace(-1, 1, 8, ST::kInt64), ST::kInt64, {-1, 0, 0, 0, 0, 0, 0, 1});
+  expect_int_values(linspace(-100, 100, 13, ST::kInt64), ST::kInt64,
+                    {-100, -83, -66, -50, -33, -16, 0, 16, 33, 50, 66, 83, 100});
+}
+
 // internal-error: where PyTorch 1.13 fails an internal check, Backplane's structured ops promote
 // (addcmul of mixed dtypes), reduce (logsumexp over dim=[]: every dim, as sum and amax) or name
 // the problem (where into another dtype).

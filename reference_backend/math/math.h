@@ -6,6 +6,7 @@
 
 #include "reference_backend/math/activation.h"     // IWYU pragma: export
 #include "reference_backend/math/binary.h"         // IWYU pragma: export
+#include "reference_backend/math/factories.h"      // IWYU pragma: export
 #include "reference_backend/math/normalization.h"  // IWYU pragma: export
 #include "reference_backend/math/reduction.h"      // IWYU pragma: export
 #include "reference_backend/math/scan.h"           // IWYU pragma: export

@@ -430,7 +430,12 @@ TEST(Factories, MetaResultsMatchTheCpusMetadata) {
         arange(4.5, std::nullopt, d),
         out,
         filled,
-        resized};
+        resized,
+        linspace(0, 1, 7, ScalarType::kFloat16, d),
+        logspace(0, 1, 0, 2.0, std::nullopt, d),
+        eye(3, 5, ScalarType::kBool, d),
+        tril(base, 1),
+        triu(bp::empty({2, 3, 4}, ScalarType::kComplex64, d), -1)};
   };
   const std::vector<Tensor> cpu = cases(kCpu);
   const std::vector<Tensor> meta = cases(kMeta);
@@ -458,6 +463,101 @@ TEST(Factories, WorkOnAPluginDeviceWithACpuFallback) {
   EXPECT_THAT(FakeDevice::to_floats(f), ElementsAre(1.5, 1.5, 1.5, 1.5));
   Tensor r = arange(0, 4, 1, ScalarType::kFloat32, dev.device());
   EXPECT_THAT(FakeDevice::to_floats(r), ElementsAre(0, 1, 2, 3));
+  // eye, tril and triu are composites of ops the device has (or its fallback runs).
+  EXPECT_THAT(FakeDevice::to_floats(eye(2, 3, ScalarType::kFloat32, dev.device())),
+              ElementsAre(1, 0, 0, 0, 1, 0));
+  Tensor t = full({2, 2}, 2.0, ScalarType::kFloat32, dev.device());
+  EXPECT_THAT(FakeDevice::to_floats(tril(t)), ElementsAre(2, 0, 2, 2));
+  EXPECT_THAT(FakeDevice::to_floats(triu(t, 1)), ElementsAre(0, 2, 0, 0));
+  EXPECT_THAT(FakeDevice::to_floats(linspace(0, 3, 4, ScalarType::kFloat32, dev.device())),
+              ElementsAre(0, 1, 2, 3));
+}
+
+// linspace counts the first half up from start and the second half down from end, each in the
+// dtype's own arithmetic: float16 rounds the step (0.1 / 3 = 0.033325195) and every product.
+TEST(Linspace, ComputesTheTwoSidedFormulaInTheDtype) {
+  const Tensor h = linspace(0, 0.1, 4, ScalarType::kFloat16);
+  const Half start(0.0f), end(0.1f);
+  const Half step = (end - start) / Half(3.0f);
+  EXPECT_THAT(as_doubles(h),
+              ElementsAre(0.0, static_cast<float>(start + step * Half(1.0f)),
+                          static_cast<float>(end - step * Half(1.0f)), static_cast<float>(end)));
+  // Integers: a double step, truncated: 10 / 3 = 3.33 gives 0, 3, then 10 - 3.33 = 6.67 -> 6, 10.
+  EXPECT_THAT(as_doubles(linspace(0, 10, 4, ScalarType::kInt32)), ElementsAre(0, 3, 6, 10));
+  EXPECT_THAT(as_doubles(linspace(5, -5, 1, ScalarType::kInt64)), ElementsAre(5));
+  EXPECT_EQ(linspace(0, 1, 0).numel(), 0);
+  EXPECT_EQ(linspace(0, 1, 3).dtype(), ScalarType::kFloat32);
+  EXPECT_EQ(linspace(Scalar(complex<double>(0, 1)), 1, 3).dtype(), ScalarType::kComplex64);
+}
+
+TEST(Linspace, ReportsPyTorchsErrors) {
+  EXPECT_EQ(message_of([] { linspace(0, 1, -1); }), "number of steps must be non-negative");
+  EXPECT_THAT(message_of([] { linspace(0, 1, 3, ScalarType::kBool); }),
+              HasSubstr("\"linspace_cpu\" not implemented for 'bool'"));
+  EXPECT_THAT(message_of([] { linspace(0, 1000, 3, ScalarType::kInt8); }),
+              HasSubstr("value cannot be converted to type int8_t without overflow"));
+  EXPECT_THAT(
+      message_of([] { linspace(Scalar(complex<double>(0, 1)), 1, 3, ScalarType::kFloat32); }),
+      HasSubstr("torch.linspace(): inferred dtype complex64 can't be safely cast to passed dtype "
+                "float32"));
+  EXPECT_THAT(message_of([] { logspace(0, 1, 3, 10.0, ScalarType::kFloat16); }),
+              HasSubstr("\"logspace_cpu\" not implemented for 'float16'"));
+  // One step is a fill: bool is fine.
+  EXPECT_THAT(as_doubles(linspace(1, 0, 1, ScalarType::kBool)), ElementsAre(1));
+}
+
+TEST(Linspace, OutIsResizedAndANonContiguousOutIsWrittenThroughACopy) {
+  Tensor base = bp::empty({5, 2}, ScalarType::kFloat64);
+  Tensor column = base.select(1, 0);
+  linspace_out(column, 1, 5, 5);
+  EXPECT_THAT(as_doubles(column), ElementsAre(1, 2, 3, 4, 5));
+  EXPECT_EQ(strides_of(column), (Sizes{2}));
+  Tensor small = bp::empty({2, 2}, ScalarType::kFloat32);
+  logspace_out(small, 0, 2, 3, 10.0);
+  EXPECT_EQ(sizes_of(small), (Sizes{3}));
+  EXPECT_THAT(as_doubles(small), ElementsAre(1, 10, 100));
+}
+
+// logspace of real dtypes: pow(base, exponent) in double, converted: int32 of base 2.
+TEST(Logspace, PowersOfTheLinspaceValues) {
+  EXPECT_THAT(as_doubles(logspace(0, 4, 5, 2.0, ScalarType::kInt32)), ElementsAre(1, 2, 4, 8, 16));
+  EXPECT_THAT(as_doubles(logspace(2, 3, 1, 10.0, ScalarType::kFloat64)), ElementsAre(100));
+  const std::vector<double> half_powers = as_doubles(logspace(0, 1, 3, 4.0, ScalarType::kFloat64));
+  EXPECT_THAT(half_powers, ElementsAre(1, 2, 4));
+}
+
+TEST(Eye, OnesOnTheDiagonalOfAnyOutAndPyTorchsErrors) {
+  EXPECT_THAT(as_doubles(eye(2, 3, ScalarType::kInt16)), ElementsAre(1, 0, 0, 0, 1, 0));
+  EXPECT_EQ(eye(3).dtype(), ScalarType::kFloat32);
+  Tensor out = transpose(bp::empty({3, 3}, ScalarType::kFloat64), 0, 1);
+  eye_out(out, 3);
+  EXPECT_EQ(strides_of(out), (Sizes{1, 3}));
+  EXPECT_THAT(as_doubles(out.contiguous()), ElementsAre(1, 0, 0, 0, 1, 0, 0, 0, 1));
+  EXPECT_EQ(message_of([] { eye(-1); }), "n must be greater or equal to 0, got -1");
+  EXPECT_EQ(message_of([] { eye(2, -3); }), "m must be greater or equal to 0, got -3");
+  EXPECT_THAT(message_of([] { eye(2, ScalarType::kBFloat16); }),
+              HasSubstr("\"eye\" not implemented for 'bfloat16'"));
+}
+
+TEST(Tril, KeepsTheLowerTriangleOfTheLastTwoDimsInEveryVariant) {
+  const Tensor x = arange(1, 13, 1, ScalarType::kFloat32).view({2, 2, 3});
+  EXPECT_THAT(as_doubles(tril(x)), ElementsAre(1, 0, 0, 4, 5, 0, 7, 0, 0, 10, 11, 0));
+  EXPECT_THAT(as_doubles(triu(x, 1)), ElementsAre(0, 2, 3, 0, 0, 6, 0, 8, 9, 0, 0, 12));
+  // In place on a transposed (non-contiguous) self: the elements of self's own layout.
+  Tensor square = arange(1, 10, 1, ScalarType::kInt64).view({3, 3});
+  Tensor t = transpose(square, 0, 1);
+  t.tril_(-1);
+  EXPECT_THAT(as_doubles(t.contiguous()), ElementsAre(0, 0, 0, 2, 0, 0, 3, 6, 0));
+  EXPECT_THAT(as_doubles(square), ElementsAre(0, 2, 3, 0, 0, 6, 0, 0, 0));
+  // The functional result is contiguous; out= takes self's dtype only.
+  EXPECT_EQ(strides_of(tril(t)), (Sizes{3, 1}));
+  Tensor wrong = bp::empty({3, 3}, ScalarType::kFloat64);
+  EXPECT_THAT(message_of([&] { tril_out(wrong, square); }),
+              HasSubstr("Expected out tensor to have dtype int64, but got float64 instead"));
+  EXPECT_THAT(message_of([] { tril(bp::empty({3}, ScalarType::kFloat32)); }),
+              HasSubstr("Dimension out of range (expected to be in range of [-1, 0], but got -2)"));
+  Tensor b = tensor_of<bool>({2, 2}, {true, true, true, true});
+  EXPECT_THAT(as_doubles(triu(b)), ElementsAre(1, 1, 0, 1));
 }
 
 }  // namespace

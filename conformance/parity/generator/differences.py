@@ -471,6 +471,17 @@ def _masked_fill_out_cast(op, case, siblings):
         not _can_cast(self.get("dtype", out["dtype"]), out["dtype"])
 
 
+def _linspace_vectorised_integers(op, case, siblings):
+    """linspace into an integral dtype whose 1.13 CPU kernel ran its vectorised loop (at least two
+    32-byte vectors of elements): each vector starts from a truncated element."""
+    dtype = case["dtype"]
+    if op.target_base != "linspace" or dtype == "bool" or dtype.startswith(
+            ("float", "bfloat", "complex")) or "outputs" not in case["expect"]:
+        return False
+    itemsize = {"uint8": 1, "int8": 1, "int16": 2, "int32": 4, "int64": 8}[dtype]
+    return case["args"].get("steps", 0) >= 2 * 32 // itemsize
+
+
 RULES = [
     ("complex32", "PyTorch 1.13 gives complex32, a dtype Backplane does not have", _complex32),
     ("internal-error", "PyTorch 1.13 fails an internal check: not a contract", _internal_error),
@@ -535,6 +546,9 @@ RULES = [
     ("computed-in-double", "polygamma (n >= 1), mvlgamma, special_zeta, igamma and igammac below "
      "float64: computed in double and rounded once; 1.13 rounds arguments next to the poles and "
      "sums series in float", _computed_in_double),
+    ("linspace-vectorised-integers", "linspace into integers: element i by the two-sided "
+     "formula; 1.13's vectorised loop starts each vector from a truncated element",
+     _linspace_vectorised_integers),
     ("mvlgamma-layout", "mvlgamma of a permuted tensor keeps its layout, as every TensorIterator "
      "op; 1.13's composite returns it contiguous", _mvlgamma_layout),
     ("masked-fill-layout", "masked_fill of a permuted self keeps its layout, as every "

@@ -45,6 +45,68 @@ def factories(op, dtype):
         for start, end, step in [(0, 5, 1), (1, 2, 0.25), (5, 0, -2), (0.5, 3, 1), (0, 1, 0),
                                  (0, 5, -1), (-3, 3, 2.5), (0, float("inf"), 1)]:
             add("%r to %r step %r" % (start, end, step), start=start, end=end, step=step, dtype=d)
+    elif name in ("linspace", "logspace"):
+        extra = {} if name == "linspace" else {"base": 2.0}
+        ranges = [(0, 10, 5), (-1, 1, 8), (2.5, -3, 7), (1, 1, 4), (0, 1, 1), (3, 5, 0),
+                  (0, 1, -1), (-100, 100, 13), (0.1, 0.7, 6)]
+        if dtype.startswith("complex"):
+            ranges += [(1j, 2 - 1j, 5), (0, 1 + 1j, 1)]
+        if overload == "out":
+            for start, end, steps in ranges[:4]:
+                add("%r to %r in %r steps" % (start, end, steps), start=start, end=end, steps=steps,
+                    out=tensor(dtype, [0]), **extra)
+            add("into a 2x2 out", start=0, end=3, steps=4, out=tensor(dtype, [2, 2]), **extra)
+            add("into a larger out", start=0, end=3, steps=3, out=tensor(dtype, [5]), **extra)
+            add("into a strided out", start=-2, end=3, steps=5,
+                out=tensor(dtype, [5, 2])[:, 0], **extra)
+            add("negative steps", start=0, end=1, steps=-2, out=tensor(dtype, [0]), **extra)
+            return s
+        for start, end, steps in ranges:
+            add("%r to %r in %r steps" % (start, end, steps), start=start, end=end, steps=steps,
+                dtype=d, **extra)
+        if name == "logspace":
+            add("base 10", start=-2, end=3, steps=6, dtype=d)
+            add("base 0.5", start=0, end=4, steps=5, base=0.5, dtype=d)
+            add("one step, base 10", start=2, end=3, steps=1, dtype=d)
+        if dtype == "float32":
+            add("default dtype", start=0, end=1, steps=5, **extra)
+            add("complex start, default dtype", start=1j, end=2, steps=3, **extra)
+            add("complex end, float dtype", start=0, end=2j, steps=3, dtype=d, **extra)
+    elif name == "eye":
+        if overload == "out":
+            add("3", n=3, out=tensor(dtype, [0]))
+            add("2 into 3x3", n=2, out=tensor(dtype, [3, 3]))
+            add("negative n", n=-1, out=tensor(dtype, [0]))
+        elif overload == "m_out":
+            add("2x3", n=2, m=3, out=tensor(dtype, [0]))
+            add("4x2 into a transposed 4x2", n=4, m=2, out=tensor(dtype, [2, 4]).t())
+            add("negative m", n=2, m=-3, out=tensor(dtype, [0]))
+        elif overload == "m":
+            for n, m in [(2, 3), (4, 2), (0, 3), (3, 0), (1, 1), (-1, 2), (2, -1)]:
+                add("%dx%d" % (n, m), n=n, m=m, dtype=d)
+        else:
+            for n in [3, 1, 0, -2]:
+                add("%d" % n, n=n, dtype=d)
+            if dtype == "float32":
+                add("default dtype", n=2)
+    elif name in ("tril", "triu", "tril_", "triu_"):
+        for sizes, layout, k in [([4, 5], "contiguous", 0), ([5, 4], "transposed", 1),
+                                 ([3, 4, 4], "contiguous", -1), ([2, 3, 6], "sliced", 2),
+                                 ([4, 3], "contiguous", 10), ([3, 4], "contiguous", -10),
+                                 ([2, 1, 3, 3], "contiguous", 0), ([0, 3], "contiguous", 0),
+                                 ([4], "contiguous", 0), ([], "contiguous", 0)]:
+            args = dict(self=tensor(dtype, sizes, layout=layout), diagonal=k)
+            if overload == "out":
+                args["out"] = tensor(dtype, [0])
+            add("%s %r diagonal %d" % (layout, sizes, k), **args)
+        if overload == "out":
+            add("into a 2x2 out", self=tensor(dtype, [3, 3]), diagonal=0,
+                out=tensor(dtype, [2, 2]))
+            other = "float64" if dtype != "float64" else "float32"
+            add("into a %s out" % other, self=tensor(dtype, [3, 3]), diagonal=0,
+                out=tensor(other, [3, 3]))
+        elif not name.endswith("_"):
+            add("special values", self=special_vector(dtype).reshape(1, -1), diagonal=0)
     elif op.endswith("out") and name in ("empty", "zeros", "ones", "full", "arange"):
         out = tensor(dtype, [0])
         if overload == "out" and name == "arange":
