@@ -35,6 +35,8 @@
 #include "sdk/core/scalar_type.h"
 #include "sdk/core/tensor.h"
 #include "sdk/iter/tensor_iterator.h"
+#include "sdk/iter/vec/cpu_capability.h"
+#include "sdk/iter/vec/vectorized.h"
 
 namespace bp::cpu {
 
@@ -91,6 +93,73 @@ T& at(char* p, int64_t i, int64_t step) {
   return *reinterpret_cast<T*>(p + i * step);
 }
 
+// The largest of n > 0 contiguous elements (NaN if any is NaN), on vectors of dispatch_cpu's
+// `width` (a comparison: see cpu_capability.h).
+template <typename T, typename Width>
+[[gnu::always_inline]] inline T line_max(const T* in, int64_t n, Width) {
+  using Narrow = Vectorized<T, Width::value, Width::isa>;
+  constexpr int64_t kNarrow = Narrow::size();
+  T max = in[0];
+  int64_t i = 1;
+  if (n >= kNarrow) {
+    Narrow m = Narrow::loadu(in);
+    for (i = kNarrow; i + kNarrow <= n; i += kNarrow) m = maximum(Narrow::loadu(in + i), m);
+    T lanes[kNarrow];
+    m.store(lanes);
+    max = lanes[0];
+    for (int64_t k = 1; k < kNarrow; ++k) max = math::Max{}(max, lanes[k]);
+  }
+  for (; i < n; ++i) max = math::Max{}(max, in[i]);
+  return max;
+}
+
+// A normalisation of a contiguous float or double line on vectors of the CPU's ISA: the maximum
+// on vectors of dispatch_cpu's width, the sum of terms and the results, which compare nothing,
+// on 64-byte vectors on AVX-512. The sum adds lane-wise partial sums, as PyTorch's vectorised
+// softmax does. Where the result is a function of the term (Norm::of_term: softmax's
+// term / sum), the terms are stored as they are summed and the last pass scales them: one exp
+// per element instead of two. `out` may be `in`.
+template <typename Norm, typename T>
+void normalize_contiguous(T* out, const T* in, int64_t n) {
+  constexpr bool kOfTerm = requires(Norm f, T t) { f.of_term(t, t); };
+  dispatch_cpu([&](auto width) __attribute__((always_inline)) {
+    constexpr VecIsa kIsa = decltype(width)::isa;
+    using Wide = Vectorized<T, kIsa == VecIsa::kAvx512 ? 64 : int{width}, kIsa>;
+    constexpr int64_t kWide = Wide::size();
+    const T max = line_max(in, n, width);
+    const Norm norm{};
+    const Wide vmax(max);
+    Wide partial(T(0));
+    int64_t i = 0;
+    for (; i + kWide <= n; i += kWide) {
+      const Wide term = norm.term(Wide::loadu(in + i), vmax);
+      if constexpr (kOfTerm) term.store(out + i);
+      partial = partial + term;
+    }
+    T sum = reduce_add(partial);
+    for (; i < n; ++i) {
+      const T term = norm.term(in[i], max);
+      if constexpr (kOfTerm) out[i] = term;
+      sum = sum + term;
+    }
+    const Wide vsum(sum);
+    for (i = 0; i + kWide <= n; i += kWide) {
+      if constexpr (kOfTerm) {
+        norm.of_term(Wide::loadu(out + i), vsum).store(out + i);
+      } else {
+        norm.apply(Wide::loadu(in + i), vmax, vsum).store(out + i);
+      }
+    }
+    for (; i < n; ++i) {
+      if constexpr (kOfTerm) {
+        out[i] = norm.of_term(out[i], sum);
+      } else {
+        out[i] = norm.apply(in[i], max, sum);
+      }
+    }
+  });
+}
+
 }  // namespace along_dim_detail
 
 // See the file comment. `indices`: the second output of scans whose ops project a
@@ -140,6 +209,13 @@ void normalize(std::string_view op_name, const Tensor& self, int64_t dim, const 
     using S = typename decltype(tag)::type;
     using M = opmath_t<S>;
     along_dim_detail::for_each_line({out}, in, dim, [](char** p, int64_t n, const int64_t* st) {
+      if constexpr (std::is_same_v<S, M> &&
+                    (std::is_same_v<S, float> || std::is_same_v<S, double>)) {
+        if (st[0] == sizeof(S) && st[1] == sizeof(S)) {
+          return along_dim_detail::normalize_contiguous<Norm>(reinterpret_cast<S*>(p[0]),
+                                                              reinterpret_cast<const S*>(p[1]), n);
+        }
+      }
       auto x = [&](int64_t i) { return static_cast<M>(at<const S>(p[1], i, st[1])); };
       M max = x(0);
       for (int64_t i = 1; i < n; ++i) max = math::Max{}(max, x(i));

@@ -15,6 +15,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "benchmark/benchmark.h"
 #include "sdk/core/empty.h"
@@ -217,6 +218,118 @@ bool register_masked_fill() {
   return true;
 }
 [[maybe_unused]] const bool registered_masked_fill = register_masked_fill<bp::Tensor>();
+
+// Reductions, scans and normalisations of issue 23, float32, one thread: sum of a 4096 x 4096
+// matrix over dim 0, over dim 1 and over every dim, cumsum of 1e6, softmax over the last dim of
+// [4096, 1024], argmin of 1e6 (without a dim).
+float spread_value(int64_t i) {
+  return -3.0f + 6.0f * static_cast<float>((i * 7919) % 100003) / 100003.0f;
+}
+
+bp::Tensor bp_values(std::vector<int64_t> sizes) {
+  bp::Tensor t =
+      bp::native::empty(sizes, bp::ScalarType::kFloat32, bp::Device(bp::DeviceType::kCPU));
+  float* p = t.data_ptr<float>();
+  for (int64_t i = 0; i < t.numel(); ++i) p[i] = spread_value(i);
+  return t;
+}
+
+at::Tensor torch_values(std::vector<int64_t> sizes) {
+  at::Tensor t = at::empty(sizes, at::kFloat);
+  float* p = t.data_ptr<float>();
+  for (int64_t i = 0; i < t.numel(); ++i) p[i] = spread_value(i);
+  return t;
+}
+
+constexpr int64_t kSide = 4096;
+
+// dim: 0, 1, or -1 for every dim.
+void BM_bp_sum(benchmark::State& state, int64_t dim) {
+  bp::set_num_threads(1);
+  const bp::Tensor x = bp_values({kSide, kSide});
+  bp::Tensor out = bp_values(dim < 0 ? std::vector<int64_t>{} : std::vector<int64_t>{kSide});
+  const std::vector<int64_t> dims = dim < 0 ? std::vector<int64_t>{} : std::vector<int64_t>{dim};
+  for (auto _ : state) bp::sum_out(out, x, bp::IntArrayRef(dims), false);
+  state.SetItemsProcessed(state.iterations() * kSide * kSide);
+}
+
+void BM_torch_sum(benchmark::State& state, int64_t dim) {
+  at::set_num_threads(1);
+  const at::Tensor x = torch_values({kSide, kSide});
+  at::Tensor out = torch_values(dim < 0 ? std::vector<int64_t>{} : std::vector<int64_t>{kSide});
+  const std::vector<int64_t> dims = dim < 0 ? std::vector<int64_t>{} : std::vector<int64_t>{dim};
+  for (auto _ : state) at::sum_out(out, x, at::IntArrayRef(dims), false);
+  state.SetItemsProcessed(state.iterations() * kSide * kSide);
+}
+
+void BM_bp_cumsum(benchmark::State& state) {
+  bp::set_num_threads(1);
+  const bp::Tensor x = bp_values({kN});
+  bp::Tensor out = bp_values({kN});
+  for (auto _ : state) bp::cumsum_out(out, x, 0);
+  state.SetItemsProcessed(state.iterations() * kN);
+}
+
+void BM_torch_cumsum(benchmark::State& state) {
+  at::set_num_threads(1);
+  const at::Tensor x = torch_values({kN});
+  at::Tensor out = torch_values({kN});
+  for (auto _ : state) at::cumsum_out(out, x, 0);
+  state.SetItemsProcessed(state.iterations() * kN);
+}
+
+void BM_bp_softmax(benchmark::State& state) {
+  bp::set_num_threads(1);
+  const bp::Tensor x = bp_values({4096, 1024});
+  bp::Tensor out = bp_values({4096, 1024});
+  for (auto _ : state) bp::softmax_out(out, x, 1);
+  state.SetItemsProcessed(state.iterations() * 4096 * 1024);
+}
+
+void BM_torch_softmax(benchmark::State& state) {
+  at::set_num_threads(1);
+  const at::Tensor x = torch_values({4096, 1024});
+  at::Tensor out = torch_values({4096, 1024});
+  for (auto _ : state) at::softmax_out(out, x, 1);
+  state.SetItemsProcessed(state.iterations() * 4096 * 1024);
+}
+
+void BM_bp_argmin(benchmark::State& state) {
+  bp::set_num_threads(1);
+  const bp::Tensor x = bp_values({kN});
+  bp::Tensor out = bp::native::empty({}, bp::ScalarType::kInt64, bp::Device(bp::DeviceType::kCPU));
+  for (auto _ : state) bp::argmin_out(out, x);
+  state.SetItemsProcessed(state.iterations() * kN);
+}
+
+void BM_torch_argmin(benchmark::State& state) {
+  at::set_num_threads(1);
+  const at::Tensor x = torch_values({kN});
+  at::Tensor out = at::empty({}, at::kLong);
+  for (auto _ : state) at::argmin_out(out, x);
+  state.SetItemsProcessed(state.iterations() * kN);
+}
+
+bool register_reductions() {
+  for (int64_t dim : {0, 1, -1}) {
+    const std::string name =
+        dim < 0 ? "sum_all_4096x4096" : "sum_dim" + std::to_string(dim) + "_4096x4096";
+    benchmark::RegisterBenchmark(("bp/" + name).c_str(), BM_bp_sum, dim)
+        ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark(("torch/" + name).c_str(), BM_torch_sum, dim)
+        ->Unit(benchmark::kMicrosecond);
+  }
+  benchmark::RegisterBenchmark("bp/cumsum_1e6", BM_bp_cumsum)->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("torch/cumsum_1e6", BM_torch_cumsum)->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("bp/softmax_4096x1024", BM_bp_softmax)
+      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("torch/softmax_4096x1024", BM_torch_softmax)
+      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("bp/argmin_1e6", BM_bp_argmin)->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("torch/argmin_1e6", BM_torch_argmin)->Unit(benchmark::kMicrosecond);
+  return true;
+}
+[[maybe_unused]] const bool registered_reductions = register_reductions();
 
 }  // namespace
 }  // namespace bp_bench

@@ -5,7 +5,8 @@
 // compute type T (float for float16 / bfloat16):
 //   max = the largest element (math::Max: NaN if any element is NaN);
 //   sum = the sum of term(x, max) over the line;
-//   out = apply(x, max, sum) for each element.
+//   out = apply(x, max, sum) for each element (or of_term(term(x, max), sum), where the
+//   normalisation has of_term: softmax).
 // As PyTorch's kernels, nothing guards infinities: a line holding +inf, or only -inf, gives NaN
 // (inf - inf).
 //
@@ -25,7 +26,12 @@ struct Softmax {
   }
   template <typename T>
   T apply(T x, T max, T sum) const {
-    return exp(x - max) / sum;
+    return of_term(term(x, max), sum);
+  }
+  // The result from the element's term (a backend that keeps the terms skips a second exp).
+  template <typename T>
+  T of_term(T term, T sum) const {
+    return term / sum;
   }
 };
 
