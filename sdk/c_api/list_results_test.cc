@@ -4,9 +4,10 @@
 // nothing, and debug mode checks list results against the meta function.
 //
 // Plugin kernels of list ops need ops to register for, so the test defines its own with the
-// dispatcher's C++ Library (Backplane's own list ops through op_call: list_ops_test.cc); it links the host in-process (:abi_test_util_in_process) so that the C ABI and
-// the Library share one dispatcher. Leaks: HostBackend counts its live allocations (and the
-// tests run under ASan/LSan in CI).
+// dispatcher's C++ Library (Backplane's own list ops through op_call: list_ops_test.cc); it links
+// the host in-process (:abi_test_util_in_process) so that the C ABI and the Library share one
+// dispatcher. Leaks: HostBackend counts its live allocations (and the tests run under ASan/LSan in
+// CI).
 #include <cstring>
 #include <string>
 #include <vector>

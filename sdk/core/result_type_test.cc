@@ -42,7 +42,8 @@ TEST(ResultType, ScalarsCountAsDefaultDtypes) {
 TEST(ResultType, ListsMixTensorsAndScalarsAndSkipUndefined) {
   Tensor i32 = make({3}, ScalarType::kInt32);
   Tensor f64_scalar = make({}, ScalarType::kFloat64);
-  EXPECT_EQ(promoted_dtype({i32, Tensor(), f64_scalar}, {Scalar(int64_t{1})}), ScalarType::kFloat64);
+  EXPECT_EQ(promoted_dtype({i32, Tensor(), f64_scalar}, {Scalar(int64_t{1})}),
+            ScalarType::kFloat64);
   EXPECT_EQ(promoted_dtype({i32}, {Scalar(complex<double>(1, 2))}), ScalarType::kComplex64);
 }
 

@@ -262,7 +262,8 @@ TEST(Schema, RejectsMalformedInputWithColumn) {
   EXPECT_THAT(parse_error("f(Tensor a) -> Tensor b c"),
               HasSubstr("at column 25: expected the end of the schema"));
   EXPECT_THAT(parse_error("(Tensor a) -> ()"), HasSubstr("at column 1: expected an operator name"));
-  EXPECT_THAT(parse_error("f(Tensor(a x) -> ()"), HasSubstr("at column 12: expected '!', '->' or ')'"));
+  EXPECT_THAT(parse_error("f(Tensor(a x) -> ()"),
+              HasSubstr("at column 12: expected '!', '->' or ')'"));
 }
 
 }  // namespace
