@@ -70,10 +70,9 @@ TEST(ListOps, BroadcastTensorsTakesAndReturnsTensorLists) {
   ASSERT_EQ(out.size(), 2u);
   EXPECT_THAT(out[0].sizes(), ElementsAre(3, 2));
   EXPECT_THAT(out[1].to_host<int64_t>(), ElementsAre(0, 1, 0, 1, 0, 1));
-  EXPECT_EQ(error_of([&] {
-              const std::vector<bp_tensor*> bad = {row.get(), iota({3}).get()};
-              Op(api(), "broadcast_tensors").call({arg(bad)});
-            }),
+  const Tensor three = iota({3});
+  const std::vector<bp_tensor*> mismatched = {row.get(), three.get()};
+  EXPECT_EQ(error_of([&] { Op(api(), "broadcast_tensors").call({arg(mismatched)}); }),
             "[broadcast_tensors] The size of tensor a (2) must match the size of tensor b (3) at "
             "non-singleton dimension 0");
 }
