@@ -309,6 +309,44 @@ TEST(Emit, CudaReductionTableListsReduceOpsWithArgumentPositions) {
   EXPECT_THAT(table, Not(HasSubstr("sum.IntList_out")));  // no `reduce:`
 }
 
+// Lists and non-tensor results pass through every layer by their C++ types: std::vector<Tensor>
+// for `Tensor[]` (returned and taken), the enum for ScalarType.
+TEST(Emit, ListAndScalarTypeResultsKeepTheirTypesInApiMethodsAndHandles) {
+  Model model(parse_declarations(R"(
+- func: split.Tensor(Tensor(a -> *) self, int split_size, int dim=0) -> Tensor(a)[]
+  variants: function, method
+  dispatch:
+    CompositeExplicit: split
+- func: broadcast_tensors(Tensor[] tensors) -> Tensor[]
+  dispatch:
+    CompositeImplicit: broadcast_tensors
+- func: result_type.Scalar(Tensor tensor, Scalar other) -> ScalarType
+  dispatch:
+    CompositeImplicit: result_type_scalar
+)",
+                                 "sdk/ops/views.yaml"),
+              {"views"});
+  validate(model);
+  Files files = emit_sdk(model);
+  const std::string& api = files.at("views.h");
+  EXPECT_THAT(api, HasSubstr("std::vector<Tensor> split(const Tensor& self, int64_t split_size, "
+                             "int64_t dim = 0);"));
+  EXPECT_THAT(api, HasSubstr("std::vector<Tensor> broadcast_tensors(absl::Span<const Tensor> "
+                             "tensors);"));
+  EXPECT_THAT(api, HasSubstr("ScalarType result_type(const Tensor& tensor, const Scalar& other);"));
+  EXPECT_THAT(api, HasSubstr("const TypedOperatorHandle<std::vector<Tensor>(const Tensor&, "
+                             "int64_t, int64_t)>& split_Tensor();"));
+  EXPECT_THAT(files.at("tensor_methods.inc"),
+              HasSubstr("std::vector<Tensor> split(int64_t split_size, int64_t dim = 0) const;"));
+  EXPECT_THAT(files.at("native_kernels.h"),
+              HasSubstr("ScalarType result_type_scalar(const Tensor& tensor, const Scalar& "
+                        "other);"));
+  // The op table keeps PyTorch's schema, the wildcard alias included.
+  EXPECT_THAT(files.at("op_table.cc"),
+              HasSubstr("\"split.Tensor(Tensor(a -> *) self, int split_size, int dim=0) -> "
+                        "Tensor(a)[]\""));
+}
+
 TEST(Emit, OpTableListsEveryOp) {
   Files files = emit_sdk(binary_model());
   EXPECT_THAT(files.at("op_table.cc"),

@@ -4,6 +4,10 @@
 //   Expected e = Expected::of(result);                  // one output, values checked
 //   e.outputs[0].strides = Sizes{1, 3};                 // a view: exact strides
 //   e.outputs[0].aliases = "self";                      // ... over self's storage
+//   Expected::of_plain(Value(ScalarType::kFloat32));    // result_type: a ScalarType
+//
+// An op returning `Tensor[]` has one output per element of the list, in order, each checked as
+// any tensor output (values, geometry, aliasing); the list's length is the number of outputs.
 //   throw RefError{"ZeroDivisionError"};                // PyTorch raises; text is a substring
 //
 // Thread safety: value types.
@@ -15,6 +19,7 @@
 #include <vector>
 
 #include "conformance/framework/ref_tensor.h"
+#include "sdk/dispatch/value.h"
 
 namespace bp::conformance {
 
@@ -30,6 +35,9 @@ struct ExpectedOutput {
   std::string aliases;
   // The output may be an input itself (contiguous() of a contiguous tensor, to() a no-op).
   bool may_alias = false;
+  // Set for a result that is not a tensor (result_type's ScalarType): the value it must equal;
+  // the fields above are then unused.
+  std::optional<Value> plain;
 };
 
 struct Expected {
@@ -43,6 +51,13 @@ struct Expected {
   static Expected of(RefTensor value) {
     Expected e;
     e.outputs.push_back(output(std::move(value)));
+    return e;
+  }
+  static Expected of_plain(Value v) {
+    ExpectedOutput o;
+    o.plain = std::move(v);
+    Expected e;
+    e.outputs.push_back(std::move(o));
     return e;
   }
   static Expected of(RefTensor a, RefTensor b) {

@@ -30,6 +30,13 @@ const Tensor& RefArgs::host(const std::string& name) const {
   return std::get<TensorArg>(a->value).host;
 }
 
+const std::vector<Tensor>& RefArgs::host_list(const std::string& name) const {
+  const SampleArg* a = sample_->find(name);
+  BP_INTERNAL_ASSERT(a != nullptr && std::holds_alternative<TensorListArg>(a->value),
+                     "the sample has no tensor list argument '", name, "'");
+  return std::get<TensorListArg>(a->value).host;
+}
+
 bool RefArgs::on_host(const std::string& name) const {
   const SampleArg* a = sample_->find(name);
   const auto* t = a == nullptr ? nullptr : std::get_if<TensorArg>(&a->value);
@@ -48,6 +55,13 @@ const Value* RefArgs::value(const std::string& name) const {
   const Value* v = std::get_if<Value>(&a->value);
   BP_INTERNAL_ASSERT(v != nullptr, "argument '", name, "' is not a plain value");
   return v;
+}
+
+Scalar RefArgs::given_scalar(const std::string& name) const {
+  const Value* v = value(name);
+  BP_INTERNAL_ASSERT(v != nullptr && !v->is_none(), "the sample has no Scalar argument '", name,
+                     "'");
+  return v->to<Scalar>();
 }
 
 std::optional<ScalarArg> RefArgs::optional_scalar(const std::string& name) const {

@@ -54,6 +54,8 @@ class RefArgs {
   const RefTensor* optional_tensor(const std::string& name) const;
   // The CPU tensor behind a tensor argument: its geometry (views) and storage.
   const Tensor& host(const std::string& name) const;
+  // The CPU tensors of a `Tensor[]` argument (must be present).
+  const std::vector<Tensor>& host_list(const std::string& name) const;
   // Whether a tensor argument stays on the host when the device under test is another one.
   bool on_host(const std::string& name) const;
   // How a tensor argument takes part in type promotion (tensor, zero-dim, wrapped number).
@@ -62,6 +64,9 @@ class RefArgs {
   // Numbers; `fallback` when absent.
   ScalarArg scalar(const std::string& name, ScalarArg fallback) const;
   std::optional<ScalarArg> optional_scalar(const std::string& name) const;
+  // A Scalar argument as given, with its type (must be present): for ops about the number's
+  // type itself (result_type).
+  Scalar given_scalar(const std::string& name) const;
   int64_t integer(const std::string& name, int64_t fallback) const;
   std::optional<int64_t> optional_integer(const std::string& name) const;
   bool boolean(const std::string& name, bool fallback) const;

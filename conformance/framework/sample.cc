@@ -37,6 +37,10 @@ std::string describe(const Tensor& t) {
   return out.str();
 }
 
+std::string list_element_name(const std::string& name, size_t index) {
+  return name + "[" + std::to_string(index) + "]";
+}
+
 std::string describe(const Sample& sample) {
   std::ostringstream out;
   for (size_t i = 0; i < sample.args.size(); ++i) {
@@ -44,6 +48,11 @@ std::string describe(const Sample& sample) {
     out << (i ? " " : "") << a.name << "=";
     if (const auto* t = std::get_if<TensorArg>(&a.value)) {
       out << describe(t->host) << (t->keep_on_host ? "{host}" : "");
+    } else if (const auto* list = std::get_if<TensorListArg>(&a.value)) {
+      out << "[";
+      for (size_t k = 0; k < list->host.size(); ++k)
+        out << (k ? ", " : "") << describe(list->host[k]);
+      out << "]";
     } else if (std::holds_alternative<DeviceUnderTest>(a.value)) {
       out << "<device>";
     } else {

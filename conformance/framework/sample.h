@@ -31,12 +31,22 @@ struct TensorArg {
   bool keep_on_host = false;
 };
 
+// A `Tensor[]` argument (broadcast_tensors' tensors): CPU tensors, each copied to the device
+// under test as a TensorArg would be. Element i is named "<argument>[i]" in expectations
+// (ExpectedOutput::aliases, returns_args).
+struct TensorListArg {
+  std::vector<Tensor> host;
+};
+
+// The name of element `index` of the list argument `name`: "tensors[1]".
+std::string list_element_name(const std::string& name, size_t index);
+
 // Stands for the device under test (factories' `device=`, to.device's target).
 struct DeviceUnderTest {
   friend bool operator==(const DeviceUnderTest&, const DeviceUnderTest&) = default;
 };
 
-using SampleValue = std::variant<TensorArg, Value, DeviceUnderTest>;
+using SampleValue = std::variant<TensorArg, Value, DeviceUnderTest, TensorListArg>;
 
 struct SampleArg {
   std::string name;
@@ -53,6 +63,10 @@ struct Sample {
   }
   Sample& add(std::string name, TensorArg t) {
     args.push_back({std::move(name), std::move(t)});
+    return *this;
+  }
+  Sample& add(std::string name, TensorListArg list) {
+    args.push_back({std::move(name), std::move(list)});
     return *this;
   }
   Sample& add(std::string name, DeviceUnderTest d) {

@@ -192,6 +192,7 @@ RefTensor ref_tensor_from_json(const json& j) {
 }
 
 json expected_output_to_json(const ExpectedOutput& o) {
+  if (o.plain) return json{{"value", argument_to_json(*o.plain)}};
   json j = ref_tensor_to_json(o.value);
   if (o.values_unspecified) {
     j.erase("values");
@@ -204,8 +205,17 @@ json expected_output_to_json(const ExpectedOutput& o) {
   return j;
 }
 
-ExpectedOutput expected_output_from_json(const json& j) {
+ExpectedOutput expected_output_from_json(const json& j, const FunctionSchema& schema) {
   ExpectedOutput o;
+  if (j.contains("value")) {
+    // Only ops with one result return non-tensors (result_type), so its type is the first's.
+    if (schema.returns.size() != 1 || schema.returns[0].type.kind == TypeKind::kTensor) {
+      malformed("a \"value\" output for an op that does not return one non-tensor", j);
+    }
+    SampleValue v = argument_from_json(j.at("value"), schema.returns[0].type);
+    o.plain = std::get<Value>(std::move(v));
+    return o;
+  }
   o.values_unspecified = j.value("values_unspecified", false);
   if (o.values_unspecified) {
     RefTensor t{dtype_from_json(j.at("dtype")), ints_of(j.at("sizes")), {}};
@@ -226,6 +236,11 @@ json argument_to_json(const SampleValue& v) {
     json j = tensor_to_json(t->host);
     if (t->keep_on_host) j["on_host"] = true;
     return j;
+  }
+  if (const auto* list = std::get_if<TensorListArg>(&v)) {
+    json a = json::array();
+    for (const Tensor& t : list->host) a.push_back(tensor_to_json(t));
+    return a;
   }
   if (std::holds_alternative<DeviceUnderTest>(v)) return "<device>";
   const Value& value = std::get<Value>(v);
@@ -278,6 +293,14 @@ SampleValue argument_from_json(const json& j, const Type& type) {
       }
       case TypeKind::kBool:
         return Value(j.get<std::vector<bool>>());
+      case TypeKind::kTensor: {
+        if (type.element_optional || !j.is_array()) {
+          malformed("expected a list of tensors (lists of optional tensors are not supported)", j);
+        }
+        TensorListArg list;
+        for (const json& t : j) list.host.push_back(tensor_from_json(t));
+        return list;
+      }
       default:
         malformed("lists of this type are not supported in case files", j);
     }

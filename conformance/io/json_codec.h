@@ -39,9 +39,10 @@ json ref_tensor_to_json(const RefTensor& t);
 RefTensor ref_tensor_from_json(const json& j);
 
 // An expected output: a ref tensor plus the optional "strides", "storage_offset", "aliases",
-// "may_alias" and "values_unspecified".
+// "may_alias" and "values_unspecified"; or, for a result that is not a tensor, {"value": v}
+// with v written as an argument of the op's return type ("float32" for a ScalarType).
 json expected_output_to_json(const ExpectedOutput& o);
-ExpectedOutput expected_output_from_json(const json& j);
+ExpectedOutput expected_output_from_json(const json& j, const FunctionSchema& schema);
 
 // One argument: tensors as objects ("on_host": true when kept on the host), the device under
 // test as "<device>", numbers, strings, dtype and memory format names, lists, null for None.

@@ -21,6 +21,7 @@ const OpDatabase& op_database() {
     auto* d = new OpDatabase;
     add_factory_entries(*d);
     add_view_entries(*d);
+    add_list_view_entries(*d);
     add_copy_entries(*d);
     add_unary_entries(*d);
     add_binary_entries(*d);
@@ -29,6 +30,7 @@ const OpDatabase& op_database() {
     add_scan_entries(*d);
     add_activation_entries(*d);
     add_special_entries(*d);
+    add_promotion_entries(*d);
     return d;
   }();
   return *db;

@@ -32,6 +32,8 @@ void add_scan_entries(OpDatabase& db);
 void add_special_entries(OpDatabase& db);
 void add_factory_entries(OpDatabase& db);
 void add_view_entries(OpDatabase& db);
+void add_list_view_entries(OpDatabase& db);
+void add_promotion_entries(OpDatabase& db);
 void add_copy_entries(OpDatabase& db);
 void add_activation_entries(OpDatabase& db);
 

@@ -1,6 +1,7 @@
 #include "conformance/runner/execute.h"
 
 #include <algorithm>
+#include <sstream>
 #include <stdexcept>
 
 #include "conformance/runner/compare.h"
@@ -19,9 +20,25 @@ struct CallResult {
   bool raised = false;
   ErrorCode code = ErrorCode::kInternal;
   std::string message;
+  // The results in order, each element of a `Tensor[]` result as an output of its own (so each
+  // is checked as any tensor output). A result of another type (result_type's ScalarType) is an
+  // undefined tensor here and its value in `plain`, at the same index (None for tensors).
   std::vector<Tensor> outputs;
-  std::string problem;  // a non-Backplane exception, or non-tensor results
+  std::vector<Value> plain;
+  std::string problem;  // a non-Backplane exception, or results of a type the suite cannot check
 };
+
+std::string joined(const std::vector<std::string>& texts) {
+  std::string out;
+  for (const std::string& t : texts) out += (out.empty() ? "" : ", ") + t;
+  return out;
+}
+
+std::string printed(const Value& v) {
+  std::ostringstream out;
+  out << v;
+  return out.str();
+}
 
 CallResult call(const OperatorHandle& op, Stack& stack) {
   CallResult r;
@@ -41,11 +58,29 @@ CallResult call(const OperatorHandle& op, Stack& stack) {
     return r;
   }
   for (const Value& v : stack) {
-    if (!v.is_tensor()) {
-      r.problem = "returned a non-tensor value";
-      return r;
+    switch (v.tag()) {
+      case Value::Tag::kTensor:
+        r.outputs.push_back(v.ref<Tensor>());
+        r.plain.emplace_back();
+        break;
+      case Value::Tag::kTensorList:
+        for (const Tensor& t : v.ref<std::vector<Tensor>>()) {
+          r.outputs.push_back(t);
+          r.plain.emplace_back();
+        }
+        break;
+      case Value::Tag::kBool:
+      case Value::Tag::kInt:
+      case Value::Tag::kDouble:
+      case Value::Tag::kScalarType:
+        r.outputs.emplace_back();
+        r.plain.push_back(v);
+        break;
+      default:
+        r.problem = "returned a value of type " + std::string(Value::tag_name(v.tag())) +
+                    ", which the suite does not check";
+        return r;
     }
-    r.outputs.push_back(v.ref<Tensor>());
   }
   return r;
 }
@@ -86,6 +121,18 @@ void check_outputs(const Case& c, const CallResult& r, const PreparedCall& prepa
     const ExpectedOutput& want = e.outputs[i];
     const Tensor& got = r.outputs[i];
     const std::string which = e.outputs.size() > 1 ? "output " + std::to_string(i) + ": " : "";
+    if (want.plain || !r.plain[i].is_none()) {
+      const std::string value = printed(r.plain[i]);
+      if (!want.plain) {
+        o.fail(which + "returned " + value + ", expected a tensor");
+      } else if (r.plain[i].is_none()) {
+        o.fail(which + "returned a tensor, expected " + printed(*want.plain));
+      } else if (r.plain[i].tag() != want.plain->tag() || value != printed(*want.plain)) {
+        o.fail(which + "returned " + value + ", expected " + printed(*want.plain));
+      }
+      o.actual_plain.push_back(value);
+      continue;
+    }
     if (!got.defined()) {
       o.fail(which + "returned an undefined tensor");
       continue;
@@ -172,6 +219,10 @@ void check_meta(const Case& c, const OperatorHandle& op, const CallResult& real,
     return;
   }
   for (size_t i = 0; i < r.outputs.size(); ++i) {
+    if (!r.plain[i].is_none() && printed(r.plain[i]) != printed(real.plain[i])) {
+      o.fail("[meta] returned " + printed(r.plain[i]) + ", but the backend gave " +
+             printed(real.plain[i]));
+    }
     const Tensor& m = r.outputs[i];
     const Tensor& t = real.outputs[i];
     if (!m.defined() || !t.defined()) continue;
@@ -194,6 +245,10 @@ void compare_with(const Case& c, const Backend& other, CaseOutcome& o) {
              (ref.raised.empty() ? "succeeded" : "raised '" + ref.raised + "'"));
     }
     return;
+  }
+  if (o.actual_plain != ref.actual_plain) {
+    o.fail("[vs " + other.name() + "] returned " + joined(o.actual_plain) + ", the " +
+           other.name() + " backend " + joined(ref.actual_plain));
   }
   for (size_t i = 0; i < ref.actual.size(); ++i) {
     const Tolerance tol = i < c.expect.tolerances.size() ? c.expect.tolerances[i] : Tolerance{};

@@ -35,7 +35,9 @@ struct CaseOutcome {
   std::string raised;                 // the error the op raised, if it raised
   std::vector<RefTensor> actual;      // the outputs, read back to the host
   std::vector<Sizes> actual_strides;  // their strides
-  Transfers transfers;                // bytes the backend moved during the op's calls
+  // The results that are not tensors (result_type's ScalarType), as they print ("float32").
+  std::vector<std::string> actual_plain;
+  Transfers transfers;  // bytes the backend moved during the op's calls
 
   void fail(std::string why);
 };

@@ -88,6 +88,13 @@ PreparedCall prepare_call(const FunctionSchema& schema, const std::vector<Sample
       Tensor d = copy_to_device(t->host, target);
       call.tensors[s.name] = d;
       call.stack.emplace_back(std::move(d));
+    } else if (const auto* list = std::get_if<TensorListArg>(&given->value)) {
+      std::vector<Tensor> on_device;
+      for (size_t i = 0; i < list->host.size(); ++i) {
+        on_device.push_back(copy_to_device(list->host[i], device));
+        call.tensors[list_element_name(s.name, i)] = on_device.back();
+      }
+      call.stack.emplace_back(std::move(on_device));
     } else if (std::holds_alternative<DeviceUnderTest>(given->value)) {
       call.stack.emplace_back(device);
     } else {

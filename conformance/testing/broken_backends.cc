@@ -43,7 +43,7 @@ Wide add(const Wide& a, const Wide& b, const Scalar& alpha, ScalarType t) {
 // out = self + alpha * other, elementwise with broadcasting, on host memory.
 void compute_add(Defect d, const Tensor& self, const Tensor& other, const Scalar& alpha,
                  const Tensor& out) {
-  const ScalarType compute = result_type(self, other);
+  const ScalarType compute = promoted_dtype(self, other);
   auto strides = [&](const Tensor& t) {
     return d == Defect::kIgnoresStrides
                ? contiguous_strides_of(Sizes(t.sizes().begin(), t.sizes().end()))
@@ -96,7 +96,7 @@ void add_flattened_kernel(void* user_data, const OperatorHandle&, DispatchKeySet
       b(other.sizes().begin(), other.sizes().end());
   // No shared meta function runs before this kernel: it checks the shapes itself.
   BP_CHECK(broadcast_sizes(a, b, &shape), "The size of tensor a must match the size of tensor b");
-  const ScalarType dtype = result_type(self, other);
+  const ScalarType dtype = promoted_dtype(self, other);
   Storage storage = Storage::allocate(static_cast<size_t>(numel_of(shape)) * element_size(dtype),
                                       self.storage().allocator());
   Tensor out(IntrusivePtr<TensorImpl>::make(storage, dtype, IntArrayRef(shape),

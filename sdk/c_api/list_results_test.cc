@@ -3,10 +3,11 @@
 // memory is refused without a leak or a crash, a kernel that fails after filling a list leaks
 // nothing, and debug mode checks list results against the meta function.
 //
-// None of Backplane's ops returns a list, so the test defines its own ops with the dispatcher's
-// C++ Library; it links the host in-process (:abi_test_util_in_process) so that the C ABI and
-// the Library share one dispatcher. Leaks: HostBackend counts its live allocations (and the
-// tests run under ASan/LSan in CI).
+// Plugin kernels of list ops need ops to register for, so the test defines its own with the
+// dispatcher's C++ Library (Backplane's own list ops through op_call: list_ops_test.cc); it links
+// the host in-process (:abi_test_util_in_process) so that the C ABI and the Library share one
+// dispatcher. Leaks: HostBackend counts its live allocations (and the tests run under ASan/LSan in
+// CI).
 #include <cstring>
 #include <string>
 #include <vector>

@@ -12,7 +12,7 @@ void update_result_type_state(ResultTypeState& state, const Tensor& tensor) {
   update_result_type_state(state, tensor.dtype(), operand_kind(tensor));
 }
 
-ScalarType result_type(absl::Span<const Tensor> tensors, absl::Span<const Scalar> scalars) {
+ScalarType promoted_dtype(absl::Span<const Tensor> tensors, absl::Span<const Scalar> scalars) {
   ResultTypeState state;
   for (const Tensor& tensor : tensors) update_result_type_state(state, tensor);
   for (const Scalar& scalar : scalars)
@@ -20,10 +20,10 @@ ScalarType result_type(absl::Span<const Tensor> tensors, absl::Span<const Scalar
   return result_type(state);
 }
 
-ScalarType result_type(const Tensor& a, const Tensor& b) { return result_type({a, b}); }
+ScalarType promoted_dtype(const Tensor& a, const Tensor& b) { return promoted_dtype({a, b}); }
 
-ScalarType result_type(const Tensor& tensor, const Scalar& scalar) {
-  return result_type(absl::Span<const Tensor>(&tensor, 1), absl::Span<const Scalar>(&scalar, 1));
+ScalarType promoted_dtype(const Tensor& tensor, const Scalar& scalar) {
+  return promoted_dtype(absl::Span<const Tensor>(&tensor, 1), absl::Span<const Scalar>(&scalar, 1));
 }
 
 }  // namespace bp

@@ -1,10 +1,12 @@
-// The dtype an op computes in, from its tensor and scalar operands (torch.result_type).
+// The dtype an op computes in, from its tensor and scalar operands: torch.result_type's rules,
+// as meta functions apply them (no dispatch). The op bp::result_type (sdk/ops/promotion.yaml)
+// answers the same question through the dispatcher.
 //
 //   Tensor i = empty({3}, ScalarType::kInt32, cpu);
 //   Tensor d = empty({}, ScalarType::kFloat64, cpu);    // zero-dim
-//   result_type(i, d);                                  // kFloat64 (higher category)
-//   result_type(i, Scalar(2.5));                        // kFloat32 (default dtype)
-//   result_type({i, d}, {Scalar(int64_t{1})});          // kFloat64
+//   promoted_dtype(i, d);                               // kFloat64 (higher category)
+//   promoted_dtype(i, Scalar(2.5));                     // kFloat32 (default dtype)
+//   promoted_dtype({i, d}, {Scalar(int64_t{1})});       // kFloat64
 //
 // Applies promotion.h's rules: tensors with dims, zero-dim tensors and scalars are three priority
 // classes (see there). Undefined tensors are skipped.
@@ -28,9 +30,9 @@ OperandKind operand_kind(const Tensor& tensor);
 void update_result_type_state(ResultTypeState& state, const Tensor& tensor);
 
 // Errors: no defined operand at all (internal error, as promotion.h's result_type).
-ScalarType result_type(absl::Span<const Tensor> tensors, absl::Span<const Scalar> scalars = {});
-ScalarType result_type(const Tensor& a, const Tensor& b);
-ScalarType result_type(const Tensor& tensor, const Scalar& scalar);
+ScalarType promoted_dtype(absl::Span<const Tensor> tensors, absl::Span<const Scalar> scalars = {});
+ScalarType promoted_dtype(const Tensor& a, const Tensor& b);
+ScalarType promoted_dtype(const Tensor& tensor, const Scalar& scalar);
 
 }  // namespace bp
 

@@ -185,7 +185,13 @@ class Parser {
       ++pos_;
       alias = AliasInfo{parse_identifier("an alias set name"), false};
       if (try_consume('!')) alias->is_write = true;
-      expect(')', "'!' or ')'");
+      skip_space();
+      if (try_consume_text("->")) {
+        skip_space();
+        expect('*', "'*' (only the wildcard set follows '->')");
+        alias->into_wildcard = true;
+      }
+      expect(')', "'!', '->' or ')'");
     }
     if (try_consume('?')) type.optional = true;
     if (try_consume('[')) {
@@ -376,7 +382,8 @@ std::string to_string(const Argument& argument) {
   std::string type = to_string(argument.type);
   if (argument.alias) {
     // The alias annotation sits right after the base name: `Tensor(a!)[]`, `Tensor(a)?`.
-    std::string annotation = "(" + argument.alias->set + (argument.alias->is_write ? "!)" : ")");
+    std::string annotation = "(" + argument.alias->set + (argument.alias->is_write ? "!" : "") +
+                             (argument.alias->into_wildcard ? " -> *)" : ")");
     type.insert(
         type.find_first_of("?[") == std::string::npos ? type.size() : type.find_first_of("?["),
         annotation);

@@ -56,10 +56,13 @@ struct Type {
   friend bool operator==(const Type&, const Type&) = default;
 };
 
-// Alias annotation of a Tensor: `(a)` reads set a, `(a!)` writes it.
+// Alias annotation of a Tensor: `(a)` reads set a, `(a!)` writes it, `(a -> *)` says that the
+// results may alias it through a container: split's `Tensor(a -> *) self` returns `Tensor(a)[]`,
+// a list of views of self (PyTorch's "after set" wildcard).
 struct AliasInfo {
   std::string set;
   bool is_write = false;
+  bool into_wildcard = false;  // `-> *`
 
   friend bool operator==(const AliasInfo&, const AliasInfo&) = default;
 };

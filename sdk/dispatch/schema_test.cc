@@ -228,6 +228,22 @@ TEST(Schema, ErrorNamesColumnAndExpectedToken) {
   EXPECT_THAT(parse_error("add(Tensour self) -> Tensor"), HasSubstr("not 'Tensour'"));
 }
 
+TEST(Schema, ParsesWildcardAliasOfListResults) {
+  FunctionSchema s =
+      parse_schema("split.Tensor(Tensor(a -> *) self, int split_size, int dim=0) -> Tensor(a)[]");
+  ASSERT_TRUE(s.arguments[0].alias.has_value());
+  EXPECT_EQ(s.arguments[0].alias->set, "a");
+  EXPECT_TRUE(s.arguments[0].alias->into_wildcard);
+  EXPECT_FALSE(s.arguments[0].alias->is_write);
+  EXPECT_TRUE(s.returns[0].type.is_list);
+  EXPECT_EQ(s.returns[0].alias->set, "a");
+  EXPECT_FALSE(s.is_mutable());
+  EXPECT_EQ(to_string(s),
+            "split.Tensor(Tensor(a -> *) self, int split_size, int dim=0) -> Tensor(a)[]");
+  EXPECT_THAT(parse_error("f(Tensor(a -> b) x) -> ()"),
+              HasSubstr("expected '*' (only the wildcard set follows '->')"));
+}
+
 TEST(Schema, RejectsMalformedInputWithColumn) {
   EXPECT_THAT(parse_error("f(int(a) x) -> ()"),
               HasSubstr("at column 6: expected an argument name (only Tensor takes an alias)"));
@@ -246,7 +262,8 @@ TEST(Schema, RejectsMalformedInputWithColumn) {
   EXPECT_THAT(parse_error("f(Tensor a) -> Tensor b c"),
               HasSubstr("at column 25: expected the end of the schema"));
   EXPECT_THAT(parse_error("(Tensor a) -> ()"), HasSubstr("at column 1: expected an operator name"));
-  EXPECT_THAT(parse_error("f(Tensor(a x) -> ()"), HasSubstr("at column 12: expected '!' or ')'"));
+  EXPECT_THAT(parse_error("f(Tensor(a x) -> ()"),
+              HasSubstr("at column 12: expected '!', '->' or ')'"));
 }
 
 }  // namespace

@@ -15,6 +15,7 @@ OP_FAMILIES = [
     "scans",
     "activations",
     "special",
+    "promotion",
 ]
 
 def sdk_generated_sources():

@@ -313,7 +313,7 @@ void pow_tensor_scalar_op(TensorIteratorBase& iter, const Tensor& self, const Sc
   BP_CHECK(!(is_integral(self.dtype(), /*include_bool=*/true) &&
              exponent.is_integral(/*include_bool=*/true) && exponent.to<int64_t>() < 0),
            "Integers to negative integer powers are not allowed.");
-  unary_op_in_dtype(iter, self, result_type(self, exponent));
+  unary_op_in_dtype(iter, self, promoted_dtype(self, exponent));
 }
 
 }  // namespace bp::meta

@@ -130,7 +130,7 @@ void heaviside_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& va
 // second argument", "Expected object of scalar type complex64 but got scalar type float32 for
 // argument 'out'".
 void complex_parts_op(TensorIteratorBase& iter, const Tensor& first, const Tensor& second);
-// pow(Tensor, Scalar): unary_op_in_dtype over self in result_type(self, exponent); an integral
+// pow(Tensor, Scalar): unary_op_in_dtype over self in promoted_dtype(self, exponent); an integral
 // (or bool) self with a negative integral exponent is "Integers to negative integer powers are
 // not allowed."
 void pow_tensor_scalar_op(TensorIteratorBase& iter, const Tensor& self, const Scalar& exponent);

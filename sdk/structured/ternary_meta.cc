@@ -20,7 +20,7 @@ void ternary_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& a, c
 
 void where_op(TensorIteratorBase& iter, const Tensor& condition, const Tensor& self,
               const Tensor& other) {
-  const ScalarType dtype = result_type(self, other);
+  const ScalarType dtype = promoted_dtype(self, other);
   const Tensor& out = iter.maybe_get_output(0);
   BP_CHECK(!out.defined() || out.dtype() == dtype, "Expected out type to be ", dtype, " but got ",
            out.defined() ? out.dtype() : dtype);

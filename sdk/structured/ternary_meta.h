@@ -22,7 +22,7 @@ namespace bp::meta {
 // build_ternary_op).
 void ternary_op(TensorIteratorBase& iter, const Tensor& self, const Tensor& a, const Tensor& b);
 
-// where(condition, self, other): self and other promoted to result_type(self, other), which is
+// where(condition, self, other): self and other promoted to promoted_dtype(self, other), which is
 // the output's dtype (a given out must have it: "Expected out type to be float32 but got
 // int64"); the condition stays bool. A uint8 condition is accepted with PyTorch's deprecation
 // warning; other dtypes are "where expected condition to be a boolean tensor.". On the CPU the

@@ -5,7 +5,7 @@ import re
 
 import torch
 
-from . import copies, encode, factories, pointwise, reductions, views
+from . import copies, encode, factories, pointwise, promotion, reductions, views
 from .sample import Sample, tensor
 
 # The dtype= arguments the samples of ops that take one try.
@@ -341,7 +341,7 @@ def samples(op, ops_by_name, dtype, call):
     if functional is not None:
         return out_samples(op, functional, dtype, call)
     family_samplers = {"views": views.views, "factories": factories.factories,
-                       "copies": copies.copies}
+                       "copies": copies.copies, "promotion": promotion.promotion}
     if op.family not in family_samplers:
         raise KeyError("no samples for " + op.name)
     return family_samplers[op.family](op.name, dtype)

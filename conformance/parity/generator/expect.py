@@ -36,9 +36,25 @@ def input_precision(args):
     return min(names, key=PRECISION.index) if names else None
 
 
+def _given_tensors(given):
+    """The tensors PyTorch was given, by the name a case file gives them: an argument's name, or
+    "tensors[1]" for an element of a list argument (docs/conformance.md)."""
+    for name, v in given.items():
+        if isinstance(v, torch.Tensor):
+            yield name, v
+        elif isinstance(v, (list, tuple)):
+            for i, t in enumerate(v):
+                if isinstance(t, torch.Tensor):
+                    yield "%s[%d]" % (name, i), t
+
+
 def expect_outputs(op, result, given, args):
-    """The "expect" of a case whose call returned `result` (PyTorch was `given` the tensors)."""
-    results = result if isinstance(result, tuple) else (result,)
+    """The "expect" of a case whose call returned `result` (PyTorch was `given` the tensors).
+    A tuple of results or a list result (Tensor[]) gives one output per tensor, in order; a
+    dtype result (result_type) a {"value": name} output."""
+    if isinstance(result, torch.dtype):
+        return {"outputs": [{"value": encode.dtype_name(result)}]}
+    results = result if isinstance(result, (tuple, list)) else (result,)
     outputs = []
     least = input_precision(args)
     for r in results:
@@ -54,10 +70,11 @@ def expect_outputs(op, result, given, args):
             o.pop("values")
             o["values_unspecified"] = True
         if op.kind == "functional":
-            for name, t in given.items():
-                if isinstance(t, torch.Tensor) and t.storage().data_ptr() == \
-                        r.storage().data_ptr() and r.storage().size() > 0:
+            for name, t in _given_tensors(given):
+                if t.storage().data_ptr() == r.storage().data_ptr() and r.storage().size() > 0:
                     o["aliases"] = name
+                    # Where in the shared storage the view starts (each piece of a split).
+                    o["storage_offset"] = r.storage_offset()
         outputs.append(o)
     expect = {"outputs": outputs}
     tensors = [name for name, v in args.items() if isinstance(v, torch.Tensor)]

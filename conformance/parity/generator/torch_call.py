@@ -43,8 +43,16 @@ def isfinite_out(self, out):
     return torch.logical_not(torch.logical_or(torch.isinf(self), torch.isnan(self)), out=out)
 
 
+def result_type(first, second):
+    """result_type through Python's torch.result_type, which returns a torch.dtype (torch.ops
+    returns the ScalarType as a bare int) and picks the overload from the argument kinds."""
+    return torch.result_type(first, second)
+
+
 OVERRIDES = {"squeeze.dims": squeeze_dims, "squeeze_.dims": squeeze__dims,
              "isfinite.out": isfinite_out}
+OVERRIDES.update({"result_type." + overload: result_type
+                  for overload in ("Tensor", "Scalar", "Scalar_Tensor", "Scalar_Scalar")})
 
 
 def torch_op(name):

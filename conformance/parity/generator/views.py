@@ -1,4 +1,6 @@
 """Samples of the view ops: valid and invalid geometry on contiguous and strided inputs."""
+import torch
+
 from .sample import Sample, tensor
 
 
@@ -161,6 +163,108 @@ def views(op, dtype):
         add("last dim 4", self=x)
         add("0-dim", self=_x(op, dtype, ()))
         add("sliced, last dim 2", self=_x(op, dtype, (4, 2), "sliced"))
+    elif base in LIST_VIEWS:
+        LIST_VIEWS[base](op, dtype, add)
     else:
         raise KeyError("no view samples for " + op)
     return s
+
+
+# ---- Views returning lists: the pieces' count, geometry and aliasing are the point.
+
+def _splits(op, dtype, add):
+    x = _x(op, dtype, (5, 4))
+    xt = _x(op, dtype, (5, 7), "transposed")
+    empty = _x(op, dtype, (0, 3))
+    if op.endswith(".Tensor"):  # split.Tensor, unsafe_split.Tensor: one size for every piece
+        for size, dim in [(2, 0), (3, 1), (4, -1), (10, 0), (1, 0)]:
+            add("split_size %d dim %d" % (size, dim), self=x, split_size=size, dim=dim)
+        add("transposed", self=xt, split_size=3, dim=1)
+        add("sliced", self=_x(op, dtype, (4, 9), "sliced"), split_size=4, dim=1)
+        add("expanded", self=_x(op, dtype, (6, 5), "expanded"), split_size=4, dim=0)
+        add("zero-size, split_size 0", self=empty, split_size=0, dim=0)
+        add("zero-size, split_size 2", self=empty, split_size=2, dim=0)
+        add("split_size 0", self=x, split_size=0, dim=0)
+        add("negative split_size", self=x, split_size=-1, dim=0)
+        add("dim out of range", self=x, split_size=2, dim=2)
+        add("0-dim", self=_x(op, dtype, ()), split_size=1, dim=0)
+        return
+    key = "split_size" if op == "split.sizes" else "split_sizes"
+    for sizes, dim in [([1, 4], 0), ([2, 0, 2], -1), ([5], 0), ([1, 1, 1, 1], 1)]:
+        add("sizes %s dim %d" % (sizes, dim), self=x, dim=dim, **{key: sizes})
+    add("transposed", self=xt, dim=1, **{key: [3, 4]})
+    add("zero-size", self=empty, dim=0, **{key: [0, 0]})
+    add("no sizes", self=x, dim=0, **{key: []})
+    add("sizes too small", self=x, dim=0, **{key: [1, 1]})
+    add("sizes too large", self=x, dim=0, **{key: [4, 4]})
+    add("negative size", self=x, dim=0, **{key: [4, -2, 3]})
+    add("0-dim", self=_x(op, dtype, ()), dim=0, **{key: [1]})
+
+
+def _chunk(op, dtype, add):
+    x = _x(op, dtype, (5, 4))
+    for chunks, dim in [(3, 0), (2, 1), (4, -1), (5, 0), (20, 0), (1, 1)]:
+        add("chunks %d dim %d" % (chunks, dim), self=x, chunks=chunks, dim=dim)
+    add("transposed", self=_x(op, dtype, (5, 7), "transposed"), chunks=3, dim=1)
+    add("zero-size", self=_x(op, dtype, (0, 3)), chunks=3, dim=0)
+    add("chunks 0", self=x, chunks=0, dim=0)
+    add("0-dim", self=_x(op, dtype, ()), chunks=1, dim=0)
+
+
+def _tensor_split(op, dtype, add):
+    x = _x(op, dtype, (5, 4))
+    xt = _x(op, dtype, (5, 7), "transposed")
+    if op.endswith(".sections"):
+        for n, dim in [(3, 0), (4, 1), (7, 0), (1, -1)]:
+            add("sections %d dim %d" % (n, dim), self=x, sections=n, dim=dim)
+        add("transposed", self=xt, sections=4, dim=1)
+        add("zero-size", self=_x(op, dtype, (0, 3)), sections=2, dim=0)
+        add("sections 0", self=x, sections=0, dim=0)
+        add("dim out of range", self=x, sections=2, dim=-3)
+        add("0-dim", self=_x(op, dtype, ()), sections=2, dim=0)
+    elif op.endswith(".indices"):
+        for idx, dim in [([1, 3], 0), ([4, 1, -1, 9], 0), ([], 1), ([2, 2], -1)]:
+            add("indices %s dim %d" % (idx, dim), self=x, indices=idx, dim=dim)
+        add("transposed", self=xt, indices=[2, 5], dim=1)
+        add("0-dim", self=_x(op, dtype, ()), indices=[1], dim=0)
+    else:  # tensor_indices_or_sections: int64 indices (1-D) or sections (0-dim)
+        def longs(v):
+            return torch.tensor(v, dtype=torch.int64)
+        add("indices [1, 3]", self=x, tensor_indices_or_sections=longs([1, 3]), dim=0)
+        add("sections 3", self=x, tensor_indices_or_sections=longs(3), dim=0)
+        add("strided indices", self=xt, tensor_indices_or_sections=longs([6, 0, 2, 0])[::2],
+            dim=1)
+        add("2-D indices", self=x, tensor_indices_or_sections=longs([[1], [2]]), dim=0)
+        add("float indices", self=x, tensor_indices_or_sections=torch.tensor([1.0]), dim=0)
+        add("0-dim self", self=_x(op, dtype, ()), tensor_indices_or_sections=longs([1]), dim=0)
+
+
+def _unbind(op, dtype, add):
+    x = _x(op, dtype, (2, 3, 4))
+    for dim in [0, 1, -1]:
+        add("dim %d" % dim, self=x, dim=dim)
+    add("transposed", self=_x(op, dtype, (5, 7), "transposed"), dim=1)
+    add("expanded", self=_x(op, dtype, (6, 5), "expanded"), dim=1)
+    add("zero-size, dim 0", self=_x(op, dtype, (0, 3)), dim=0)
+    add("zero-size, dim 1", self=_x(op, dtype, (0, 3)), dim=1)
+    add("dim out of range", self=x, dim=3)
+    add("0-dim", self=_x(op, dtype, ()), dim=0)
+
+
+def _broadcast_tensors(op, dtype, add):
+    def t(*sizes, layout="contiguous"):
+        return tensor(dtype, list(sizes), layout=layout, seed=(op, sizes))
+    add("column and row", tensors=[t(3, 1), t(2)])
+    add("same shapes", tensors=[t(2, 3), t(2, 3, layout="transposed")])
+    add("0-dim and two more", tensors=[t(), t(2, 2), t(1, 2)])
+    add("zero-size", tensors=[t(0, 3), t(1, 3)])
+    add("one tensor", tensors=[t(4)])
+    add("no tensors", tensors=[])
+    add("mismatch", tensors=[t(2), t(3)])
+    add("mismatch with the shape so far", tensors=[t(2), t(1, 2), t(3, 3)])
+
+
+LIST_VIEWS = {"split": _splits, "split_with_sizes": _splits, "unsafe_split": _splits,
+              "unsafe_split_with_sizes": _splits, "chunk": _chunk,
+              "tensor_split": _tensor_split, "unbind": _unbind,
+              "broadcast_tensors": _broadcast_tensors}

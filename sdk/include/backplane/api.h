@@ -157,12 +157,17 @@ typedef struct bp_api {
    * *nresults gets the count). Tensor results are new references; an out= or in-place op
    * returns (a new reference to) the tensor it wrote. List and string results are stored in
    * host memory: release each result with value_release (tensor_release also does for a
-   * tensor). Argument values follow the schema: a Tensor? or optional argument takes NONE (or a
-   * NULL tensor), Tensor?[] a TENSOR_LIST with NULL entries, Scalar a BOOL, INT, DOUBLE or
-   * COMPLEX, float an INT or DOUBLE, int[N] an INT_LIST or one INT for all N. Errors name the op
-   * ("[add.Tensor] ..."): wrong arity, a missing argument without default or a wrong argument
-   * type (BP_ERROR_TYPE, naming the argument and its position), every error of the op itself
-   * (shape mismatch...), too little room for the results (nothing is returned then). */
+   * tensor). A `Tensor[]` result (split, chunk, unbind, broadcast_tensors) is one TENSOR_LIST
+   * value: the caller owns its array and one reference to each entry, and value_release drops
+   * both (never free() the array); to keep an entry longer, tensor_retain it before the release.
+   * An empty list has size 0 (and an array value_release still frees). A ScalarType result
+   * (result_type) is a DTYPE value, which holds nothing to release. Argument values follow the
+   * schema: a Tensor? or optional argument takes NONE (or a NULL tensor), Tensor?[] a TENSOR_LIST
+   * with NULL entries, Scalar a BOOL, INT, DOUBLE or COMPLEX, float an INT or DOUBLE, int[N] an
+   * INT_LIST or one INT for all N, Tensor[] a TENSOR_LIST. Errors name the op ("[add.Tensor]
+   * ..."): wrong arity, a missing argument without default or a wrong argument type
+   * (BP_ERROR_TYPE, naming the argument and its position), every error of the op itself (shape
+   * mismatch...), too little room for the results (nothing is returned then). */
   bp_error* (*op_call)(const bp_op* op, const bp_value* args, size_t nargs, bp_value* results,
                        size_t max_results, size_t* nresults);
   /* As op_call, but every tensor argument is replaced by a Meta tensor of the same sizes,

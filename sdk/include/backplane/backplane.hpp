@@ -229,6 +229,14 @@ inline bp_value arg(const std::vector<int64_t>& list) {
   v.u.ints.size = list.size();
   return v;
 }
+// A `Tensor[]` argument (broadcast_tensors' tensors): the handles, borrowed like any argument.
+inline bp_value arg(const std::vector<bp_tensor*>& tensors) {
+  bp_value v{};
+  v.tag = BP_VALUE_TENSOR_LIST;
+  v.u.tensors.data = tensors.data();
+  v.u.tensors.size = tensors.size();
+  return v;
+}
 inline bp_value arg(bp_device device) {
   bp_value v{};
   v.tag = BP_VALUE_DEVICE;
@@ -276,6 +284,13 @@ class Results {
       list.push_back(Tensor::borrow(api_, values_[i].u.tensors.data[j]));
     }
     return list;
+  }
+  // Result `i` as a dtype (a bp_dtype; result_type returns one). Errors: not a dtype.
+  int32_t dtype(size_t i) const {
+    if (i >= count_ || values_[i].tag != BP_VALUE_DTYPE) {
+      throw Error(BP_ERROR_TYPE, "result " + std::to_string(i) + " is not a dtype");
+    }
+    return values_[i].u.dtype;
   }
 
   size_t capacity() const { return values_.size(); }

@@ -53,15 +53,17 @@ Tensor& masked_fill_tensor_out(const Tensor& self, const Tensor& mask, const Ten
 }
 
 Tensor where_scalar_self(const Tensor& condition, const Scalar& self, const Tensor& other) {
-  return bp::where(condition, where_operand(self, result_type(other, self), other.device()), other);
+  return bp::where(condition, where_operand(self, promoted_dtype(other, self), other.device()),
+                   other);
 }
 
 Tensor where_scalar_other(const Tensor& condition, const Tensor& self, const Scalar& other) {
-  return bp::where(condition, self, where_operand(other, result_type(self, other), self.device()));
+  return bp::where(condition, self,
+                   where_operand(other, promoted_dtype(self, other), self.device()));
 }
 
 Tensor where_scalar(const Tensor& condition, const Scalar& self, const Scalar& other) {
-  const ScalarType dtype = result_type({}, {self, other});
+  const ScalarType dtype = promoted_dtype({}, {self, other});
   return bp::where(condition, where_operand(self, dtype, condition.device()),
                    where_operand(other, dtype, condition.device()));
 }
