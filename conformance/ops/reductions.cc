@@ -503,7 +503,8 @@ void add_reduction_entries(OpDatabase& db) {
                     .result_dtypes = int64_result,
                     .reduce_in_input = true,
                     .keepdim = false,
-                    .reduce = count_nonzero_of}));
+                    .reduce = count_nonzero_of,
+                    .out_dtype = OutDtypeRule::kFromOut}));
   db.add(reduction({.name = "count_nonzero",
                     .out = "count_nonzero.out",
                     .dtypes = kAllDtypes,
@@ -512,7 +513,8 @@ void add_reduction_entries(OpDatabase& db) {
                     .result_dtypes = int64_result,
                     .reduce_in_input = true,
                     .keepdim = false,
-                    .reduce = count_nonzero_of}));
+                    .reduce = count_nonzero_of,
+                    .out_dtype = OutDtypeRule::kFromOut}));
   db.add(reduction(
       {.name = "std.correction",
        .out = "std.correction_out",
