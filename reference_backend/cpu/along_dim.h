@@ -103,7 +103,20 @@ template <typename T, typename Width>
   int64_t i = 1;
   if (n >= kNarrow) {
     Narrow m = Narrow::loadu(in);
-    for (i = kNarrow; i + kNarrow <= n; i += kNarrow) m = maximum(Narrow::loadu(in + i), m);
+    i = kNarrow;
+    if (n >= 4 * kNarrow) {
+      // Four running maxima: one would wait on its own compare and blend at every step.
+      Narrow m1 = Narrow::loadu(in + kNarrow), m2 = Narrow::loadu(in + 2 * kNarrow),
+             m3 = Narrow::loadu(in + 3 * kNarrow);
+      for (i = 4 * kNarrow; i + 4 * kNarrow <= n; i += 4 * kNarrow) {
+        m = maximum(Narrow::loadu(in + i), m);
+        m1 = maximum(Narrow::loadu(in + i + kNarrow), m1);
+        m2 = maximum(Narrow::loadu(in + i + 2 * kNarrow), m2);
+        m3 = maximum(Narrow::loadu(in + i + 3 * kNarrow), m3);
+      }
+      m = maximum(maximum(m1, m), maximum(m3, m2));
+    }
+    for (; i + kNarrow <= n; i += kNarrow) m = maximum(Narrow::loadu(in + i), m);
     T lanes[kNarrow];
     m.store(lanes);
     max = lanes[0];
@@ -117,7 +130,7 @@ template <typename T, typename Width>
 // on vectors of dispatch_cpu's width, the sum of terms and the results, which compare nothing,
 // on 64-byte vectors on AVX-512. The sum adds lane-wise partial sums, as PyTorch's vectorised
 // softmax does. Where the result is a function of the term (Norm::of_term: softmax's
-// term / sum), the terms are stored as they are summed and the last pass scales them: one exp
+// term * (1 / sum)), the terms are stored as they are summed and the last pass scales them: one exp
 // per element instead of two. `out` may be `in`.
 template <typename Norm, typename T>
 void normalize_contiguous(T* out, const T* in, int64_t n) {
@@ -142,17 +155,18 @@ void normalize_contiguous(T* out, const T* in, int64_t n) {
       if constexpr (kOfTerm) out[i] = term;
       sum = sum + term;
     }
-    const Wide vsum(sum);
+    const T inverse = T(1) / sum;
+    const Wide vsum(sum), vinverse(inverse);
     for (i = 0; i + kWide <= n; i += kWide) {
       if constexpr (kOfTerm) {
-        norm.of_term(Wide::loadu(out + i), vsum).store(out + i);
+        norm.of_term(Wide::loadu(out + i), vinverse).store(out + i);
       } else {
         norm.apply(Wide::loadu(in + i), vmax, vsum).store(out + i);
       }
     }
     for (; i < n; ++i) {
       if constexpr (kOfTerm) {
-        out[i] = norm.of_term(out[i], sum);
+        out[i] = norm.of_term(out[i], inverse);
       } else {
         out[i] = norm.apply(in[i], max, sum);
       }
@@ -167,7 +181,6 @@ void normalize_contiguous(T* out, const T* in, int64_t n) {
 template <template <typename> class Ops, uint32_t kDtypes>
 void scan(std::string_view op_name, const Tensor& self, int64_t dim, const Tensor& out,
           const Tensor& indices = Tensor()) {
-  using along_dim_detail::at;
   check_dtype_supported(out.dtype(), kDtypes, op_name);
   const Tensor in = along_dim_detail::input_as(self, out.dtype());
   std::vector<Tensor> outputs = {out};
@@ -183,16 +196,23 @@ void scan(std::string_view op_name, const Tensor& self, int64_t dim, const Tenso
                        " outputs");
     const int64_t x = static_cast<int64_t>(outputs.size());  // the input's operand index
     along_dim_detail::for_each_line(outputs, in, dim, [&](char** p, int64_t n, const int64_t* st) {
+      // Locals, not p[] and st[]: the compiler cannot keep those in registers across the stores
+      // (it cannot rule out that a store writes them), and the loop then ran 3x slower.
+      const char* const in_line = p[x];
+      char* const out_line = p[0];
+      char* const indices_line = kIndexed ? p[1] : nullptr;
+      const int64_t in_step = st[x], out_step = st[0], indices_step = kIndexed ? st[1] : 0;
       const O ops{};
       auto acc = ops.identity();
       for (int64_t i = 0; i < n; ++i) {
-        acc = ops.reduce(acc, element_cast<V>(at<const S>(p[x], i, st[x])), i);
+        acc =
+            ops.reduce(acc, element_cast<V>(*reinterpret_cast<const S*>(in_line + i * in_step)), i);
         const R r = ops.project(acc);
         if constexpr (kIndexed) {
-          at<S>(p[0], i, st[0]) = element_cast<S>(r.value);
-          at<int64_t>(p[1], i, st[1]) = r.index;
+          *reinterpret_cast<S*>(out_line + i * out_step) = element_cast<S>(r.value);
+          *reinterpret_cast<int64_t*>(indices_line + i * indices_step) = r.index;
         } else {
-          at<S>(p[0], i, st[0]) = element_cast<S>(r);
+          *reinterpret_cast<S*>(out_line + i * out_step) = element_cast<S>(r);
         }
       }
     });

@@ -5,7 +5,7 @@
 // compute type T (float for float16 / bfloat16):
 //   max = the largest element (math::Max: NaN if any element is NaN);
 //   sum = the sum of term(x, max) over the line;
-//   out = apply(x, max, sum) for each element (or of_term(term(x, max), sum), where the
+//   out = apply(x, max, sum) for each element (or of_term(term(x, max), 1 / sum), where the
 //   normalisation has of_term: softmax).
 // As PyTorch's kernels, nothing guards infinities: a line holding +inf, or only -inf, gives NaN
 // (inf - inf).
@@ -18,7 +18,7 @@
 
 namespace bp::math {
 
-// softmax: exp(x - max) / sum(exp(x - max)).
+// softmax: exp(x - max) * (1 / sum(exp(x - max))).
 struct Softmax {
   template <typename T>
   T term(T x, T max) const {
@@ -26,12 +26,13 @@ struct Softmax {
   }
   template <typename T>
   T apply(T x, T max, T sum) const {
-    return of_term(term(x, max), sum);
+    return of_term(term(x, max), T(1) / sum);
   }
-  // The result from the element's term (a backend that keeps the terms skips a second exp).
+  // The result from the element's term and 1 / sum (a backend that keeps the terms skips a
+  // second exp, and multiplies by the reciprocal, as PyTorch's vectorised softmax does).
   template <typename T>
-  T of_term(T term, T sum) const {
-    return term / sum;
+  T of_term(T term, T inverse_sum) const {
+    return term * inverse_sum;
   }
 };
 
