@@ -104,6 +104,12 @@ TEST(IntentionalDifferences, Fma) {
   expect_complex_values(mul(complex_tensor_of(ST::kComplex64, {C(big, big)}),
                             complex_tensor_of(ST::kComplex64, {C(1.5, -2)})),
                         ST::kComplex64, {C(inf, nan)});
+  // A complex product into an integral out: the product computed in complex, then its real part
+  // truncated ((1.5+2j)(-3+0.5j) = -5.5-5.25j, exact here; in general its last bit is the
+  // build's, which the truncation can show).
+  Tensor out = int_tensor_of(ST::kInt64, {0});
+  prod_out(out, complex_tensor_of(ST::kComplex64, {C(1.5, 2), C(-3, 0.5)}));
+  expect_int_values(out, ST::kInt64, {-5});
 }
 
 // complex-pow: zeros and infinities as bases (C99 leaves cpow's special values unspecified).
