@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
+#include <utility>
 
 #include "conformance/families/reduction.h"
 #include "conformance/framework/layouts.h"
@@ -162,102 +164,133 @@ std::vector<Kwargs> norm_orders(const std::string& name) {
   return out;
 }
 
+// The full overload of a reduction over dims (sum(self) of sum.dim_IntList): the same entry over
+// every dim, without dim or keepdim, in tier 2 (its extra samples, which name dims, dropped).
+ReductionSpec every_dim(ReductionSpec spec, std::string name, std::string out) {
+  spec.name = std::move(name);
+  spec.out = std::move(out);
+  spec.tier = 2;
+  spec.dim = DimArg::kNone;
+  spec.extra_samples = nullptr;
+  return spec;
+}
+
 }  // namespace
 
 void add_reduction_entries(OpDatabase& db) {
-  db.add(reduction({.name = "sum.dim_IntList",
+  ReductionSpec sum{.name = "sum.dim_IntList",
                     .out = "sum.IntList_out",
                     .dtypes = kAllDtypes,
                     .dim = DimArg::kOptionalList,
                     .result_dtypes = accumulate_dtype,
                     .reduce = sum_of,
                     .dtype_kwargs = {ScalarType::kFloat64, ScalarType::kInt64},
-                    .out_dtype = OutDtypeRule::kFromOut}));
-  db.add(reduction({.name = "mean.dim",
-                    .out = "mean.out",
-                    .dtypes = kFloatingAndComplex,
-                    .dim = DimArg::kOptionalList,
-                    .result_dtypes =
-                        [](const RefArgs& a, ScalarType self) {
-                          return std::vector<ScalarType>{a.dtype("dtype").value_or(self)};
-                        },
-                    .reduce =
-                        [](const std::vector<Wide>& xs, const ReductionContext& c) {
-                          Wide s = sum_of(xs, c)[0];
-                          s.z /= static_cast<double>(xs.size());
-                          return std::vector<Wide>{s};
-                        },
-                    .check =
-                        [](const RefArgs& a, const std::vector<bool>&) {
-                          const ScalarType t = a.tensor("self").dtype;
-                          if (!a.dtype("dtype") && is_integral(t, /*include_bool=*/true)) {
-                            throw RefError{
-                                "mean(): could not infer output dtype. Input dtype must be either "
-                                "a floating point or complex dtype. Got: " +
-                                name_of(t)};
-                          }
-                        },
-                    .dtype_kwargs = {ScalarType::kFloat64},
-                    .out_dtype = OutDtypeRule::kFromOut,
-                    .extra_samples = integral_mean_sample}));
-  db.add(reduction({.name = "prod.dim_int",
-                    .out = "prod.int_out",
-                    .dtypes = kAllDtypes,
-                    .dim = DimArg::kInt,
-                    .result_dtypes = accumulate_dtype,
-                    .reduce = prod_of,
-                    // Magnitudes near 1: a product of 257 values from [-1.5, 1.5] underflows in
-                    // float32 (and complex ones overflow), and then 0 * inf (a special value) is
-                    // NaN or inf by the order of the multiplications, which PyTorch does not fix
-                    // either. Signs come from the specials (-0.0, -inf).
-                    .domain = Domain{.low = 0.5, .high = 1.2, .int_low = -3, .int_high = 3},
-                    .dtype_kwargs = {ScalarType::kFloat64, ScalarType::kInt64},
-                    .out_dtype = OutDtypeRule::kFromOut}));
-  db.add(reduction({.name = "amax",
-                    .out = "amax.out",
-                    .dtypes = kAllButComplex,
-                    .dim = DimArg::kList,
-                    .result_dtypes = [](const RefArgs&,
-                                        ScalarType self) { return std::vector<ScalarType>{self}; },
-                    .reduce =
-                        [](const std::vector<Wide>& xs, const ReductionContext& c) {
-                          return std::vector<Wide>{xs[argmax_of(xs, c.input)]};
-                        },
-                    .empty_check = "amax()",
-                    .out_dtype_error =
-                        [](ScalarType expected, ScalarType given) {
-                          return "Expected the dtype for input and out to match, but got " +
-                                 name_of(expected) + " for input's dtype and " + name_of(given) +
-                                 " for out's dtype.";
-                        }}));
-  db.add(reduction({.name = "max.dim",
-                    .out = "max.dim_max",
-                    .dtypes = kAllButComplex,
-                    .dim = DimArg::kInt,
-                    .result_dtypes =
-                        [](const RefArgs&, ScalarType self) {
-                          return std::vector<ScalarType>{self, ScalarType::kInt64};
-                        },
-                    .reduce_in_input = true,
-                    .reduce =
-                        [](const std::vector<Wide>& xs, const ReductionContext& c) {
-                          const size_t i = argmax_of(xs, c.input);
-                          return std::vector<Wide>{xs[i], from_int(Int(static_cast<int64_t>(i)))};
-                        },
-                    .empty_check = "max()"}));
-  db.add(reduction(
-      {.name = "argmax",
-       .out = "argmax.out",
-       .dtypes = kAllTypes,
-       .dim = DimArg::kOptionalInt,
-       .result_dtypes = [](const RefArgs&,
-                           ScalarType) { return std::vector<ScalarType>{ScalarType::kInt64}; },
-       .reduce_in_input = true,
-       .reduce =
-           [](const std::vector<Wide>& xs, const ReductionContext& c) {
-             return std::vector<Wide>{from_int(Int(static_cast<int64_t>(argmax_of(xs, c.input))))};
-           },
-       .empty_check = "argmax()"}));
+                    .out_dtype = OutDtypeRule::kFromOut};
+  db.add(reduction(sum));
+  db.add(reduction(every_dim(std::move(sum), "sum", "sum.out")));
+  ReductionSpec mean{.name = "mean.dim",
+                     .out = "mean.out",
+                     .dtypes = kFloatingAndComplex,
+                     .dim = DimArg::kOptionalList,
+                     .result_dtypes =
+                         [](const RefArgs& a, ScalarType self) {
+                           return std::vector<ScalarType>{a.dtype("dtype").value_or(self)};
+                         },
+                     .reduce =
+                         [](const std::vector<Wide>& xs, const ReductionContext& c) {
+                           Wide s = sum_of(xs, c)[0];
+                           s.z /= static_cast<double>(xs.size());
+                           return std::vector<Wide>{s};
+                         },
+                     .check =
+                         [](const RefArgs& a, const std::vector<bool>&) {
+                           const ScalarType t = a.tensor("self").dtype;
+                           if (!a.dtype("dtype") && is_integral(t, /*include_bool=*/true)) {
+                             throw RefError{
+                                 "mean(): could not infer output dtype. Input dtype must be either "
+                                 "a floating point or complex dtype. Got: " +
+                                 name_of(t)};
+                           }
+                         },
+                     .dtype_kwargs = {ScalarType::kFloat64},
+                     .out_dtype = OutDtypeRule::kFromOut,
+                     .extra_samples = integral_mean_sample};
+  db.add(reduction(mean));
+  db.add(reduction(every_dim(std::move(mean), "mean", "")));
+  ReductionSpec prod{.name = "prod.dim_int",
+                     .out = "prod.int_out",
+                     .dtypes = kAllDtypes,
+                     .dim = DimArg::kInt,
+                     .result_dtypes = accumulate_dtype,
+                     .reduce = prod_of,
+                     // Magnitudes near 1: a product of 257 values from [-1.5, 1.5] underflows in
+                     // float32 (and complex ones overflow), and then 0 * inf (a special value) is
+                     // NaN or inf by the order of the multiplications, which PyTorch does not fix
+                     // either. Signs come from the specials (-0.0, -inf).
+                     .domain = Domain{.low = 0.5, .high = 1.2, .int_low = -3, .int_high = 3},
+                     .dtype_kwargs = {ScalarType::kFloat64, ScalarType::kInt64},
+                     .out_dtype = OutDtypeRule::kFromOut};
+  db.add(reduction(prod));
+  prod.large_of_ones = true;
+  db.add(reduction(every_dim(std::move(prod), "prod", "prod.out")));
+  // amax / amin, max.dim / min.dim, argmax / argmin, and max() / min(): amax / amin over every
+  // dim, with the full overload's name in its message.
+  for (const bool is_max : {true, false}) {
+    const auto extreme_index = is_max ? argmax_of<true> : argmax_of<false>;
+    const int tier = is_max ? 1 : 2;
+    ReductionSpec extreme{
+        .name = is_max ? "amax" : "amin",
+        .out = is_max ? "amax.out" : "amin.out",
+        .dtypes = kAllButComplex,
+        .tier = tier,
+        .dim = DimArg::kList,
+        .result_dtypes = [](const RefArgs&,
+                            ScalarType self) { return std::vector<ScalarType>{self}; },
+        .reduce =
+            [extreme_index](const std::vector<Wide>& xs, const ReductionContext& c) {
+              return std::vector<Wide>{xs[extreme_index(xs, c.input)]};
+            },
+        .empty_check = is_max ? "amax()" : "amin()",
+        .out_dtype_error =
+            [](ScalarType expected, ScalarType given) {
+              return "Expected the dtype for input and out to match, but got " + name_of(expected) +
+                     " for input's dtype and " + name_of(given) + " for out's dtype.";
+            }};
+    db.add(reduction(extreme));
+    extreme.empty_check = is_max ? "max()" : "min()";
+    db.add(reduction(every_dim(std::move(extreme), is_max ? "max" : "min", "")));
+    db.add(reduction({.name = is_max ? "max.dim" : "min.dim",
+                      .out = is_max ? "max.dim_max" : "min.dim_min",
+                      .dtypes = kAllButComplex,
+                      .tier = tier,
+                      .dim = DimArg::kInt,
+                      .result_dtypes =
+                          [](const RefArgs&, ScalarType self) {
+                            return std::vector<ScalarType>{self, ScalarType::kInt64};
+                          },
+                      .reduce_in_input = true,
+                      .reduce =
+                          [extreme_index](const std::vector<Wide>& xs, const ReductionContext& c) {
+                            const size_t i = extreme_index(xs, c.input);
+                            return std::vector<Wide>{xs[i], from_int(Int(static_cast<int64_t>(i)))};
+                          },
+                      .empty_check = is_max ? "max()" : "min()"}));
+    db.add(reduction(
+        {.name = is_max ? "argmax" : "argmin",
+         .out = is_max ? "argmax.out" : "argmin.out",
+         .dtypes = kAllTypes,
+         .tier = tier,
+         .dim = DimArg::kOptionalInt,
+         .result_dtypes = [](const RefArgs&,
+                             ScalarType) { return std::vector<ScalarType>{ScalarType::kInt64}; },
+         .reduce_in_input = true,
+         .reduce =
+             [extreme_index](const std::vector<Wide>& xs, const ReductionContext& c) {
+               return std::vector<Wide>{
+                   from_int(Int(static_cast<int64_t>(extreme_index(xs, c.input))))};
+             },
+         .empty_check = is_max ? "argmax()" : "argmin()"}));
+  }
   db.add(reduction(
       {.name = "var.correction",
        .out = "var.correction_out",
@@ -299,26 +332,29 @@ void add_reduction_entries(OpDatabase& db) {
   norm.reduce_in_input = false;
   db.add(reduction(std::move(norm)));
   for (const bool all : {true, false}) {
-    db.add(reduction({.name = all ? "all.dim" : "any.dim",
-                      .out = all ? "all.out" : "any.out",
-                      .dtypes = kAllDtypes,
-                      .dim = DimArg::kInt,
-                      .result_dtypes =
-                          [](const RefArgs&, ScalarType self) {
-                            return std::vector<ScalarType>{
-                                self == ScalarType::kUInt8 ? self : ScalarType::kBool};
-                          },
-                      .reduce_in_input = true,
-                      .reduce =
-                          [all](const std::vector<Wide>& xs, const ReductionContext& c) {
-                            bool result = all;
-                            for (const Wide& x : xs) {
-                              const bool nonzero = as_complex(x, c.input) != cd(0, 0);
-                              result = all ? result && nonzero : result || nonzero;
-                            }
-                            return std::vector<Wide>{from_int(Int(result ? 1 : 0))};
-                          },
-                      .out_dtype = OutDtypeRule::kFromOut}));
+    ReductionSpec all_any{
+        .name = all ? "all.dim" : "any.dim",
+        .out = all ? "all.out" : "any.out",
+        .dtypes = kAllDtypes,
+        .dim = DimArg::kInt,
+        .result_dtypes =
+            [](const RefArgs&, ScalarType self) {
+              return std::vector<ScalarType>{self == ScalarType::kUInt8 ? self : ScalarType::kBool};
+            },
+        .reduce_in_input = true,
+        .reduce =
+            [all](const std::vector<Wide>& xs, const ReductionContext& c) {
+              bool result = all;
+              for (const Wide& x : xs) {
+                const bool nonzero = as_complex(x, c.input) != cd(0, 0);
+                result = all ? result && nonzero : result || nonzero;
+              }
+              return std::vector<Wide>{from_int(Int(result ? 1 : 0))};
+            },
+        .out_dtype = OutDtypeRule::kFromOut};
+    db.add(reduction(all_any));
+    db.add(reduction(
+        every_dim(std::move(all_any), all ? "all" : "any", all ? "all.all_out" : "any.all_out")));
   }
   db.add(reduction({.name = "logsumexp",
                     .out = "logsumexp.out",
@@ -343,54 +379,6 @@ void add_reduction_entries(OpDatabase& db) {
                     .out_dtype = OutDtypeRule::kFromOut}));
 
   // ---- Tier 2 ----
-  db.add(reduction({.name = "amin",
-                    .out = "amin.out",
-                    .dtypes = kAllButComplex,
-                    .tier = 2,
-                    .dim = DimArg::kList,
-                    .result_dtypes = [](const RefArgs&,
-                                        ScalarType self) { return std::vector<ScalarType>{self}; },
-                    .reduce =
-                        [](const std::vector<Wide>& xs, const ReductionContext& c) {
-                          return std::vector<Wide>{xs[argmin_of(xs, c.input)]};
-                        },
-                    .empty_check = "amin()",
-                    .out_dtype_error =
-                        [](ScalarType expected, ScalarType given) {
-                          return "Expected the dtype for input and out to match, but got " +
-                                 name_of(expected) + " for input's dtype and " + name_of(given) +
-                                 " for out's dtype.";
-                        }}));
-  db.add(reduction({.name = "min.dim",
-                    .out = "min.dim_min",
-                    .dtypes = kAllButComplex,
-                    .tier = 2,
-                    .dim = DimArg::kInt,
-                    .result_dtypes =
-                        [](const RefArgs&, ScalarType self) {
-                          return std::vector<ScalarType>{self, ScalarType::kInt64};
-                        },
-                    .reduce_in_input = true,
-                    .reduce =
-                        [](const std::vector<Wide>& xs, const ReductionContext& c) {
-                          const size_t i = argmin_of(xs, c.input);
-                          return std::vector<Wide>{xs[i], from_int(Int(static_cast<int64_t>(i)))};
-                        },
-                    .empty_check = "min()"}));
-  db.add(reduction(
-      {.name = "argmin",
-       .out = "argmin.out",
-       .dtypes = kAllTypes,
-       .tier = 2,
-       .dim = DimArg::kOptionalInt,
-       .result_dtypes = [](const RefArgs&,
-                           ScalarType) { return std::vector<ScalarType>{ScalarType::kInt64}; },
-       .reduce_in_input = true,
-       .reduce =
-           [](const std::vector<Wide>& xs, const ReductionContext& c) {
-             return std::vector<Wide>{from_int(Int(static_cast<int64_t>(argmin_of(xs, c.input))))};
-           },
-       .empty_check = "argmin()"}));
   db.add(reduction(
       {.name = "aminmax",
        .out = "aminmax.out",
@@ -611,81 +599,6 @@ void add_reduction_entries(OpDatabase& db) {
            [](ScalarType dtype, ValueSource& src) {
              return error_sample(dtype, src, ScalarType::kInt64, "an integral input");
            }}));
-
-  // The full reductions: every dim, no keepdim.
-  db.add(reduction({.name = "sum",
-                    .out = "sum.out",
-                    .dtypes = kAllDtypes,
-                    .tier = 2,
-                    .dim = DimArg::kNone,
-                    .result_dtypes = accumulate_dtype,
-                    .reduce = sum_of,
-                    .dtype_kwargs = {ScalarType::kFloat64, ScalarType::kInt64},
-                    .out_dtype = OutDtypeRule::kFromOut}));
-  db.add(reduction({.name = "mean",
-                    .dtypes = kFloatingAndComplex,
-                    .tier = 2,
-                    .dim = DimArg::kNone,
-                    .result_dtypes =
-                        [](const RefArgs& a, ScalarType self) {
-                          return std::vector<ScalarType>{a.dtype("dtype").value_or(self)};
-                        },
-                    .reduce =
-                        [](const std::vector<Wide>& xs, const ReductionContext& c) {
-                          Wide s = sum_of(xs, c)[0];
-                          s.z /= static_cast<double>(xs.size());
-                          return std::vector<Wide>{s};
-                        },
-                    .dtype_kwargs = {ScalarType::kFloat64}}));
-  db.add(reduction({.name = "prod",
-                    .out = "prod.out",
-                    .dtypes = kAllDtypes,
-                    .tier = 2,
-                    .dim = DimArg::kNone,
-                    .result_dtypes = accumulate_dtype,
-                    .reduce = prod_of,
-                    .domain = Domain{.low = 0.5, .high = 1.2, .int_low = -3, .int_high = 3},
-                    .large_of_ones = true,
-                    .dtype_kwargs = {ScalarType::kFloat64, ScalarType::kInt64},
-                    .out_dtype = OutDtypeRule::kFromOut}));
-  for (const bool is_max : {true, false}) {
-    db.add(
-        reduction({.name = is_max ? "max" : "min",
-                   .dtypes = kAllButComplex,
-                   .tier = 2,
-                   .dim = DimArg::kNone,
-                   .result_dtypes = [](const RefArgs&,
-                                       ScalarType self) { return std::vector<ScalarType>{self}; },
-                   .reduce =
-                       [is_max](const std::vector<Wide>& xs, const ReductionContext& c) {
-                         return std::vector<Wide>{
-                             xs[is_max ? argmax_of(xs, c.input) : argmin_of(xs, c.input)]};
-                       },
-                   .empty_check = is_max ? "max()" : "min()"}));
-  }
-  for (const bool all : {true, false}) {
-    db.add(reduction({.name = all ? "all" : "any",
-                      .out = all ? "all.all_out" : "any.all_out",
-                      .dtypes = kAllDtypes,
-                      .tier = 2,
-                      .dim = DimArg::kNone,
-                      .result_dtypes =
-                          [](const RefArgs&, ScalarType self) {
-                            return std::vector<ScalarType>{
-                                self == ScalarType::kUInt8 ? self : ScalarType::kBool};
-                          },
-                      .reduce_in_input = true,
-                      .reduce =
-                          [all](const std::vector<Wide>& xs, const ReductionContext& c) {
-                            bool result = all;
-                            for (const Wide& x : xs) {
-                              const bool nonzero = as_complex(x, c.input) != cd(0, 0);
-                              result = all ? result && nonzero : result || nonzero;
-                            }
-                            return std::vector<Wide>{from_int(Int(result ? 1 : 0))};
-                          },
-                      .out_dtype = OutDtypeRule::kFromOut}));
-  }
 }
 
 }  // namespace bp::conformance

@@ -1,6 +1,8 @@
 // Scans and normalisations along a dim: PyTorch's semantics in wide precision, line by line.
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <string>
 #include <utility>
 
 #include "conformance/families/along_dim.h"
@@ -21,6 +23,23 @@ std::vector<std::vector<Wide>> running_sums(const std::vector<Wide>& xs, ScalarT
     for (const Wide& x : xs) out.push_back(from_complex(s += x.z));
   }
   return {out};
+}
+
+// cumsum's and cumprod's result dtype: dtype=, else int64 for bool and integral inputs. PyTorch
+// has no bool kernel (dtype=torch.bool, a bool out= and an in-place call on a bool tensor raise
+// once the output is built).
+std::function<ScalarType(const RefArgs&, ScalarType)> cumulative_dtype(std::string name) {
+  return [name](const RefArgs& a, ScalarType self) {
+    const ScalarType result = a.dtype("dtype").value_or(
+        is_integral(self, /*include_bool=*/true) ? ScalarType::kInt64 : self);
+    if (result == ScalarType::kBool) {
+      RefError e{"\"" + name + "\" not implemented for 'bool'"};
+      e.result_sizes = a.tensor("self").sizes;
+      e.result_dtype = result;
+      throw e;
+    }
+    return result;
+  };
 }
 
 // The running products of a line: wrapping int64 for integral and bool dtypes, double or
@@ -115,20 +134,7 @@ void add_scan_entries(OpDatabase& db) {
   db.add(along_dim({.name = "cumsum",
                     .family = "scan",
                     .dtypes = kAllDtypes,
-                    // Bool inputs sum in int64; PyTorch has no bool kernel (dtype=torch.bool, a
-                    // bool out= and cumsum_ on a bool tensor raise once the output is built).
-                    .result_dtype =
-                        [](const RefArgs& a, ScalarType self) {
-                          const ScalarType result = a.dtype("dtype").value_or(
-                              is_integral(self, /*include_bool=*/true) ? ScalarType::kInt64 : self);
-                          if (result == ScalarType::kBool) {
-                            RefError e{"\"cumsum\" not implemented for 'bool'"};
-                            e.result_sizes = a.tensor("self").sizes;
-                            e.result_dtype = result;
-                            throw e;
-                          }
-                          return result;
-                        },
+                    .result_dtype = cumulative_dtype("cumsum"),
                     .line = running_sums,
                     .dtype_kwargs = {ScalarType::kFloat64, ScalarType::kInt64},
                     .out_dtype = OutDtypeRule::kFromOut,
@@ -136,19 +142,7 @@ void add_scan_entries(OpDatabase& db) {
   db.add(along_dim({.name = "cumprod",
                     .family = "scan",
                     .dtypes = kAllDtypes,
-                    // As cumsum: bool inputs multiply in int64, a bool result raises.
-                    .result_dtype =
-                        [](const RefArgs& a, ScalarType self) {
-                          const ScalarType result = a.dtype("dtype").value_or(
-                              is_integral(self, /*include_bool=*/true) ? ScalarType::kInt64 : self);
-                          if (result == ScalarType::kBool) {
-                            RefError e{"\"cumprod\" not implemented for 'bool'"};
-                            e.result_sizes = a.tensor("self").sizes;
-                            e.result_dtype = result;
-                            throw e;
-                          }
-                          return result;
-                        },
+                    .result_dtype = cumulative_dtype("cumprod"),
                     .line = running_products,
                     // Magnitudes near 1, as prod's: long lines neither overflow nor underflow.
                     .domain = Domain{.low = 0.5, .high = 1.2, .int_low = -3, .int_high = 3},

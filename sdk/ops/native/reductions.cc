@@ -1,7 +1,9 @@
 // Composite reductions: the full-reduction overloads (sum, mean, prod, max, min, all, any without
 // a dim) and aminmax, count_nonzero (int? dim), var_mean and std_mean, each built on the dim
 // overloads' ops, so every backend that has those has these, with PyTorch's own checks first.
+#include <optional>
 #include <tuple>
+#include <vector>
 
 #include "sdk/core/error.h"
 #include "sdk/core/promotion.h"
@@ -68,6 +70,17 @@ std::vector<int64_t> dims_of(std::optional<int64_t> dim) {
 void check_spread_mean(const Tensor& self, const char* name) {
   BP_CHECK(is_floating_point(self.dtype()) || is_complex(self.dtype()), name,
            " only support floating point and complex dtypes");
+}
+
+// The out= forms of var_mean / std_mean: the functional op's check, the dims, then each out's
+// exact dtype (the spread's real dtype, the mean's input dtype).
+void check_spread_mean_outs(const Tensor& self, const char* name,
+                            const std::optional<IntArrayRef>& dim, bool keepdim,
+                            const Tensor& spread, const Tensor& mean) {
+  check_spread_mean(self, name);
+  meta::reduction_shape(self, dim.value_or(IntArrayRef()), keepdim);
+  check_out_dtype(spread, to_real_type(self.dtype()));
+  check_out_dtype(mean, self.dtype());
 }
 
 }  // namespace
@@ -148,10 +161,7 @@ std::tuple<Tensor, Tensor> var_mean(const Tensor& self, std::optional<IntArrayRe
 std::tuple<Tensor&, Tensor&> var_mean_out(const Tensor& self, std::optional<IntArrayRef> dim,
                                           const std::optional<Scalar>& correction, bool keepdim,
                                           Tensor& out0, Tensor& out1) {
-  check_spread_mean(self, "var_mean");
-  meta::reduction_shape(self, dim.value_or(IntArrayRef()), keepdim);  // dims before outs
-  check_out_dtype(out0, to_real_type(self.dtype()));
-  check_out_dtype(out1, self.dtype());
+  check_spread_mean_outs(self, "var_mean", dim, keepdim, out0, out1);
   bp::var_out(out0, self, dim, correction, keepdim);
   bp::mean_out(out1, self, dim, keepdim);
   return {out0, out1};
@@ -166,10 +176,7 @@ std::tuple<Tensor, Tensor> std_mean(const Tensor& self, std::optional<IntArrayRe
 std::tuple<Tensor&, Tensor&> std_mean_out(const Tensor& self, std::optional<IntArrayRef> dim,
                                           const std::optional<Scalar>& correction, bool keepdim,
                                           Tensor& out0, Tensor& out1) {
-  check_spread_mean(self, "std_mean");
-  meta::reduction_shape(self, dim.value_or(IntArrayRef()), keepdim);  // dims before outs
-  check_out_dtype(out0, to_real_type(self.dtype()));
-  check_out_dtype(out1, self.dtype());
+  check_spread_mean_outs(self, "std_mean", dim, keepdim, out0, out1);
   bp::std_out(out0, self, dim, correction, keepdim);
   bp::mean_out(out1, self, dim, keepdim);
   return {out0, out1};
