@@ -1,8 +1,12 @@
 // CPU kernels of the extremes: amax and amin (vectorised folds), argmax and argmin (an index into
-// the flattened input without a dim). max.dim and min.dim run the generic cpu::reduce.
+// the flattened input without a dim; contiguous lines scanned on vectors). max.dim and min.dim run
+// the generic cpu::reduce.
+#include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <optional>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 #include "reference_backend/cpu/cpu_kernels.h"
@@ -22,6 +26,66 @@ struct ExtremeWithIndexOps : math::ArgExtremeOps<V, kMax> {
   std::pair<V, int64_t> project(math::ValueIndex<V> acc) const { return {acc.value, acc.index}; }
 };
 
+// The types whose contiguous lines ArgExtremeReducer scans on vectors: those whose lanes hold
+// an index of the same size (4 or 8 bytes).
+template <typename V>
+inline constexpr bool kScansOnVectors = std::is_same_v<V, float> || std::is_same_v<V, double> ||
+                                        std::is_same_v<V, int32_t> || std::is_same_v<V, int64_t>;
+
+// argmax's (argmin's) Reducer: binary_kernel_reduce's, except on contiguous lines of V, which it
+// scans on vectors. Each lane keeps its extreme and the index where the lane first reached it
+// (a strict comparison keeps the earlier of equal values; a lane's first NaN wins and stays),
+// then the lanes join the accumulator by ArgExtremeOps::combine, which picks the lowest index
+// among equal values or NaNs: the element-by-element fold's result.
+template <typename V, bool kMax>
+struct ArgExtremeReducer : ElementwiseReducer<ExtremeWithIndexOps<V, kMax>, math::ValueIndex<V>> {
+  using Base = ElementwiseReducer<ExtremeWithIndexOps<V, kMax>, math::ValueIndex<V>>;
+  using acc_t = math::ValueIndex<V>;
+
+  template <int kWidth>
+  [[gnu::always_inline]] void inner(acc_t& acc, const char* p, int64_t stride, int64_t len,
+                                    int64_t idx0) const {
+    if constexpr (kScansOnVectors<V>) {
+      if (this->dtype == scalar_type_of<V> && stride == static_cast<int64_t>(sizeof(V))) {
+        scan<kWidth>(acc, reinterpret_cast<const V*>(p), len, idx0);
+        return;
+      }
+    }
+    Base::template inner<kWidth>(acc, p, stride, len, idx0);
+  }
+
+  template <int kWidth>
+  [[gnu::always_inline]] void scan(acc_t& acc, const V* v, int64_t len, int64_t idx0) const {
+    using Vec = Vectorized<V, kWidth>;
+    using Raw = typename Vec::Raw;
+    using Lanes = typename Vec::Mask;  // signed integers of V's size: indices, masks
+    constexpr int kW = Vec::size();
+    // Indices relative to a block's start fit 4-byte lanes.
+    constexpr int64_t kBlock = int64_t{1} << 30;
+    Lanes iota;
+    for (int lane = 0; lane < kW; ++lane) iota[lane] = lane;
+    int64_t b = 0;
+    while (len - b >= kW) {
+      const int64_t n = std::min(len - b, kBlock) / kW * kW;
+      Raw best = Vec::loadu(v + b).raw();
+      Lanes at = iota, index = iota;
+      for (int64_t i = kW; i < n; i += kW) {
+        index += kW;
+        const Raw x = Vec::loadu(v + b + i).raw();
+        Lanes take = kMax ? x > best : x < best;
+        if constexpr (std::is_floating_point_v<V>) take |= (x != x) & (best == best);
+        best = take ? x : best;
+        at = take ? index : at;
+      }
+      for (int lane = 0; lane < kW; ++lane) {
+        acc = this->ops.combine(acc, acc_t{best[lane], idx0 + b + at[lane]});
+      }
+      b += n;
+    }
+    for (; b < len; ++b) acc = this->ops.reduce(acc, v[b], idx0 + b);
+  }
+};
+
 // Reduces `self` over `dim` into `values` (self's dtype) and `indices` (int64), which have the
 // reduced shape, comparing in self's compute type (float for float16 / bfloat16, which holds
 // their values exactly).
@@ -35,7 +99,8 @@ void extreme_with_index(std::string_view name, const Tensor& self, int64_t dim, 
   visit_dtype<structured_max_dim_max::kDtypes>(self.dtype(), [&](auto tag) {
     using V = opmath_t<typename decltype(tag)::type>;
     const ExtremeWithIndexOps<V, kMax> ops{};
-    binary_kernel_reduce(iter, ops, ops.identity());
+    const ArgExtremeReducer<V, kMax> reducer{{ops, ops.identity(), iter, iter.input_dtype()}};
+    run_reduction(iter, reducer, /*contiguous_first=*/true);
   });
 }
 

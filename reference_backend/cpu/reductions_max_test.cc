@@ -1,4 +1,5 @@
-// amax, max.dim and argmax on CPU against naive loops: NaN propagation, first index on ties.
+// amax, max.dim, argmax and argmin on CPU against naive loops: NaN propagation, first index on
+// ties.
 #include <cmath>
 #include <limits>
 #include <tuple>
@@ -254,6 +255,49 @@ TEST(Argmax, WithoutDimIndexesTheFlattenedInput) {
       tensor_of({2, 2}, ScalarType::kFloat64, std::vector<double>{1, kInf, kNaN, kNaN});
   EXPECT_EQ(real_elements(argmax(nan_first)), std::vector<double>{2});
   EXPECT_EQ(real_elements(argmax(nan_first, 1)), (std::vector<double>{1, 0}));
+}
+
+// The position of the first minimum (the first NaN if there is one).
+int64_t naive_argmin(const std::vector<Complex>& g) {
+  int64_t best = 0;
+  for (size_t i = 0; i < g.size(); ++i) {
+    if (std::isnan(g[i].real())) return static_cast<int64_t>(i);
+    if (g[i].real() < g[best].real()) best = static_cast<int64_t>(i);
+  }
+  return best;
+}
+
+// Contiguous lines of float32, float64, int32 and int64 are scanned on vectors (one extreme and
+// index per lane): lines of every length around the vector widths, values drawn from few levels
+// (ties across and within lanes), NaNs in some, all give the first extreme's index.
+TEST(Argmax, ArgmaxAndArgminOfLongLinesTakeTheFirstExtremeAndTheFirstNaN) {
+  for (ScalarType dtype : {ScalarType::kFloat32, ScalarType::kFloat64, ScalarType::kInt32,
+                           ScalarType::kInt64, ScalarType::kFloat16}) {
+    for (int64_t len : {1, 3, 4, 5, 8, 9, 15, 16, 17, 33, 64, 100, 257}) {
+      for (int nans : {0, 1, 2}) {
+        if (nans > 0 && is_integral(dtype, false)) continue;
+        SCOPED_TRACE(::testing::Message() << dtype << " len " << len << " nans " << nans);
+        std::vector<double> values(static_cast<size_t>(3 * len));
+        for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<double>((i * 7) % 3);
+        // NaNs late in the line, in different lanes.
+        for (int k = 0; k < nans; ++k)
+          values[values.size() - 1 - static_cast<size_t>(k * 5 % len)] = kNaN;
+        const Tensor x = tensor_of({3, len}, dtype, values);
+        std::vector<double> rows_max, rows_min;
+        for (const auto& g : reduction_groups(x, {1})) {
+          rows_max.push_back(static_cast<double>(naive_argmax(g)));
+          rows_min.push_back(static_cast<double>(naive_argmin(g)));
+        }
+        EXPECT_EQ(real_elements(x.argmax(1)), rows_max);
+        EXPECT_EQ(real_elements(x.argmin(1)), rows_min);
+        const auto all = reduction_groups(x, {});
+        EXPECT_EQ(real_elements(argmax(x)),
+                  std::vector<double>{static_cast<double>(naive_argmax(all[0]))});
+        EXPECT_EQ(real_elements(argmin(x)),
+                  std::vector<double>{static_cast<double>(naive_argmin(all[0]))});
+      }
+    }
+  }
 }
 
 TEST(Argmax, BoolAndComplexAreNotImplementedAndEmptyInputsNeedADim) {

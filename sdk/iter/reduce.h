@@ -120,102 +120,6 @@ template <typename T>
   return v;
 }
 
-// Drives a reduction: `red` provides acc_t, init(), inner<W>(acc&, ptr, stride, len, idx0),
-// outer<W>(acc*, ptr, stride, len, row_stride, rows, idx0) (acc[i] takes elements i of `rows`
-// input rows, the first of which has reduced index idx0; W is the vector width dispatch_cpu
-// picked), combine(acc, acc) and store(out_ptrs, acc).
-template <typename Reducer>
-void run_reduction(const TensorIteratorBase& iter, const Reducer& red, bool contiguous_first) {
-  using acc_t = typename Reducer::acc_t;
-  const int nout = iter.noutputs(), in = nout, nt = iter.ntensors();
-  const ReductionGeometry g = reduction_geometry(iter, in, contiguous_first);
-  const int64_t num_kept = g.kept.numel(), num_reduced = g.reduced.numel();
-  if (num_kept == 0) return;
-  const PtrVector base = iter.get_base_ptrs();
-  const int64_t in_size = static_cast<int64_t>(element_size(iter.dtype(in)));
-  // Outer when the input is contiguous along a kept dim and not along a reduced one.
-  const bool outer =
-      !g.kept.sizes.empty() && g.kept.stride0(in) == in_size && g.reduced.stride0(in) != in_size;
-
-  // acc[k - kb] accumulates reduced elements [rb, re) of kept elements [kb, ke).
-  auto accumulate = [&](int64_t kb, int64_t ke, int64_t rb, int64_t re, acc_t* acc) {
-    StrideVector koff(nt), roff(nt);
-    auto body = [&](auto width) __attribute__((always_inline)) {
-      constexpr int kIsaWidth = decltype(width)::value;
-      if (outer) {
-        for (int64_t k = kb; k < ke;) {
-          const int64_t len = std::min(g.kept.size0() - k % g.kept.size0(), ke - k);
-          g.kept.offsets(k, koff.data());
-          for (int64_t r = rb; r < re;) {
-            // Rows along the first reduced dim, up to its end.
-            const int64_t rows =
-                std::min({kRows, g.reduced.size0() - r % g.reduced.size0(), re - r});
-            g.reduced.offsets(r, roff.data());
-            red.template outer<kIsaWidth>(acc + (k - kb), base[in] + koff[in] + roff[in],
-                                          g.kept.stride0(in), len, g.reduced.stride0(in), rows, r);
-            r += rows;
-          }
-          k += len;
-        }
-        return;
-      }
-      for (int64_t k = kb; k < ke; ++k) {
-        g.kept.offsets(k, koff.data());
-        for (int64_t r = rb; r < re;) {
-          const int64_t len = std::min(g.reduced.size0() - r % g.reduced.size0(), re - r);
-          g.reduced.offsets(r, roff.data());
-          red.template inner<kIsaWidth>(acc[k - kb], base[in] + koff[in] + roff[in],
-                                        g.reduced.stride0(in), len, r);
-          r += len;
-        }
-      }
-    };
-    dispatch_cpu(body);
-  };
-  auto finish = [&](int64_t kb, int64_t ke, const acc_t* acc) {
-    StrideVector koff(nt);
-    PtrVector out(nout);
-    for (int64_t k = kb; k < ke; ++k) {
-      g.kept.offsets(k, koff.data());
-      for (int o = 0; o < nout; ++o) out[o] = base[o] + koff[o];
-      red.store(out.data(), acc[k - kb]);
-    }
-  };
-
-  const int threads = in_parallel_region() ? 1 : get_num_threads();
-  const bool parallel = threads > 1 && num_kept * num_reduced >= kGrainSize;
-  if (!parallel || num_kept >= threads) {
-    const int64_t grain =
-        parallel ? std::max<int64_t>(1, kGrainSize / std::max<int64_t>(num_reduced, 1)) : num_kept;
-    constexpr int64_t kBlock = block_size<acc_t>();
-    parallel_for(0, num_kept, grain, [&](int64_t begin, int64_t end) {
-      std::vector<acc_t> acc(static_cast<size_t>(std::min(kBlock, end - begin)));
-      for (int64_t kb = begin; kb < end; kb += kBlock) {
-        const int64_t ke = std::min(end, kb + kBlock);
-        std::fill(acc.begin(), acc.end(), red.init());
-        accumulate(kb, ke, 0, num_reduced, acc.data());
-        finish(kb, ke, acc.data());
-      }
-    });
-    return;
-  }
-  // Few outputs: split the reduced elements into one chunk per thread, then combine in order.
-  const int64_t chunks = std::min<int64_t>(threads, std::max<int64_t>(1, num_reduced));
-  std::vector<acc_t> partial(static_cast<size_t>(chunks * num_kept), red.init());
-  parallel_for(0, chunks, 1, [&](int64_t begin, int64_t end) {
-    for (int64_t c = begin; c < end; ++c) {
-      accumulate(0, num_kept, num_reduced * c / chunks, num_reduced * (c + 1) / chunks,
-                 partial.data() + c * num_kept);
-    }
-  });
-  for (int64_t c = 1; c < chunks; ++c) {
-    for (int64_t k = 0; k < num_kept; ++k) {
-      partial[k] = red.combine(partial[k], partial[c * num_kept + k]);
-    }
-  }
-  finish(0, num_kept, partial.data());
-}
-
 // Writes `value` (converted) to output `o`, or a pair / tuple's elements to outputs 0, 1, ...
 template <typename T>
 void store_result(char** out, const TensorIteratorBase& iter, int o, const T& value) {
@@ -235,40 +139,6 @@ void store_result(char** out, const TensorIteratorBase& iter, int, const std::pa
   store_result(out, iter, 0, value.first);
   store_result(out, iter, 1, value.second);
 }
-
-// Any ops, one element at a time (binary_kernel_reduce).
-template <typename Ops, typename AccT>
-struct GenericReducer {
-  using acc_t = AccT;
-  using in_t = std::decay_t<typename function_traits<decltype(&Ops::reduce)>::template arg_t<1>>;
-  const Ops& ops;
-  AccT initial;
-  const TensorIteratorBase& iter;
-  ScalarType dtype;
-
-  acc_t init() const { return initial; }
-  acc_t combine(const acc_t& a, const acc_t& b) const { return ops.combine(a, b); }
-  template <int kWidth>
-  [[gnu::always_inline]] void inner(acc_t& acc, const char* p, int64_t stride, int64_t len,
-                                    int64_t idx0) const {
-    contiguous_chunks<in_t>(dtype, p, stride, len, [&](const char* v, int64_t off, int64_t n) {
-      for (int64_t i = 0; i < n; ++i) acc = ops.reduce(acc, load<in_t>(v, i), idx0 + off + i);
-    });
-  }
-  template <int kWidth>
-  [[gnu::always_inline]] void outer(acc_t* acc, const char* p, int64_t stride, int64_t len,
-                                    int64_t row_stride, int64_t rows, int64_t idx0) const {
-    for (int64_t r = 0; r < rows; ++r) {
-      const int64_t idx = idx0 + r;
-      contiguous_chunks<in_t>(dtype, p + r * row_stride, stride, len,
-                              [&](const char* v, int64_t off, int64_t n) {
-                                for (int64_t i = 0; i < n; ++i)
-                                  acc[off + i] = ops.reduce(acc[off + i], load<in_t>(v, i), idx);
-                              });
-    }
-  }
-  void store(char** out, const acc_t& acc) const { store_result(out, iter, 0, ops.project(acc)); }
-};
 
 // An associative op with its vector form; accumulates in T (binary_kernel_reduce_vec).
 template <typename Op, typename VecOp, typename Project>
@@ -389,6 +259,147 @@ struct Identity {
 
 }  // namespace reduce_detail
 
+// Drives a reduction (the loops, threads and conversions of the file comment) with a Reducer
+// `red`, which provides acc_t, init(), inner<W>(acc&, ptr, stride, len, idx0) (the `len` elements
+// at ptr, `stride` bytes apart, whose first has reduced index idx0), outer<W>(acc*, ptr, stride,
+// len, row_stride, rows, idx0) (acc[i] takes elements i of `rows` input rows, the first of which
+// has reduced index idx0), combine(acc, acc) (earlier elements first) and store(out_ptrs, acc). W
+// is the vector width dispatch_cpu picked; inner and outer run inlined into code compiled for its
+// ISA. With `contiguous_first`, the input's contiguous dim is iterated first in its group (see
+// reduction_geometry). binary_kernel_reduce and binary_kernel_reduce_vec are two Reducers; a
+// kernel that vectorises a reduction they cannot (argmax) writes its own.
+template <typename Reducer>
+void run_reduction(const TensorIteratorBase& iter, const Reducer& red, bool contiguous_first) {
+  using acc_t = typename Reducer::acc_t;
+  const int nout = iter.noutputs(), in = nout, nt = iter.ntensors();
+  const ReductionGeometry g = reduction_geometry(iter, in, contiguous_first);
+  const int64_t num_kept = g.kept.numel(), num_reduced = g.reduced.numel();
+  if (num_kept == 0) return;
+  const PtrVector base = iter.get_base_ptrs();
+  const int64_t in_size = static_cast<int64_t>(element_size(iter.dtype(in)));
+  // Outer when the input is contiguous along a kept dim and not along a reduced one.
+  const bool outer =
+      !g.kept.sizes.empty() && g.kept.stride0(in) == in_size && g.reduced.stride0(in) != in_size;
+
+  // acc[k - kb] accumulates reduced elements [rb, re) of kept elements [kb, ke).
+  auto accumulate = [&](int64_t kb, int64_t ke, int64_t rb, int64_t re, acc_t* acc) {
+    StrideVector koff(nt), roff(nt);
+    auto body = [&](auto width) __attribute__((always_inline)) {
+      constexpr int kIsaWidth = decltype(width)::value;
+      if (outer) {
+        for (int64_t k = kb; k < ke;) {
+          const int64_t len = std::min(g.kept.size0() - k % g.kept.size0(), ke - k);
+          g.kept.offsets(k, koff.data());
+          for (int64_t r = rb; r < re;) {
+            // Rows along the first reduced dim, up to its end.
+            const int64_t rows =
+                std::min({reduce_detail::kRows, g.reduced.size0() - r % g.reduced.size0(), re - r});
+            g.reduced.offsets(r, roff.data());
+            red.template outer<kIsaWidth>(acc + (k - kb), base[in] + koff[in] + roff[in],
+                                          g.kept.stride0(in), len, g.reduced.stride0(in), rows, r);
+            r += rows;
+          }
+          k += len;
+        }
+        return;
+      }
+      for (int64_t k = kb; k < ke; ++k) {
+        g.kept.offsets(k, koff.data());
+        for (int64_t r = rb; r < re;) {
+          const int64_t len = std::min(g.reduced.size0() - r % g.reduced.size0(), re - r);
+          g.reduced.offsets(r, roff.data());
+          red.template inner<kIsaWidth>(acc[k - kb], base[in] + koff[in] + roff[in],
+                                        g.reduced.stride0(in), len, r);
+          r += len;
+        }
+      }
+    };
+    dispatch_cpu(body);
+  };
+  auto finish = [&](int64_t kb, int64_t ke, const acc_t* acc) {
+    StrideVector koff(nt);
+    PtrVector out(nout);
+    for (int64_t k = kb; k < ke; ++k) {
+      g.kept.offsets(k, koff.data());
+      for (int o = 0; o < nout; ++o) out[o] = base[o] + koff[o];
+      red.store(out.data(), acc[k - kb]);
+    }
+  };
+
+  const int threads = in_parallel_region() ? 1 : get_num_threads();
+  const bool parallel = threads > 1 && num_kept * num_reduced >= kGrainSize;
+  if (!parallel || num_kept >= threads) {
+    const int64_t grain =
+        parallel ? std::max<int64_t>(1, kGrainSize / std::max<int64_t>(num_reduced, 1)) : num_kept;
+    constexpr int64_t kBlock = reduce_detail::block_size<acc_t>();
+    parallel_for(0, num_kept, grain, [&](int64_t begin, int64_t end) {
+      std::vector<acc_t> acc(static_cast<size_t>(std::min(kBlock, end - begin)));
+      for (int64_t kb = begin; kb < end; kb += kBlock) {
+        const int64_t ke = std::min(end, kb + kBlock);
+        std::fill(acc.begin(), acc.end(), red.init());
+        accumulate(kb, ke, 0, num_reduced, acc.data());
+        finish(kb, ke, acc.data());
+      }
+    });
+    return;
+  }
+  // Few outputs: split the reduced elements into one chunk per thread, then combine in order.
+  const int64_t chunks = std::min<int64_t>(threads, std::max<int64_t>(1, num_reduced));
+  std::vector<acc_t> partial(static_cast<size_t>(chunks * num_kept), red.init());
+  parallel_for(0, chunks, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t c = begin; c < end; ++c) {
+      accumulate(0, num_kept, num_reduced * c / chunks, num_reduced * (c + 1) / chunks,
+                 partial.data() + c * num_kept);
+    }
+  });
+  for (int64_t c = 1; c < chunks; ++c) {
+    for (int64_t k = 0; k < num_kept; ++k) {
+      partial[k] = red.combine(partial[k], partial[c * num_kept + k]);
+    }
+  }
+  finish(0, num_kept, partial.data());
+}
+
+// The Reducer of binary_kernel_reduce: any ops (see there), one element at a time, inputs
+// converted to the type of ops.reduce's second argument chunk by chunk. A Reducer that
+// vectorises some cases can defer the others to it.
+template <typename Ops, typename AccT>
+struct ElementwiseReducer {
+  using acc_t = AccT;
+  using in_t = std::decay_t<typename function_traits<decltype(&Ops::reduce)>::template arg_t<1>>;
+  const Ops& ops;
+  AccT initial;
+  const TensorIteratorBase& iter;
+  ScalarType dtype;
+
+  acc_t init() const { return initial; }
+  acc_t combine(const acc_t& a, const acc_t& b) const { return ops.combine(a, b); }
+  template <int kWidth>
+  [[gnu::always_inline]] void inner(acc_t& acc, const char* p, int64_t stride, int64_t len,
+                                    int64_t idx0) const {
+    reduce_detail::contiguous_chunks<in_t>(
+        dtype, p, stride, len, [&](const char* v, int64_t off, int64_t n) {
+          for (int64_t i = 0; i < n; ++i)
+            acc = ops.reduce(acc, reduce_detail::load<in_t>(v, i), idx0 + off + i);
+        });
+  }
+  template <int kWidth>
+  [[gnu::always_inline]] void outer(acc_t* acc, const char* p, int64_t stride, int64_t len,
+                                    int64_t row_stride, int64_t rows, int64_t idx0) const {
+    for (int64_t r = 0; r < rows; ++r) {
+      const int64_t idx = idx0 + r;
+      reduce_detail::contiguous_chunks<in_t>(
+          dtype, p + r * row_stride, stride, len, [&](const char* v, int64_t off, int64_t n) {
+            for (int64_t i = 0; i < n; ++i)
+              acc[off + i] = ops.reduce(acc[off + i], reduce_detail::load<in_t>(v, i), idx);
+          });
+    }
+  }
+  void store(char** out, const acc_t& acc) const {
+    reduce_detail::store_result(out, iter, 0, ops.project(acc));
+  }
+};
+
 // Reduces with `ops` (ATen's reduction ops): reduce(acc, x, idx) -> acc, where idx is x's
 // position among the reduced elements (for one reduced dim: its index along it);
 // combine(acc, acc) -> acc (merges partial results in order: the first argument holds earlier
@@ -396,8 +407,8 @@ struct Identity {
 // outputs (e.g. max and argmax). `init` is the initial accumulator. One element at a time.
 template <typename Ops, typename AccT>
 void binary_kernel_reduce(const TensorIteratorBase& iter, const Ops& ops, AccT init) {
-  reduce_detail::GenericReducer<Ops, AccT> red{ops, init, iter, iter.input_dtype()};
-  reduce_detail::run_reduction(iter, red, /*contiguous_first=*/false);
+  ElementwiseReducer<Ops, AccT> red{ops, init, iter, iter.input_dtype()};
+  run_reduction(iter, red, /*contiguous_first=*/false);
 }
 
 // Reduces with an associative `op(acc, acc) -> acc` (and its vector form `vop`, generic: it maps
@@ -420,7 +431,7 @@ void binary_kernel_reduce_vec(const TensorIteratorBase& iter, const Op& op, cons
            "binary_kernel_reduce_vec: expected one output and one input");
   reduce_detail::VecReducer<Op, VecOp, Project> red{op,    vop,  project,
                                                     ident, iter, iter.input_dtype()};
-  reduce_detail::run_reduction(iter, red, /*contiguous_first=*/true);
+  run_reduction(iter, red, /*contiguous_first=*/true);
 }
 
 }  // namespace bp
