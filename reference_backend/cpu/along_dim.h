@@ -93,34 +93,36 @@ T& at(char* p, int64_t i, int64_t step) {
   return *reinterpret_cast<T*>(p + i * step);
 }
 
-// The largest of n > 0 contiguous elements (NaN if any is NaN), on vectors of dispatch_cpu's
-// `width` (a comparison: see cpu_capability.h).
+// The largest of n > 0 contiguous elements, on vectors of dispatch_cpu's `width`, for a
+// normalisation: a NaN element may be skipped (one max instruction per vector, not a compare, an
+// or and a blend), since its term, hence the sum and every result, is NaN whatever the maximum.
 template <typename T, typename Width>
 [[gnu::always_inline]] inline T line_max(const T* in, int64_t n, Width) {
   using Narrow = Vectorized<T, Width::value, Width::isa>;
+  using Raw = typename Narrow::Raw;
   constexpr int64_t kNarrow = Narrow::size();
+  // x > m ? x : m: the maxps instruction (m when either is NaN).
+  const auto larger = [](Raw x, Raw m) __attribute__((always_inline)) { return x > m ? x : m; };
   T max = in[0];
   int64_t i = 1;
   if (n >= kNarrow) {
-    Narrow m = Narrow::loadu(in);
+    Raw m = Narrow::loadu(in).raw();
     i = kNarrow;
     if (n >= 4 * kNarrow) {
-      // Four running maxima: one would wait on its own compare and blend at every step.
-      Narrow m1 = Narrow::loadu(in + kNarrow), m2 = Narrow::loadu(in + 2 * kNarrow),
-             m3 = Narrow::loadu(in + 3 * kNarrow);
+      // Four running maxima: one would wait on its own max at every step.
+      Raw m1 = Narrow::loadu(in + kNarrow).raw(), m2 = Narrow::loadu(in + 2 * kNarrow).raw(),
+          m3 = Narrow::loadu(in + 3 * kNarrow).raw();
       for (i = 4 * kNarrow; i + 4 * kNarrow <= n; i += 4 * kNarrow) {
-        m = maximum(Narrow::loadu(in + i), m);
-        m1 = maximum(Narrow::loadu(in + i + kNarrow), m1);
-        m2 = maximum(Narrow::loadu(in + i + 2 * kNarrow), m2);
-        m3 = maximum(Narrow::loadu(in + i + 3 * kNarrow), m3);
+        m = larger(Narrow::loadu(in + i).raw(), m);
+        m1 = larger(Narrow::loadu(in + i + kNarrow).raw(), m1);
+        m2 = larger(Narrow::loadu(in + i + 2 * kNarrow).raw(), m2);
+        m3 = larger(Narrow::loadu(in + i + 3 * kNarrow).raw(), m3);
       }
-      m = maximum(maximum(m1, m), maximum(m3, m2));
+      m = larger(larger(m1, m), larger(m3, m2));
     }
-    for (; i + kNarrow <= n; i += kNarrow) m = maximum(Narrow::loadu(in + i), m);
-    T lanes[kNarrow];
-    m.store(lanes);
-    max = lanes[0];
-    for (int64_t k = 1; k < kNarrow; ++k) max = math::Max{}(max, lanes[k]);
+    for (; i + kNarrow <= n; i += kNarrow) m = larger(Narrow::loadu(in + i).raw(), m);
+    max = m[0];
+    for (int64_t k = 1; k < kNarrow; ++k) max = math::Max{}(max, m[k]);
   }
   for (; i < n; ++i) max = math::Max{}(max, in[i]);
   return max;
@@ -136,42 +138,82 @@ template <typename Norm, typename T>
 void normalize_contiguous(T* out, const T* in, int64_t n) {
   constexpr bool kOfTerm = requires(Norm f, T t) { f.of_term(t, t); };
   dispatch_cpu([&](auto width) __attribute__((always_inline)) {
+    // Locals, not the captures: the exp calls could write what the captures point at, and the
+    // loops would reload them after every call.
+    T* const out_line = out;
+    const T* const in_line = in;
+    const int64_t len = n;
     constexpr VecIsa kIsa = decltype(width)::isa;
     using Wide = Vectorized<T, kIsa == VecIsa::kAvx512 ? 64 : int{width}, kIsa>;
     constexpr int64_t kWide = Wide::size();
-    const T max = line_max(in, n, width);
+    const T max = line_max(in_line, len, width);
     const Norm norm{};
     const Wide vmax(max);
     Wide partial(T(0));
     int64_t i = 0;
-    for (; i + kWide <= n; i += kWide) {
-      const Wide term = norm.term(Wide::loadu(in + i), vmax);
-      if constexpr (kOfTerm) term.store(out + i);
+    for (; i + kWide <= len; i += kWide) {
+      const Wide term = norm.term(Wide::loadu(in_line + i), vmax);
+      if constexpr (kOfTerm) term.store(out_line + i);
       partial = partial + term;
     }
     T sum = reduce_add(partial);
-    for (; i < n; ++i) {
-      const T term = norm.term(in[i], max);
-      if constexpr (kOfTerm) out[i] = term;
+    for (; i < len; ++i) {
+      const T term = norm.term(in_line[i], max);
+      if constexpr (kOfTerm) out_line[i] = term;
       sum = sum + term;
     }
     const T inverse = T(1) / sum;
     const Wide vsum(sum), vinverse(inverse);
-    for (i = 0; i + kWide <= n; i += kWide) {
+    for (i = 0; i + kWide <= len; i += kWide) {
       if constexpr (kOfTerm) {
-        norm.of_term(Wide::loadu(out + i), vinverse).store(out + i);
+        norm.of_term(Wide::loadu(out_line + i), vinverse).store(out_line + i);
       } else {
-        norm.apply(Wide::loadu(in + i), vmax, vsum).store(out + i);
+        norm.apply(Wide::loadu(in_line + i), vmax, vsum).store(out_line + i);
       }
     }
-    for (; i < n; ++i) {
+    for (; i < len; ++i) {
       if constexpr (kOfTerm) {
-        out[i] = norm.of_term(out[i], inverse);
+        out_line[i] = norm.of_term(out_line[i], inverse);
       } else {
-        out[i] = norm.apply(in[i], max, sum);
+        out_line[i] = norm.apply(in_line[i], max, sum);
       }
     }
   });
+}
+
+// One line of a scan with ops O over elements of type S: out[i] (and indices[i], for ops that
+// project a math::ValueIndex) is the scan of in[0..i]. Pointers and byte steps arrive as
+// arguments, so they stay in registers (read through a captured array, the compiler could not
+// rule out that the stores write them, and reloaded them at every element: 3x slower); a
+// contiguous line runs on typed pointers.
+template <typename O, typename S>
+void scan_line(const char* in, int64_t in_step, char* out, int64_t out_step, char* indices,
+               int64_t indices_step, int64_t n) {
+  using V = typename O::value_t;
+  using R = decltype(O{}.project(O{}.identity()));
+  const O ops{};
+  auto acc = ops.identity();
+  if constexpr (!math::is_value_index_v<R>) {
+    if (in_step == sizeof(S) && out_step == sizeof(S)) {
+      const S* const x = reinterpret_cast<const S*>(in);
+      S* const y = reinterpret_cast<S*>(out);
+      for (int64_t i = 0; i < n; ++i) {
+        acc = ops.reduce(acc, element_cast<V>(x[i]), i);
+        y[i] = element_cast<S>(ops.project(acc));
+      }
+      return;
+    }
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    acc = ops.reduce(acc, element_cast<V>(*reinterpret_cast<const S*>(in + i * in_step)), i);
+    const R r = ops.project(acc);
+    if constexpr (math::is_value_index_v<R>) {
+      *reinterpret_cast<S*>(out + i * out_step) = element_cast<S>(r.value);
+      *reinterpret_cast<int64_t*>(indices + i * indices_step) = r.index;
+    } else {
+      *reinterpret_cast<S*>(out + i * out_step) = element_cast<S>(r);
+    }
+  }
 }
 
 }  // namespace along_dim_detail
@@ -188,7 +230,6 @@ void scan(std::string_view op_name, const Tensor& self, int64_t dim, const Tenso
   visit_dtype<kDtypes>(out.dtype(), [&](auto tag) {
     using S = typename decltype(tag)::type;
     using O = Ops<S>;
-    using V = typename O::value_t;
     using R = decltype(O{}.project(O{}.identity()));
     constexpr bool kIndexed = math::is_value_index_v<R>;
     BP_INTERNAL_ASSERT(indices.defined() == kIndexed, op_name, ": a scan of ",
@@ -196,25 +237,8 @@ void scan(std::string_view op_name, const Tensor& self, int64_t dim, const Tenso
                        " outputs");
     const int64_t x = static_cast<int64_t>(outputs.size());  // the input's operand index
     along_dim_detail::for_each_line(outputs, in, dim, [&](char** p, int64_t n, const int64_t* st) {
-      // Locals, not p[] and st[]: the compiler cannot keep those in registers across the stores
-      // (it cannot rule out that a store writes them), and the loop then ran 3x slower.
-      const char* const in_line = p[x];
-      char* const out_line = p[0];
-      char* const indices_line = kIndexed ? p[1] : nullptr;
-      const int64_t in_step = st[x], out_step = st[0], indices_step = kIndexed ? st[1] : 0;
-      const O ops{};
-      auto acc = ops.identity();
-      for (int64_t i = 0; i < n; ++i) {
-        acc =
-            ops.reduce(acc, element_cast<V>(*reinterpret_cast<const S*>(in_line + i * in_step)), i);
-        const R r = ops.project(acc);
-        if constexpr (kIndexed) {
-          *reinterpret_cast<S*>(out_line + i * out_step) = element_cast<S>(r.value);
-          *reinterpret_cast<int64_t*>(indices_line + i * indices_step) = r.index;
-        } else {
-          *reinterpret_cast<S*>(out_line + i * out_step) = element_cast<S>(r);
-        }
-      }
+      along_dim_detail::scan_line<O, S>(p[x], st[x], p[0], st[0], kIndexed ? p[1] : nullptr,
+                                        kIndexed ? st[1] : 0, n);
     });
   });
 }
