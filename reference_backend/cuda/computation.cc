@@ -64,21 +64,4 @@ Computation fill_computation() {
   return c;
 }
 
-Computation arange_computation() {
-  Computation c;
-  c.name = "arange";
-  c.args = {ArgType::kCompute, ArgType::kCompute};
-  c.uses_opmath = false;
-  c.expression = "arg0 + arg1 * compute_t(index)";
-  c.uses_index = true;
-  return c;
-}
-
-Dtype range_dtype(Dtype dtype) {
-  const DtypeInfo& i = info(dtype);
-  if (i.is_complex) return Dtype::kComplex128;
-  if (!i.is_floating) return Dtype::kInt64;
-  return i.itemsize == 2 ? Dtype::kFloat32 : Dtype::kFloat64;
-}
-
 }  // namespace bp::cuda

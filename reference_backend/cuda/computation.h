@@ -43,7 +43,8 @@ struct Computation {
   // (of their ArgTypes).
   std::string expression;
   // The expression also reads `index`, the element's linear index in the plan (uint32_t): a
-  // factory's computation (arange). Meaningful for one-dimensional plans run in one part.
+  // factory's computation (range_factories.h). Meaningful for one-dimensional plans run in one
+  // part.
   bool uses_index = false;
 
   int num_args() const { return static_cast<int>(args.size()); }
@@ -57,13 +58,7 @@ Computation computation_of(const PointwiseOp& op);
 Computation copy_computation();
 // out = arg0 (fill_).
 Computation fill_computation();
-// out = arg0 + arg1 * index (arange.start_out), in S itself: the caller runs it with S the dtype
-// the range is computed in (range_dtype) and the output's dtype as the static output.
-Computation arange_computation();
-// The dtype arange's elements are computed in before conversion to `dtype` (PyTorch's CPU
-// accumulate type): int64 for integers, float32 for float16 / bfloat16, float64 for float32 and
-// float64, complex128 for complex dtypes.
-Dtype range_dtype(Dtype dtype);
+// The range factories' computations (arange, linspace, logspace) are in range_factories.h.
 
 // `text` with every character outside [A-Za-z0-9_] replaced by '_'.
 std::string identifier(std::string text);
