@@ -1,9 +1,10 @@
-// The reference CUDA plugin serves every tier-1 op with its own kernels: none runs through the
-// host's CPU fallback. The conformance report says, per op, what serves it (`served_by`,
-// `via_fallback`: conformance/runner/serving.h); this test reads the same dispatcher table for
-// the kernels bp_plugin_init registers (reference_backend/cuda/kernels.h's
-// plugin_registrations, then the CPU fallback), under a backend registered through the C ABI as
-// the plugin registers its own. It needs no CUDA driver: registering a kernel runs nothing.
+// The reference CUDA plugin serves every tier-1 op with its own kernels, and the tier-2 ops it has
+// kernels for (the range factories): none runs through the host's CPU fallback. The conformance
+// report says, per op, what serves it (`served_by`, `via_fallback`: conformance/runner/serving.h);
+// this test reads the same dispatcher table for the kernels bp_plugin_init registers
+// (reference_backend/cuda/kernels.h's plugin_registrations, then the CPU fallback), under a backend
+// registered through the C ABI as the plugin registers its own. It needs no CUDA driver:
+// registering a kernel runs nothing.
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -115,6 +116,17 @@ TEST_F(CudaPluginServing, NoTierOneOpRunsThroughTheCpuFallback) {
   EXPECT_THAT(via_fallback, ::testing::IsEmpty());
 }
 
+// Tier-2 ops the plugin has kernels for are served by them too: the range factories (factories
+// with no tensor input, whose out= ops the plugin registers directly).
+TEST_F(CudaPluginServing, RangeFactoriesAreServedByThePluginsKernels) {
+  for (const char* op : {"arange.start_out", "linspace.out", "logspace.out"}) {
+    const Serving s = serving_of(op, key_);
+    EXPECT_FALSE(s.missing) << op << ": " << s.path;
+    EXPECT_FALSE(s.via_fallback) << op << ": " << s.path;
+    EXPECT_THAT(s.path, ::testing::StartsWith("kernel")) << op;
+  }
+}
+
 // The check can fail: without the plugin's kernels, the same table reports the fallback.
 TEST_F(CudaPluginServing, WithoutThePluginsKernelsTheFallbackIsReported) {
   for (bp_registration* r : registrations_) api_->registration_destroy(r);
@@ -122,9 +134,11 @@ TEST_F(CudaPluginServing, WithoutThePluginsKernelsTheFallbackIsReported) {
   bp_registration* fallback = nullptr;
   ASSERT_EQ(api_->fallback_register(backend_, api_->cpu_fallback, nullptr, &fallback), nullptr);
   registrations_.push_back(fallback);
-  const Serving s = serving_of("where.self", key_);
-  EXPECT_TRUE(s.via_fallback) << s.path;
-  EXPECT_THAT(s.path, ::testing::HasSubstr("backend fallback"));
+  for (const char* op : {"where.self", "linspace.out"}) {
+    const Serving s = serving_of(op, key_);
+    EXPECT_TRUE(s.via_fallback) << op << ": " << s.path;
+    EXPECT_THAT(s.path, ::testing::HasSubstr("backend fallback")) << op;
+  }
 }
 
 }  // namespace

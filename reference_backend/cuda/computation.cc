@@ -10,12 +10,25 @@ std::string identifier(std::string text) {
   return text;
 }
 
+Dtype arg_dtype(ArgType type, Dtype compute) {
+  switch (type) {
+    case ArgType::kCompute:
+      return compute;
+    case ArgType::kReal:
+      return real_dtype(compute);
+    case ArgType::kInt64:
+      return Dtype::kInt64;
+    case ArgType::kFloat64:
+      return Dtype::kFloat64;
+  }
+  return compute;
+}
+
 Computation computation_of(const PointwiseOp& op) {
   Computation c;
   c.name = identifier(op.name);
   if (pointwise_alternatives(op.name).size() > 1) c.name += "_" + std::string(op.functor);
   c.num_inputs = op.num_inputs;
-  c.num_args = op.num_args;
   c.uses_opmath = true;
   c.expression = std::string("bp::math::") + op.functor + "{}(";
   for (int i = 0; i < op.num_inputs; ++i) {
@@ -26,27 +39,29 @@ Computation computation_of(const PointwiseOp& op) {
   for (int j = 0; j < op.num_args; ++j) {
     c.expression += (op.num_inputs + j ? ", arg" : "arg") + std::to_string(j);
     const std::string_view type = op.arg_types[j];
-    if (type == "float" || type == "float?") c.real_args |= 1u << j;
+    const bool real = type == "float" || type == "float?";
+    c.args.push_back(real ? ArgType::kReal : ArgType::kCompute);
   }
   c.expression += ")";
   return c;
 }
 
-Computation copy_computation() { return {"copy", 1, 0, false, "in[0]"}; }
-
-Computation fill_computation() { return {"fill", 0, 1, false, "arg0"}; }
-
-Computation arange_computation() {
-  Computation c{"arange", 0, 2, false, "arg0 + arg1 * compute_t(index)"};
-  c.uses_index = true;
+Computation copy_computation() {
+  Computation c;
+  c.name = "copy";
+  c.num_inputs = 1;
+  c.uses_opmath = false;
+  c.expression = "in[0]";
   return c;
 }
 
-Dtype range_dtype(Dtype dtype) {
-  const DtypeInfo& i = info(dtype);
-  if (i.is_complex) return Dtype::kComplex128;
-  if (!i.is_floating) return Dtype::kInt64;
-  return i.itemsize == 2 ? Dtype::kFloat32 : Dtype::kFloat64;
+Computation fill_computation() {
+  Computation c;
+  c.name = "fill";
+  c.args = {ArgType::kCompute};
+  c.uses_opmath = false;
+  c.expression = "arg0";
+  return c;
 }
 
 }  // namespace bp::cuda

@@ -5,33 +5,49 @@
 //   Computation add = computation_of(*find_pointwise_op("add.out"));
 //   add.expression;   // "bp::math::Add{}(in[0], in[1], arg0)"
 //   add.num_inputs;   // 2 tensor inputs
-//   add.num_args;     // 1 Scalar argument (alpha), passed by value in the compute type
+//   add.args;         // {ArgType::kCompute}: one Scalar argument (alpha), passed by value in
+//                     // the compute type
 //
 // Thread safety: values.
 #ifndef BACKPLANE_REFERENCE_BACKEND_CUDA_COMPUTATION_H_
 #define BACKPLANE_REFERENCE_BACKEND_CUDA_COMPUTATION_H_
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "reference_backend/cuda/pointwise_ops.h"
 
 namespace bp::cuda {
 
+// The type of a computation's argument in kernel source, which is also the dtype the host
+// passes its value in (arg_dtype).
+enum class ArgType : uint8_t {
+  kCompute,  // the compute type (add's alpha)
+  kReal,     // the compute type's real part type (a `float` argument of a complex op)
+  kInt64,    // int64_t whatever the compute type (linspace's steps)
+  kFloat64,  // double whatever the compute type (logspace's base)
+};
+// The dtype of an argument of type `type` in a computation running in `compute`.
+Dtype arg_dtype(ArgType type, Dtype compute);
+
 struct Computation {
   std::string name;  // a C identifier naming the computation in kernel names: "add_out"
   int num_inputs = 0;
-  int num_args = 0;
+  // The arguments arg0, arg1, ..., passed by value (after any by-value inputs).
+  std::vector<ArgType> args;
   // True: inputs convert to compute_dtype(S) (float for float16) as the CPU's opmath does;
   // false: the computation works in S itself (copies and fills).
   bool uses_opmath = true;
-  // A C++ expression over `in[0..num_inputs)` and `arg0..` (all of the compute type, but
-  // the arguments in real_args).
+  // A C++ expression over `in[0..num_inputs)` (of the compute type `compute_t`) and `arg0..`
+  // (of their ArgTypes).
   std::string expression;
-  // Bit j: argument j has the compute type's real part type (a `float` argument of a complex op).
-  uint32_t real_args = 0;
   // The expression also reads `index`, the element's linear index in the plan (uint32_t): a
-  // factory's computation (arange). Meaningful for one-dimensional plans run in one part.
+  // factory's computation (range_factories.h). Meaningful for one-dimensional plans run in one
+  // part.
   bool uses_index = false;
+
+  int num_args() const { return static_cast<int>(args.size()); }
 };
 
 // The computation of a pointwise op (one row: an op, or one alternative of its math list): its
@@ -42,13 +58,7 @@ Computation computation_of(const PointwiseOp& op);
 Computation copy_computation();
 // out = arg0 (fill_).
 Computation fill_computation();
-// out = arg0 + arg1 * index (arange.start_out), in S itself: the caller runs it with S the dtype
-// the range is computed in (range_dtype) and the output's dtype as the static output.
-Computation arange_computation();
-// The dtype arange's elements are computed in before conversion to `dtype` (PyTorch's CPU
-// accumulate type): int64 for integers, float32 for float16 / bfloat16, float64 for float32 and
-// float64, complex128 for complex dtypes.
-Dtype range_dtype(Dtype dtype);
+// The range factories' computations (arange, linspace, logspace) are in range_factories.h.
 
 // `text` with every character outside [A-Za-z0-9_] replaced by '_'.
 std::string identifier(std::string text);

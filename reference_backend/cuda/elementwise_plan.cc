@@ -70,14 +70,14 @@ ElementwiseLaunch plan_elementwise(const Computation& computation, Dtype dtype, 
                                    const IterPlan& plan, std::span<const jit::Value> arg_values) {
   const int ninputs = plan.ninputs();
   BP_CUDA_INTERNAL_CHECK(plan.noutputs == 1 && ninputs == computation.num_inputs &&
-                             static_cast<int>(arg_values.size()) == computation.num_args,
+                             static_cast<int>(arg_values.size()) == computation.num_args(),
                          "a plan that does not match its computation");
   if (plan.shape.size() > static_cast<size_t>(jit::kMaxDims)) {
     throw BeyondKernelLimits(detail::concat("CUDA elementwise kernels take at most ", jit::kMaxDims,
                                             " dimensions, not ", plan.shape.size()));
   }
   if (plan.operands.size() > static_cast<size_t>(jit::kMaxOperands) ||
-      ninputs + computation.num_args > jit::kMaxValues) {
+      ninputs + computation.num_args() > jit::kMaxValues) {
     throw BeyondKernelLimits(
         detail::concat("CUDA elementwise kernels take at most ", jit::kMaxOperands, " operands"));
   }
@@ -100,7 +100,7 @@ ElementwiseLaunch plan_elementwise(const Computation& computation, Dtype dtype, 
       static_types = false;
     }
   }
-  for (int j = 0; j < computation.num_args; ++j) values[ninputs + j] = arg_values[j];
+  for (int j = 0; j < computation.num_args(); ++j) values[ninputs + j] = arg_values[j];
 
   const int64_t numel = plan.numel();
   launch.blocks = static_cast<uint32_t>((numel + jit::kBlockWork - 1) / jit::kBlockWork);

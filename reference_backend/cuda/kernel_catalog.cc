@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <complex>
+#include <initializer_list>
 #include <string>
 
+#include "reference_backend/cuda/range_factories.h"
 #include "sdk/core/empty.h"
 #include "sdk/core/error.h"
 #include "sdk/dispatch/dispatcher.h"
@@ -19,6 +21,23 @@ const OpInfo* functional_of(const PointwiseOp& op) {
     if (info.structured_group == op.name && info.kind == OpKind::kFunctional) return &info;
   }
   return nullptr;
+}
+
+// Whether out= factory `op` ("linspace.out") writes `dtype`, as its Meta kernel says for 0 to 1 in
+// two steps, with `more` (logspace's base) before `out`.
+bool factory_writes(const char* op, Dtype dtype, std::initializer_list<Value> more = {}) {
+  define_ops();
+  const OperatorHandle handle = Dispatcher::singleton().find_op_or_throw(std::string("bp::") + op);
+  Stack stack{Value(Scalar(int64_t{0})), Value(Scalar(int64_t{1})), Value(int64_t{2})};
+  stack.insert(stack.end(), more.begin(), more.end());
+  stack.emplace_back(
+      native::empty({2}, static_cast<ScalarType>(code(dtype)), Device(DeviceType::kMeta)));
+  try {
+    handle.call_boxed(&stack);
+  } catch (const bp::Error&) {
+    return false;  // linspace of bool, logspace of float16
+  }
+  return true;
 }
 
 // The static variants: vector widths 4, 2, 1 and strided.
@@ -142,7 +161,27 @@ std::vector<ElementwiseKernel> arange_kernels() {
   for (int d = 0; d < kNumDtypes; ++d) {
     const Dtype dtype = dtype_of_code(d);
     if (dtype == Dtype::kBool) continue;
-    add_static(kernels, arange_computation(), range_dtype(dtype), dtype, 0);
+    add_static(kernels, arange_computation(), arange_dtype(dtype), dtype, 0);
+  }
+  return kernels;
+}
+
+std::vector<ElementwiseKernel> linspace_kernels() {
+  std::vector<ElementwiseKernel> kernels;
+  for (int d = 0; d < kNumDtypes; ++d) {
+    const Dtype dtype = dtype_of_code(d);
+    if (!factory_writes("linspace.out", dtype)) continue;
+    add_static(kernels, linspace_computation(), linspace_dtype(dtype), dtype, 0);
+  }
+  return kernels;
+}
+
+std::vector<ElementwiseKernel> logspace_kernels() {
+  std::vector<ElementwiseKernel> kernels;
+  for (int d = 0; d < kNumDtypes; ++d) {
+    const Dtype dtype = dtype_of_code(d);
+    if (!factory_writes("logspace.out", dtype, {Value(10.0)})) continue;
+    add_static(kernels, logspace_computation(), dtype, dtype, 0);
   }
   return kernels;
 }

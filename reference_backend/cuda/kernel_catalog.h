@@ -5,7 +5,8 @@
 //     set of inputs passed by value (CPU scalars);
 //   - copies between every pair of dtypes (vectorised 4, 2, 1 and strided);
 //   - fills of every dtype (vectorised 4, 2, 1 and strided);
-//   - arange into every dtype but bool (vectorised 4, 2, 1 and strided).
+//   - the range factories (range_factories.h): arange into every dtype but bool, linspace and
+//     logspace into every dtype their Meta kernels accept (vectorised 4, 2, 1 and strided).
 //
 // The natural output dtype is the one the op's meta function gives a functional call whose inputs
 // have the common dtype (bool for comparisons, float32 for abs(complex64)): the catalog runs the
@@ -52,8 +53,12 @@ bool runs_static(const PointwiseOp& op, Dtype dtype);
 std::vector<ElementwiseKernel> kernels_of(const PointwiseOp& op);
 std::vector<ElementwiseKernel> copy_kernels();
 std::vector<ElementwiseKernel> fill_kernels();
-// arange.start_out into every dtype but bool (computed in range_dtype).
+// arange.start_out into every dtype but bool (computed in arange_dtype).
 std::vector<ElementwiseKernel> arange_kernels();
+// linspace.out into every dtype but bool (computed in linspace_dtype).
+std::vector<ElementwiseKernel> linspace_kernels();
+// logspace.out into every dtype but bool and float16 (computed in the output's dtype).
+std::vector<ElementwiseKernel> logspace_kernels();
 
 }  // namespace bp::cuda
 

@@ -39,16 +39,15 @@ std::string body_source(const Computation& c, Dtype compute) {
   std::string s = "struct " + name + " {\n  using compute_t = " + m +
                   ";\n  static constexpr int kInputs = " + std::to_string(c.num_inputs) + ";\n";
   std::string init;
-  const std::string real(info(real_dtype(compute)).device_type);
-  for (int j = 0; j < c.num_args; ++j) {
+  for (int j = 0; j < c.num_args(); ++j) {
     const std::string arg = "arg" + std::to_string(j);
-    const std::string& type = ((c.real_args >> j) & 1u) ? real : m;
+    const std::string type(info(arg_dtype(c.args[static_cast<size_t>(j)], compute)).device_type);
     s += "  " + type + " " + arg + ";\n";
     init += std::string(j ? ", " : " : ") + arg + "(bp::jit::value_as<" + type + ">(values[" +
             std::to_string(c.num_inputs + j) + "]))";
   }
   s += "  BP_INLINE explicit " + name + "(const bp::jit::Value* values)" + init + " {" +
-       (c.num_args == 0 ? " (void)values;" : "") + " }\n";
+       (c.args.empty() ? " (void)values;" : "") + " }\n";
   s += std::string("  static constexpr bool kUsesIndex = ") + (c.uses_index ? "true" : "false") +
        ";\n";
   s += "  BP_INLINE auto operator()(const " + m + " (&in)[" + inputs + "]" +

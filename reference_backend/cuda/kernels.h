@@ -1,7 +1,8 @@
 // The plugin's boxed kernels (bp_kernel_fn) and their registration with the host:
 //   - every pointwise op with `math:` (pointwise_ops.h), jitted (pointwise_kernels.cc);
-//   - fill_.Scalar and arange.start_out (pointwise_kernels.cc) and copy_ between any dtypes,
-//     layouts and devices (copy_kernel.cc);
+//   - fill_.Scalar (pointwise_kernels.cc) and copy_ between any dtypes, layouts and devices
+//     (copy_kernel.cc);
+//   - the range factories arange.start_out, linspace.out and logspace.out (factory_kernels.cc);
 //   - the reductions (reduction_kernels.cc), for the ops that are declared;
 //   - every scan and normalisation (along_dim_ops.h), jitted (along_dim_kernels.cc).
 // Each kernel runs the op on the CPU through the host's fallback when a plan exceeds the
@@ -26,6 +27,7 @@ struct KernelRegistration {
 
 std::vector<KernelRegistration> pointwise_registrations();
 std::vector<KernelRegistration> copy_registrations();
+std::vector<KernelRegistration> factory_registrations();
 std::vector<KernelRegistration> reduction_registrations();
 std::vector<KernelRegistration> along_dim_registrations();
 // All of the above: what bp_plugin_init registers (then the host's CPU fallback for the rest).

@@ -8,12 +8,15 @@
 //     conversions differ per architecture), of copies to and from float32 and of fills;
 //   - every reduction kernel passes the front end for both architectures, and each reduction
 //     compiles to machine code once;
+//   - every range factory kernel (arange, linspace, logspace) passes the front end for both
+//     architectures, and each compiles to machine code in float32;
 //   - every scan and normalisation kernel passes the front end for sm_80 and compiles to
 //     machine code for sm_90.
 // Each test prints its kernel count and compile time.
 #include <algorithm>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -98,7 +101,6 @@ TEST(ElementwiseCompiles, CopiesBetweenEveryPairOfDtypesAndFillsCompile) {
   for (int arch : kArchs) {
     expect_compiles(copy_kernels(), arch, Depth::kFrontEnd, "copy");
     expect_compiles(fill_kernels(), arch, Depth::kFrontEnd, "fill");
-    expect_compiles(arange_kernels(), arch, Depth::kFrontEnd, "arange");
   }
   // Machine code for the copies to and from float32 (every conversion routine once).
   std::vector<ElementwiseKernel> vectorized, strided;
@@ -110,7 +112,29 @@ TEST(ElementwiseCompiles, CopiesBetweenEveryPairOfDtypesAndFillsCompile) {
   expect_compiles(vectorized, 90, Depth::kMachineCode, "copy vectorised");
   expect_compiles(strided, 80, Depth::kMachineCode, "copy strided");
   expect_compiles(fill_kernels(), 90, Depth::kMachineCode, "fill");
-  expect_compiles(arange_kernels(), 80, Depth::kMachineCode, "arange");
+}
+
+// The range factories' kernels (no inputs; the element's index; linspace's and logspace's
+// arguments of their own types: int64 steps, double base), every dtype through the front end for
+// both architectures, and machine code for float32.
+TEST(ElementwiseCompiles, RangeFactoriesCompileInEveryDtype) {
+  const std::vector<std::pair<std::string, std::vector<ElementwiseKernel>>> factories = {
+      {"arange", arange_kernels()},
+      {"linspace", linspace_kernels()},
+      {"logspace", logspace_kernels()}};
+  for (const auto& [name, kernels] : factories) {
+    ASSERT_FALSE(kernels.empty()) << name;
+    for (int arch : kArchs) expect_compiles(kernels, arch, Depth::kFrontEnd, name);
+    std::vector<ElementwiseKernel> float32;
+    for (const ElementwiseKernel& k : kernels) {
+      if (k.out_dtype == Dtype::kFloat32 && is_plain_vectorized(k)) float32.push_back(k);
+    }
+    ASSERT_EQ(float32.size(), 1u) << name;
+    expect_compiles(float32, 80, Depth::kMachineCode, name + " float32");
+  }
+  // Every dtype their Meta kernels accept: all but bool, and for logspace not float16.
+  EXPECT_EQ(linspace_kernels().size(), 4u * (kNumDtypes - 1));
+  EXPECT_EQ(logspace_kernels().size(), 4u * (kNumDtypes - 2));
 }
 
 TEST(ElementwiseCompiles, AKernelWithAnUndefinedPrimitiveFailsWithNvrtcsMessage) {

@@ -16,7 +16,6 @@
 #include "reference_backend/cuda/host_values.h"
 #include "reference_backend/cuda/kernels.h"
 #include "reference_backend/cuda/launch.h"
-#include "reference_backend/cuda/op_arguments.h"
 #include "reference_backend/cuda/plugin_state.h"
 #include "reference_backend/cuda/pointwise_ops.h"
 #include "reference_backend/cuda/reduce_kernel.h"
@@ -144,59 +143,6 @@ bp_error* fill_kernel(void*, const bp_op* op, const bp_value* args, size_t nargs
   });
 }
 
-// arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out): a factory with no
-// tensor input. Not structured: the host's Meta kernel (op_call_meta on a Meta copy of `out`)
-// checks the arguments and gives the length, with the host's messages and its warning for a
-// non-empty `out` of another size; `out` is resized to it (resize_), then a kernel with no
-// inputs writes start + index * step, computed in range_dtype as the CPU does. A range beyond
-// 32-bit indexing runs on the CPU.
-bp_error* arange_kernel(void*, const bp_op* op, const bp_value* args, size_t nargs,
-                        bp_value* results, size_t nresults) {
-  return run_or_fall_back(op, args, nargs, results, nresults, [&] {
-    static const std::optional<OpArguments> names = find_op_arguments("arange.start_out");
-    BP_CUDA_INTERNAL_CHECK(names.has_value(), "arange.start_out is not declared");
-    const int start = names->index_of("start"), step = names->index_of("step");
-    const int out_index = names->index_of("out");
-    bp_tensor* out = args[out_index].u.tensor;
-    bp_value meta{};
-    size_t count = 0;
-    check(api()->op_call_meta(op, args, nargs, &meta, 1, &count));
-    BP_CUDA_INTERNAL_CHECK(count == 1 && meta.tag == BP_VALUE_TENSOR, "arange's Meta kernel");
-    const TensorRef meta_out(meta.u.tensor);
-    const std::vector<int64_t> sizes = meta_of(meta_out.get()).sizes;
-    if (meta_of(out).sizes != sizes) {
-      const bp_op* resize = nullptr;
-      check(api()->op_find("resize_", &resize));
-      bp_value resize_args[2]{};
-      resize_args[0].tag = BP_VALUE_TENSOR;
-      resize_args[0].u.tensor = out;
-      resize_args[1].tag = BP_VALUE_INT_LIST;
-      resize_args[1].u.ints.data = sizes.data();
-      resize_args[1].u.ints.size = sizes.size();
-      bp_value resized{};
-      check(api()->op_call(resize, resize_args, 2, &resized, 1, &count));
-      if (count == 1) api()->value_release(&resized);
-    }
-    const TensorMeta m = meta_of(out);
-    const Dtype dtype = *dtype_from_abi(m.dtype);
-    const Dtype acc = range_dtype(dtype);
-    const jit::Value values[2] = {scalar_as(args[start], acc), scalar_as(args[step], acc)};
-    static const Computation arange = arange_computation();
-    const Iter iter = build_iter({out}, {}, 0);
-    bp_iter_info plan_info{};
-    plan_info.struct_size = sizeof plan_info;
-    check(api()->iter_info(iter.get(), &plan_info));
-    // The index is the plan's: one part, one dimension (out is one-dimensional).
-    if (!plan_info.can_use_32bit_indexing) {
-      throw BeyondKernelLimits("an arange beyond 32-bit indexing");
-    }
-    const IterPlan plan = read_plan(iter.get());
-    BP_CUDA_INTERNAL_CHECK(plan.shape.size() <= 1, "arange's plan is not one-dimensional");
-    run_elementwise(device_of(out), plan_elementwise(arange, acc, dtype, plan, values));
-    return_tensor(results, nresults, out);
-  });
-}
-
 }  // namespace
 
 std::vector<KernelRegistration> pointwise_registrations() {
@@ -215,7 +161,6 @@ std::vector<KernelRegistration> pointwise_registrations() {
   std::vector<KernelRegistration> out;
   for (PointwiseKernel& k : *kernels) out.push_back({k.rows.front().name, &pointwise_kernel, &k});
   out.push_back({"fill_.Scalar", &fill_kernel, nullptr});
-  out.push_back({"arange.start_out", &arange_kernel, nullptr});
   return out;
 }
 

@@ -412,38 +412,6 @@ TEST_F(ElementwiseEmulation, CopiesConvertBetweenEveryPairOfDtypesInAnyLayout) {
   }
 }
 
-// arange's kernel (no inputs; the element's index) against the CPU's arange.start_out, into a
-// contiguous out (vector stores and their tail) and a strided one, in every dtype but bool.
-TEST_F(ElementwiseEmulation, ArangeWritesStartPlusIndexTimesStepInEveryDtypeAndLayout) {
-  constexpr int64_t kLength = 1035;
-  for (int d = 0; d < kNumDtypes; ++d) {
-    const Dtype dtype = dtype_of_code(d);
-    if (dtype == Dtype::kBool) continue;
-    SCOPED_TRACE(info(dtype).name);
-    const bool integral = info(dtype).is_integral;
-    // Integers wrap past int8's range as the CPU's int64 accumulation converted does; floating
-    // steps that are not exact in binary show the dtype the range is computed in.
-    const Scalar start = integral ? Scalar(int64_t{-70}) : Scalar(0.1);
-    const Scalar step = integral ? Scalar(int64_t{3}) : Scalar(0.3);
-    const Scalar end = integral ? Scalar(int64_t{-70 + 3 * kLength}) : Scalar(0.1 + 0.3 * 1034.5);
-    Tensor expected = cpu_tensor({kLength}, scalar_type_of(dtype));
-    call_op("arange.start_out", {Value(start), Value(end), Value(step), Value(expected)});
-    const Dtype acc = range_dtype(dtype);
-    const jit::Value values[2] = {scalar_as(abi_value(start), acc),
-                                  scalar_as(abi_value(step), acc)};
-    for (bool strided : {false, true}) {
-      const Tensor base = device_.empty({strided ? 2 * kLength : kLength}, scalar_type_of(dtype));
-      const Tensor out = strided ? native::as_strided(base, {kLength}, {2}, 0) : base;
-      TensorIterator iter = build_plan(0, {out}, {});
-      const ElementwiseLaunch launch =
-          plan_elementwise(arange_computation(), acc, dtype, plan_of(iter), values);
-      ASSERT_EQ(launch.kernel.variant, strided ? Variant::kStrided : Variant::kVectorized);
-      run_emulated(launch.kernel.entry_name(), launch.blocks, jit::kThreads, launch.params());
-      expect_same_values(out, expected, "arange");
-    }
-  }
-}
-
 TEST_F(ElementwiseEmulation, FillsWriteTheValueInEveryDtypeAndLayout) {
   for (int d = 0; d < kNumDtypes; ++d) {
     const Dtype dtype = dtype_of_code(d);

@@ -28,8 +28,10 @@ std::vector<ElementwiseKernel> emulated_elementwise_kernels() {
       }
     }
   }
-  for (const ElementwiseKernel& k : arange_kernels()) {
-    if (k.variant == Variant::kStrided || k.vec == 4) kernels.push_back(k);
+  for (const auto& factory : {arange_kernels(), linspace_kernels(), logspace_kernels()}) {
+    for (const ElementwiseKernel& k : factory) {
+      if (k.variant == Variant::kStrided || k.vec == 4) kernels.push_back(k);
+    }
   }
   for (int s = 0; s < kNumDtypes; ++s) {
     const Dtype src = dtype_of_code(s);

@@ -3,7 +3,8 @@
 //   - vectorised (width 4), strided and dynamic-cast, no by-value inputs;
 //   - vectorised with each single input passed by value (CPU scalars left, right, ...);
 //   - vector widths 2 and 1 for float32, float16 and complex128 (misaligned views);
-// and the copy and fill computations for every dtype (pair).
+// the copy and fill computations for every dtype (pair); and the range factories (arange,
+// linspace, logspace) in every dtype, vectorised (width 4) and strided.
 //
 // One list serves the generator and the tests, so a test asks only for kernels that were built.
 //
