@@ -17,11 +17,13 @@ int64_t ReduceDims::numel() const {
   return n;
 }
 
-void ReduceDims::offsets(int64_t index, int64_t* out) const {
+void ReduceDims::offsets_of_several_dims(int64_t index, int64_t* out) const {
   for (int t = 0; t < ntensors; ++t) out[t] = 0;
   for (size_t d = 0; d < sizes.size() && index != 0; ++d) {
-    const int64_t i = index % sizes[d];
-    index /= sizes[d];
+    // The last dim takes what is left (index < numel()): no division.
+    const bool last = d + 1 == sizes.size();
+    const int64_t i = last ? index : index % sizes[d];
+    index = last ? 0 : index / sizes[d];
     for (int t = 0; t < ntensors; ++t) out[t] += i * strides[d * ntensors + t];
   }
 }

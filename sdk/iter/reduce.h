@@ -70,8 +70,15 @@ struct ReduceDims {
   int64_t numel() const;
   int64_t size0() const { return sizes.empty() ? 1 : sizes[0]; }
   int64_t stride0(int operand) const { return sizes.empty() ? 0 : strides[operand]; }
-  // Byte offsets of element `index` (in this dims' order) for every operand.
-  void offsets(int64_t index, int64_t* out) const;
+  // Byte offsets of element `index` (< numel(), in this dims' order) for every operand. Inline
+  // for up to one dim: kernels call it for every output.
+  void offsets(int64_t index, int64_t* out) const {
+    if (sizes.size() > 1) return offsets_of_several_dims(index, out);
+    for (int t = 0; t < ntensors; ++t) out[t] = sizes.empty() ? 0 : index * strides[t];
+  }
+
+ private:
+  void offsets_of_several_dims(int64_t index, int64_t* out) const;
 };
 struct ReductionGeometry {
   ReduceDims kept;     // output stride != 0
