@@ -57,7 +57,7 @@ OpEntry list_view_entry(std::string name, std::vector<ListCase> cases, ListRef r
   e.dtypes = kAllDtypes;
   // out= ops (unsafe_split.Tensor_out): the pieces are copied into outs of any dtype, and there
   // must be one out per piece (PyTorch 1.13 asserts it internally; the message is that of its
-  // later split_copy_Tensor_out, naming the op).
+  // split_copy_Tensor_out, naming the op).
   e.out_dtype = OutDtypeRule::kAny;
   if (const OpVariant* out = e.variant(VariantKind::kOut)) {
     std::string op = out->op;  // "unsafe_split_Tensor_out" for unsafe_split.Tensor_out

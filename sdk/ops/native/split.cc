@@ -34,7 +34,7 @@ std::vector<Tensor> with_own_version_counters(std::vector<Tensor> views) {
 // (torchgen's autogen, CompositeViewCopyKernels.cpp): one out per piece, every out resized to its
 // piece (resize_output: a warning when it had elements), then each piece copied in as copy_ does
 // (any dtype, any device copy_ takes). PyTorch 1.13 checks the count with an internal assertion;
-// the message is that of its later split_copy_Tensor_out, with `name` for the op.
+// the message is that of its split_copy_Tensor_out, with `name` for the op.
 void copy_pieces_into(const std::vector<Tensor>& pieces, absl::Span<const Tensor> out,
                       const char* name) {
   BP_CHECK(out.size() == pieces.size(), name, "() expected an out= argument of size ",
