@@ -347,6 +347,28 @@ TEST(Emit, ListAndScalarTypeResultsKeepTheirTypesInApiMethodsAndHandles) {
                         "Tensor(a)[]\""));
 }
 
+TEST(Emit, AListOfOutputsComesFirstInTheApiAndAnOpReturningNothingIsVoid) {
+  Model model(parse_declarations(R"(
+- func: unsafe_split.Tensor_out(Tensor self, int split_size, int dim=0, *, Tensor(a!)[] out) -> ()
+  dispatch:
+    CompositeImplicit: unsafe_split_out
+)",
+                                 "sdk/ops/views.yaml"),
+              {"views"});
+  validate(model);
+  Files files = emit_sdk(model);
+  const std::string& api = files.at("views.h");
+  EXPECT_THAT(api, HasSubstr("void unsafe_split_out(absl::Span<const Tensor> out, const Tensor& "
+                             "self, int64_t split_size, int64_t dim = 0);"));
+  EXPECT_THAT(api, HasSubstr("const TypedOperatorHandle<void(const Tensor&, int64_t, int64_t, "
+                             "absl::Span<const Tensor>)>& unsafe_split_Tensor_out();"));
+  EXPECT_THAT(files.at("native_kernels.h"),
+              HasSubstr("void unsafe_split_out(const Tensor& self, int64_t split_size, int64_t "
+                        "dim, absl::Span<const Tensor> out);"));
+  EXPECT_THAT(files.at("ops.md"),
+              HasSubstr("| `unsafe_split.Tensor_out` | views | Out | CompositeImplicit |"));
+}
+
 TEST(Emit, OpTableListsEveryOp) {
   Files files = emit_sdk(binary_model());
   EXPECT_THAT(files.at("op_table.cc"),

@@ -670,6 +670,12 @@ void check_decl(OpDecl& op) {
   }
   if (op.structured) {
     if (op.kind() != OpKind::kOut) fail(op.loc, "a structured op must be an out= variant");
+    for (const Argument* out : op.out_arguments()) {
+      if (out->type.is_list) {
+        fail(op.loc, "a structured op's outputs are tensors; '" + out->name +
+                         "' is a list (declare the op with a dispatch: kernel)");
+      }
+    }
     if (!op.meta) fail(op.loc, "a structured op needs 'meta: function(args...)'");
     // `reduce` gives the generic CPU kernel unless a hand-written one is named.
     const bool has_cpu = op.dispatch.count(DispatchTarget::kCPU) != 0;
@@ -984,7 +990,12 @@ bool OpDecl::has_tag(const std::string& tag) const {
 std::vector<const Argument*> OpDecl::out_arguments() const {
   std::vector<const Argument*> outs;
   for (const Argument& a : schema.arguments) {
-    if (a.kwarg_only && a.alias && a.alias->is_write && is_tensor(a)) outs.push_back(&a);
+    // A written Tensor list (`*, Tensor(a!)[] out` of an op returning `()`) is one output
+    // holding a tensor per result.
+    if (a.kwarg_only && a.alias && a.alias->is_write && a.type.kind == TypeKind::kTensor &&
+        !a.type.optional && !a.type.element_optional) {
+      outs.push_back(&a);
+    }
   }
   return outs;
 }

@@ -702,6 +702,30 @@ TEST(MathArguments, DeviceOnlyFormsNeedAHandWrittenCpuKernelAndValidConditions) 
             "mode=number, the value None stands for");
 }
 
+TEST(Model, AWrittenTensorListIsTheOutputOfAnOutOp) {
+  Model model = model_of(R"(
+- func: unsafe_split.Tensor_out(Tensor self, int split_size, int dim=0, *, Tensor(a!)[] out) -> ()
+  dispatch:
+    CompositeImplicit: unsafe_split_out
+)");
+  const OpDecl& op = model.op("unsafe_split.Tensor_out");
+  EXPECT_EQ(op.kind(), OpKind::kOut);
+  ASSERT_EQ(op.out_arguments().size(), 1u);
+  EXPECT_EQ(op.out_arguments()[0]->name, "out");
+  ASSERT_EQ(op.non_out_arguments().size(), 3u);
+  EXPECT_EQ(op.non_out_arguments()[2]->name, "dim");
+  // Structured classes declare one tensor per output: a list cannot be one.
+  EXPECT_THAT(error_of(R"(
+- func: pieces.out(Tensor self, *, Tensor(a!)[] out) -> ()
+  structured: True
+  meta: pieces_op(self)
+  dispatch:
+    CPU: pieces_out
+)"),
+              HasSubstr("sdk/ops/binary.yaml:2: a structured op's outputs are tensors; 'out' is a "
+                        "list"));
+}
+
 TEST(Model, DtypeSetsCombineNamesAndGroups) {
   EXPECT_EQ(parse_dtype_set("all"), 0xFFFu);
   EXPECT_EQ(parse_dtype_set("bool, floating"), 0x3C1u);

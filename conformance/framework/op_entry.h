@@ -50,6 +50,7 @@ enum class OutDtypeRule {
   kSafeCast,  // any dtype the result can be cast to (TensorIterator ops): "can't be cast to ..."
   kExact,     // exactly the result's dtype: "Expected out tensor to have dtype ..."
   kFromOut,   // the out's dtype is the dtype to compute in (reductions' out=): not checked
+  kAny,       // any dtype: the results are copied in as copy_ casts (unsafe_split.Tensor_out)
 };
 
 using SampleFn = std::function<std::vector<Sample>(ScalarType dtype, uint64_t seed)>;
@@ -78,6 +79,9 @@ struct OpEntry {
   // kExact: the error for an out of dtype `given` where `expected` is required; default
   // "Expected out tensor to have dtype <expected>, but got <given> instead".
   std::function<std::string(ScalarType expected, ScalarType given)> out_dtype_error;
+  // Out= ops writing a `Tensor(a!)[] out` list: the error for a list of `given` outs where the
+  // op has `expected` results; unset: the count is not checked.
+  std::function<std::string(size_t expected, size_t given)> out_count_error;
   // The in-place variant's error when the result dtype differs from self's, for ops PyTorch
   // builds on `self.to(result dtype)` with self as the output (pow_: "Found dtype int16 but
   // expected float32"); unset: "can't be cast to the desired output type" when the result does

@@ -1,7 +1,9 @@
 // View ops returning lists (split, chunk, tensor_split, unbind, broadcast_tensors): the number of
 // pieces and each piece's exact sizes, strides and storage offset, computed from the input's
 // geometry as PyTorch 1.13 cuts it, with its values read through them from the input's storage
-// and the piece sharing that storage. Each piece is one expected output, in order.
+// and the piece sharing that storage. Each piece is one expected output, in order. The entries
+// take their variants from the declarations: unsafe_split's out= ops (the pieces copied into a
+// `Tensor(a!)[] out`, one out per piece) are checked against the functional op's pieces.
 #include <algorithm>
 #include <map>
 #include <memory>
@@ -12,6 +14,7 @@
 
 #include "conformance/families/memory_rules.h"
 #include "conformance/families/pointwise_samples.h"
+#include "conformance/framework/declared_variants.h"
 #include "conformance/framework/layouts.h"
 #include "conformance/framework/reduce.h"
 #include "conformance/ops/database.h"
@@ -50,8 +53,20 @@ OpEntry list_view_entry(std::string name, std::vector<ListCase> cases, ListRef r
   e.name = name;
   e.family = "view";
   e.tier = 2;
-  e.variants = {{name, VariantKind::kFunctional}};
+  e.variants = declared_variants(name);
   e.dtypes = kAllDtypes;
+  // out= ops (unsafe_split.Tensor_out): the pieces are copied into outs of any dtype, and there
+  // must be one out per piece (PyTorch 1.13 asserts it internally; the message is that of its
+  // split_copy_Tensor_out, naming the op).
+  e.out_dtype = OutDtypeRule::kAny;
+  if (const OpVariant* out = e.variant(VariantKind::kOut)) {
+    std::string op = out->op;  // "unsafe_split_Tensor_out" for unsafe_split.Tensor_out
+    std::replace(op.begin(), op.end(), '.', '_');
+    e.out_count_error = [op](size_t expected, size_t given) {
+      return op + "() expected an out= argument of size " + std::to_string(expected) +
+             ", got size " + std::to_string(given);
+    };
+  }
   e.samples = [shared_cases](ScalarType dtype, uint64_t seed) {
     const std::map<std::string, Tensor> in = list_view_inputs(dtype, seed);
     std::vector<Sample> out;

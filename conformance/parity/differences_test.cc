@@ -5,6 +5,7 @@
 #include <limits>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -92,6 +93,13 @@ TEST(IntentionalDifferences, InternalError) {
                           tensor_of(ST::kFloat32, {3, 4}));
               }),
               HasSubstr("int64"));
+  const std::vector<Tensor> two_outs = {int_tensor_of(ST::kInt64, {}),
+                                        int_tensor_of(ST::kInt64, {})};
+  EXPECT_THAT(
+      message_of([&] {
+        unsafe_split_out(two_outs, tensor_of(ST::kFloat32, {1, 2, 3}), 1);
+      }),
+      HasSubstr("unsafe_split_Tensor_out() expected an out= argument of size 3, got size 2"));
 }
 
 // fma: complex products are (ac - bd) + (ad + bc)i with each product rounded, so partial

@@ -40,8 +40,22 @@ std::string printed(const Value& v) {
   return out.str();
 }
 
+// The results of an op that returns nothing (`-> ()`, PyTorch's out= ops writing a `Tensor(a!)[]
+// out`): its written arguments, which hold the same tensors after the call. Empty for other ops.
+Stack written_arguments(const FunctionSchema& schema, const Stack& stack) {
+  Stack written;
+  if (!schema.returns.empty() || stack.size() < schema.arguments.size()) return written;
+  const size_t base = stack.size() - schema.arguments.size();
+  for (size_t i = 0; i < schema.arguments.size(); ++i) {
+    const Argument& a = schema.arguments[i];
+    if (a.alias && a.alias->is_write) written.push_back(stack[base + i]);
+  }
+  return written;
+}
+
 CallResult call(const OperatorHandle& op, Stack& stack) {
   CallResult r;
+  const Stack written = written_arguments(op.schema(), stack);
   try {
     WarningCapture quiet;  // out= resize warnings and the like are PyTorch's, not failures
     op.call_boxed(&stack);
@@ -57,7 +71,7 @@ CallResult call(const OperatorHandle& op, Stack& stack) {
     r.problem = "threw something that is not an exception";
     return r;
   }
-  for (const Value& v : stack) {
+  for (const Value& v : op.schema().returns.empty() ? written : stack) {
     switch (v.tag()) {
       case Value::Tag::kTensor:
         r.outputs.push_back(v.ref<Tensor>());
@@ -100,10 +114,16 @@ bool same_strides(const Tensor& t, const Sizes& expected) {
   return true;
 }
 
+// The tensor a case gives as argument `name`, or element i of a list argument as "name[i]".
 const Tensor* original(const Case& c, const std::string& name) {
   for (const SampleArg& a : c.args) {
     if (a.name == name) {
       if (const auto* t = std::get_if<TensorArg>(&a.value)) return &t->host;
+    }
+    if (const auto* list = std::get_if<TensorListArg>(&a.value)) {
+      for (size_t i = 0; i < list->host.size(); ++i) {
+        if (list_element_name(a.name, i) == name) return &list->host[i];
+      }
     }
   }
   return nullptr;

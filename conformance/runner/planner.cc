@@ -20,6 +20,14 @@ std::vector<std::string> written_arguments(const std::string& op) {
   return names;
 }
 
+// The op's written Tensor list (`Tensor(a!)[] out`: one out per result), or "".
+std::string written_list(const std::string& op) {
+  for (const Argument& a : Dispatcher::singleton().find_op(op)->schema().arguments) {
+    if (a.alias && a.alias->is_write && a.type.is_list) return a.name;
+  }
+  return "";
+}
+
 // Factories' out= overloads take no tensor options: the out tensor carries its dtype and device.
 bool is_tensor_option_missing_from(const std::string& op, const std::string& name) {
   if (name != "dtype" && name != "layout" && name != "device" && name != "pin_memory") {
@@ -210,21 +218,32 @@ class Planner {
     Case c = base(v, check, sample, index);
     std::erase_if(c.args,
                   [&](const SampleArg& a) { return is_tensor_option_missing_from(v.op, a.name); });
-    const std::vector<std::string> names = written_arguments(v.op);
-    for (size_t i = 0; i < names.size() && i < outs.size(); ++i) {
-      c.args.push_back({names[i], TensorArg{outs[i]}});
+    if (const std::string list = written_list(v.op); !list.empty()) {
+      // Every out goes into the list; the op's results are its elements ("out[0]", ...).
+      c.args.push_back({list, TensorListArg{outs}});
+      for (size_t i = 0; i < outs.size(); ++i) {
+        c.expect.returns_args.push_back(list_element_name(list, i));
+      }
+    } else {
+      const std::vector<std::string> names = written_arguments(v.op);
+      for (size_t i = 0; i < names.size() && i < outs.size(); ++i) {
+        c.args.push_back({names[i], TensorArg{outs[i]}});
+      }
+      c.expect.returns_args = names;
     }
-    c.expect.returns_args = names;
     c.expect.unmodified = tensor_names(sample);
     return c;
   }
 
   void plan_out(const OpVariant& v, const Sample& sample, int index,
                 const std::optional<RefError>& error, const Expected& expected) {
-    const size_t n_outs = written_arguments(v.op).size();
+    // A written list takes one out per result, however many there are.
+    const bool list = !written_list(v.op).empty();
+    const size_t n_outs = list ? expected.outputs.size() : written_arguments(v.op).size();
     if (error) {
       // Outputs that pass the output checks when the error comes after them.
-      std::vector<Tensor> outs(n_outs, guarded_output(error->result_dtype.value_or(dtype_), {0}));
+      std::vector<Tensor> outs(list ? 1 : n_outs,
+                               guarded_output(error->result_dtype.value_or(dtype_), {0}));
       Case c = out_case(v, "out", sample, index, outs);
       c.expect.error = error->message;
       cases.push_back(std::move(c));
@@ -254,8 +273,19 @@ class Planner {
       c.expect.written = c.expect.returns_args;
       cases.push_back(std::move(c));
     }
+    if (list && entry_.out_count_error && !count_checked_) {
+      // One out more than there are results.
+      count_checked_ = true;
+      std::vector<Tensor> outs = make_outs(Layout::kContiguous);
+      outs.push_back(guarded_output(dtype_, {0}));
+      Case c = out_case(v, "out_count", sample, index, outs);
+      c.expect.returns_args.clear();
+      c.expect.error = entry_.out_count_error(expected.outputs.size(), outs.size());
+      cases.push_back(std::move(c));
+    }
+    if (expected.outputs.empty()) return;
     const RefTensor& first = expected.outputs[0].value;
-    const bool single = n_outs == 1;
+    const bool single = n_outs == 1 && !list;
     if (single && first.dim() >= 2 && first.numel() > 1 && !strided_done_) {
       strided_done_ = true;
       Case c = out_case(v, "out_strided", sample, index, make_outs(Layout::kTransposed));
@@ -277,16 +307,24 @@ class Planner {
     }
     if (dtype_checks_done_) return;
     dtype_checks_done_ = true;
-    if (entry_.out_dtype != OutDtypeRule::kFromOut) plan_out_dtype(v, sample, index, expected);
-    if (entry_.out_dtype == OutDtypeRule::kSafeCast && single) {
+    if (entry_.out_dtype != OutDtypeRule::kFromOut && entry_.out_dtype != OutDtypeRule::kAny) {
+      plan_out_dtype(v, sample, index, expected);
+    }
+    if ((entry_.out_dtype == OutDtypeRule::kSafeCast && single) ||
+        entry_.out_dtype == OutDtypeRule::kAny) {
+      // Outs of the widest dtype of the result's kind: every result cast into them.
       const ScalarType wide =
           is_complex(first.dtype) ? ScalarType::kComplex128 : ScalarType::kFloat64;
       if (first.dtype != wide) {
         std::vector<ExpectedOutput> outs = outputs_without_view_rules();
-        outs[0].value = cast(first, wide);
-        Case c = out_case(v, "out_widen", sample, index, {guarded_output(wide, first.sizes)});
+        std::vector<Tensor> wide_outs;
+        for (ExpectedOutput& o : outs) {
+          o.value = cast(o.value, wide);
+          wide_outs.push_back(guarded_output(wide, o.value.sizes));
+        }
+        Case c = out_case(v, "out_widen", sample, index, wide_outs);
         c.expect.outputs = outs;
-        c.expect.tolerances = {tolerance(first.dtype)};
+        c.expect.tolerances.assign(outs.size(), tolerance(first.dtype));
         c.expect.written = c.expect.returns_args;
         cases.push_back(std::move(c));
       }
@@ -327,6 +365,7 @@ class Planner {
   bool strided_done_ = false;
   int resize_done_ = 0;
   bool dtype_checks_done_ = false;
+  bool count_checked_ = false;
 };
 
 }  // namespace

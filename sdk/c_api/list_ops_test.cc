@@ -2,7 +2,8 @@
 // (result_type), called through the C ABI as a client does: a `Tensor[]` result is one
 // TENSOR_LIST whose entries are views of the input, value_release frees the list and its
 // references (the tests run under ASan/LSan in CI: a leak fails them), an entry retained before
-// the release outlives it, an empty list is a list, and result_type gives a DTYPE value.
+// the release outlives it, an empty list is a list, an out= op writes the tensors of a list
+// argument and returns nothing, and result_type gives a DTYPE value.
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -75,6 +76,26 @@ TEST(ListOps, BroadcastTensorsTakesAndReturnsTensorLists) {
   EXPECT_EQ(error_of([&] { Op(api(), "broadcast_tensors").call({arg(mismatched)}); }),
             "[broadcast_tensors] The size of tensor a (2) must match the size of tensor b (3) at "
             "non-singleton dimension 0");
+}
+
+TEST(ListOps, AnOutOpWritesTheTensorsOfItsListAndReturnsNothing) {
+  const Tensor t = iota({5, 2});
+  // Outs of another dtype and size: each is resized to its piece and the piece cast into it.
+  const Tensor a = Tensor::empty(api(), {0}, BP_DTYPE_FLOAT64);
+  const Tensor b = Tensor::empty(api(), {0}, BP_DTYPE_FLOAT64);
+  const Tensor c = Tensor::empty(api(), {0}, BP_DTYPE_FLOAT64);
+  const std::vector<bp_tensor*> outs = {a.get(), b.get(), c.get()};
+  Results r = Op(api(), "unsafe_split.Tensor_out").call({arg(t), arg(2), arg(0), arg(outs)});
+  EXPECT_EQ(r.size(), 0u);
+  EXPECT_THAT(b.sizes(), ElementsAre(2, 2));
+  EXPECT_THAT(b.to_host<double>(), ElementsAre(4, 5, 6, 7));
+  EXPECT_THAT(c.to_host<double>(), ElementsAre(8, 9));
+  const std::vector<bp_tensor*> two = {a.get(), b.get()};
+  EXPECT_EQ(error_of([&] {
+              Op(api(), "unsafe_split.Tensor_out").call({arg(t), arg(2), arg(0), arg(two)});
+            }),
+            "[unsafe_split.Tensor_out] unsafe_split_Tensor_out() expected an out= argument of "
+            "size 3, got size 2");
 }
 
 TEST(ListOps, ResultTypeReturnsADtypeValue) {

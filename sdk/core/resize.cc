@@ -2,6 +2,7 @@
 
 #include "sdk/core/empty.h"
 #include "sdk/core/error.h"
+#include "sdk/core/warning.h"
 
 namespace bp {
 
@@ -27,6 +28,22 @@ void resize_tensor(TensorImpl& self, IntArrayRef sizes, std::optional<IntArrayRe
     storage.resize(needed);
   }
   self.set_sizes_and_strides(sizes, new_strides);
+}
+
+bool resize_output(TensorImpl& out, IntArrayRef sizes, std::optional<IntArrayRef> strides,
+                   MemoryFormat format) {
+  if (out.sizes() == sizes) return false;
+  if (out.numel() != 0) {
+    warn(detail::str_cat(
+        "An output with one or more elements was resized since it had shape ",
+        int_list_string(out.sizes()), ", which does not match the required output shape ",
+        int_list_string(sizes),
+        ". This behavior is deprecated, and in a future PyTorch release outputs will not be "
+        "resized unless they have zero elements. You can explicitly reuse an out tensor t by "
+        "resizing it, inplace, to zero elements with t.resize_(0)."));
+  }
+  resize_tensor(out, sizes, strides, format);
+  return true;
 }
 
 }  // namespace bp

@@ -2,6 +2,7 @@
 //
 //   resize_tensor(*out.impl(), {2, 3});              // contiguous strides
 //   resize_tensor(*out.impl(), {2, 3}, {1, 2});      // given strides
+//   resize_output(*out.impl(), {2, 3});              // an out= argument: warns if it had elements
 //
 // The storage grows (never shrinks) when the new geometry needs more bytes than it has, keeping
 // the old bytes; elements beyond the old ones are uninitialised, as in PyTorch. The version counter
@@ -24,6 +25,15 @@ namespace bp {
 // Gives `self` the sizes `sizes` and the strides `strides` (contiguous in `format` when absent),
 // growing its storage if needed.
 void resize_tensor(TensorImpl& self, IntArrayRef sizes,
+                   std::optional<IntArrayRef> strides = std::nullopt,
+                   MemoryFormat format = MemoryFormat::kContiguous);
+
+// Resizes an out= argument to `sizes`, as PyTorch's resize_output does: nothing when it has them
+// already; otherwise, when it had elements, the deprecation warning "An output with one or more
+// elements was resized since it had shape [..], which does not match the required output shape
+// [..]. ..." (sdk/core/warning.h), then resize_tensor(out, sizes, strides, format). Returns
+// whether it resized. Errors: resize_tensor's.
+bool resize_output(TensorImpl& out, IntArrayRef sizes,
                    std::optional<IntArrayRef> strides = std::nullopt,
                    MemoryFormat format = MemoryFormat::kContiguous);
 

@@ -1,12 +1,14 @@
 // The view ops returning lists (split, chunk, tensor_split, unbind, broadcast_tensors) and
 // result_type through the C++ API and Tensor methods: each piece's geometry, values and aliasing,
-// PyTorch's messages, and the same geometry on Meta.
+// PyTorch's messages, and the same geometry on Meta; unsafe_split's out= ops, which copy the
+// pieces into a list of outs.
 #include <string>
 #include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "sdk/core/scalar_tensor.h"
+#include "sdk/core/warning.h"
 #include "sdk/ops/ops.h"
 #include "sdk/ops/testing.h"
 
@@ -72,6 +74,42 @@ TEST(ListViews, UnsafeSplitSharesStorageButNotTheVersionCounter) {
   t.add_(Scalar(int64_t{1}));
   EXPECT_EQ(pieces[0].version(), before);
   EXPECT_THAT(values_of<int64_t>(pieces[0]), ElementsAre(1, 2));
+}
+
+TEST(ListViews, UnsafeSplitOutCopiesEachPieceIntoItsOutResizedAndCast) {
+  Tensor t = iota({5, 2});
+  // An out with elements of another shape is resized with PyTorch's warning; an empty one is
+  // resized silently; one of the right shape keeps its strides. Each takes its piece in its
+  // own dtype, as copy_ casts.
+  Tensor first = bp::empty({3}, ScalarType::kFloat64);
+  Tensor second = bp::empty({0}, ScalarType::kInt64);
+  Tensor third = bp::empty({2, 1}, ScalarType::kFloat32).transpose(0, 1);
+  const std::vector<Tensor> outs = {first, second, third};
+  WarningCapture capture;
+  unsafe_split_out(outs, t, 2);
+  ASSERT_EQ(capture.messages().size(), 1u);
+  EXPECT_THAT(capture.messages()[0],
+              ::testing::HasSubstr("An output with one or more elements was resized since it "
+                                   "had shape [3], which does not match the required output "
+                                   "shape [2, 2]"));
+  EXPECT_THAT(sizes_of(first), ElementsAre(2, 2));
+  EXPECT_THAT(values_of<double>(first), ElementsAre(0, 1, 2, 3));
+  EXPECT_THAT(values_of<int64_t>(second), ElementsAre(4, 5, 6, 7));
+  EXPECT_THAT(third.strides(), ElementsAre(1, 1));
+  EXPECT_THAT(values_of<float>(third), ElementsAre(8, 9));
+  EXPECT_FALSE(first.is_alias_of(t));
+
+  const std::vector<Tensor> three = {bp::empty({0}, ScalarType::kInt64),
+                                     bp::empty({0}, ScalarType::kInt64),
+                                     bp::empty({0}, ScalarType::kInt64)};
+  unsafe_split_with_sizes_out(three, t, {1, 0, 1}, 1);
+  EXPECT_THAT(values_of<int64_t>(three[2]), ElementsAre(1, 3, 5, 7, 9));
+  EXPECT_THAT(sizes_of(three[1]), ElementsAre(5, 0));
+  // One out per piece; the functional op's errors come first.
+  EXPECT_EQ(message_of([&] { unsafe_split_with_sizes_out(three, t, {5}); }),
+            "unsafe_split_with_sizes_out() expected an out= argument of size 1, got size 3");
+  EXPECT_EQ(message_of([&] { unsafe_split_out(three, t, -1); }),
+            "split expects split_size be non-negative, but got split_size=-1");
 }
 
 TEST(ListViews, ChunkRoundsUpAndKeepsEmptyChunksOfAnEmptyDim) {

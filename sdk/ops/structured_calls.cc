@@ -3,7 +3,6 @@
 #include "sdk/core/empty.h"
 #include "sdk/core/error.h"
 #include "sdk/core/resize.h"
-#include "sdk/core/warning.h"
 #include "sdk/ops/copies.h"
 
 namespace bp::structured_detail {
@@ -20,25 +19,11 @@ bool check_and_resize_out(const Tensor& out, IntArrayRef sizes, IntArrayRef stri
                 ", but got ", out.dtype(), " instead");
   BP_CHECK(out.device() == options.device, "Expected out tensor to have device ", options.device,
            ", but got ", out.device(), " instead");
-  if (out.sizes() == sizes) return false;
-  if (out.numel() != 0) {
-    warn(detail::str_cat(
-        "An output with one or more elements was resized since it had shape ",
-        int_list_string(out.sizes()), ", which does not match the required output shape ",
-        int_list_string(sizes),
-        ". This behavior is deprecated, and in a future PyTorch release outputs will not be "
-        "resized unless they have zero elements. You can explicitly reuse an out tensor t by "
-        "resizing it, inplace, to zero elements with t.resize_(0)."));
-  }
   // Only a resized out takes the meta function's (advisory) layout; an out of the right size
   // keeps its own strides.
-  if (!strides.empty()) {
-    resize_tensor(*out.impl(), sizes, strides);
-  } else {
-    resize_tensor(*out.impl(), sizes, std::nullopt,
-                  options.memory_format.value_or(MemoryFormat::kContiguous));
-  }
-  return true;
+  if (!strides.empty()) return resize_output(*out.impl(), sizes, strides);
+  return resize_output(*out.impl(), sizes, std::nullopt,
+                       options.memory_format.value_or(MemoryFormat::kContiguous));
 }
 
 void check_inplace(const Tensor& self, IntArrayRef sizes, const TensorOptions& options) {

@@ -255,12 +255,23 @@ def _plain_type(type_):
     return re.sub(r"\([a-z!]*\)", "", type_)
 
 
+def sampler_of(op):
+    """The sampler whose samples an op's out= ops reuse: its own, or for a view op its
+    family's (unsafe_split.Tensor_out samples as unsafe_split.Tensor), or None."""
+    own = functional_sampler(op)
+    if own is None and op.kind == "functional" and op.family == "views":
+        return views.views
+    return own
+
+
 def functional_of(op, ops_by_name):
     """The functional op whose samples an in-place or out= op reuses: the one of its structured
     group, else the one of the same base name and arguments (apart from the written ones)."""
     want = [a.name for a in op.args if not (op.kind == "out" and a.written)]
+    # In-place view ops keep their family's samples (views.views names them).
+    usable = sampler_of if op.kind == "out" else functional_sampler
     candidates = [c for c in ops_by_name.values() if c.kind == "functional" and
-                  c.base == op.base and functional_sampler(c)]
+                  c.base == op.base and usable(c)]
     for c in candidates:
         if op.delegate and c.delegate == op.delegate:
             return c
@@ -285,36 +296,46 @@ def functional_of(op, ops_by_name):
     return None
 
 
+def _results(result):
+    """The tensors of a functional op's result: several (a tuple, or a Tensor[] list) or one."""
+    return result if isinstance(result, (tuple, list)) else (result,)
+
+
+def _written_list(op):
+    """The name of the op's written Tensor list (`Tensor(a!)[] out`: one out per piece of a
+    Tensor[] result), or None."""
+    lists = [a.name for a in op.args if a.written and a.type.endswith("[]")]
+    return lists[0] if lists else None
+
+
 def _out_tensors(op, result, dtype_override=None, sizes=None, layout="contiguous"):
-    results = result if isinstance(result, tuple) else (result,)
-    names = op.written_args
-    out = {}
-    for name, r in zip(names, results):
+    def out_for(r):
         d = dtype_override if dtype_override is not None else r.dtype
         shape = list(r.shape) if sizes is None else sizes
         if layout == "contiguous" or len(shape) < 2:
-            out[name] = torch.zeros(shape, dtype=d)
-        else:  # the right shape with the first two dims' strides swapped
-            swapped = [shape[1], shape[0]] + shape[2:]
-            out[name] = torch.zeros(swapped, dtype=d).transpose(0, 1)
-    return out
+            return torch.zeros(shape, dtype=d)
+        swapped = [shape[1], shape[0]] + shape[2:]  # the right shape, first two strides swapped
+        return torch.zeros(swapped, dtype=d).transpose(0, 1)
+    if _written_list(op):
+        return {_written_list(op): [out_for(r) for r in result]}
+    return {name: out_for(r) for name, r in zip(op.written_args, _results(result))}
 
 
 def out_samples(op, functional, dtype, call):
     """out= samples from the functional op's: an out of the result's dtype and shape, a
     transposed one, an empty one (resized), and outs of other dtypes (cast or refused)."""
     s = []
-    base_samples = [x for x in functional_sampler(functional)(functional.name, dtype)
+    base_samples = [x for x in sampler_of(functional)(functional.name, dtype)
                     if x.variants][:4]
     for i, x in enumerate(base_samples):
         try:
             result = call(functional, x.args)
         except Exception:  # noqa: BLE001: the out= call raises too; one out of the column dtype
             s.append(Sample(x.description, dict(x.args, **{
-                n: tensor(dtype, [0]) for n in op.written_args})))
+                n: [tensor(dtype, [0])] if n == _written_list(op) else tensor(dtype, [0])
+                for n in op.written_args})))
             continue
-        if any(r.dtype not in encode.DTYPE_NAMES for r in (
-                result if isinstance(result, tuple) else (result,))):
+        if any(r.dtype not in encode.DTYPE_NAMES for r in _results(result)):
             continue  # a PyTorch-only result dtype (complex32): see differences.py
         s.append(Sample(x.description + ", out of the result's dtype and shape",
                         dict(x.args, **_out_tensors(op, result))))
@@ -324,7 +345,7 @@ def out_samples(op, functional, dtype, call):
             s.append(Sample(x.description + ", transposed out",
                             dict(x.args, **_out_tensors(op, result, layout="transposed"))))
             for d in (torch.float64, torch.int64, torch.bool, torch.complex64):
-                if len(op.written_args) == 1:
+                if len(op.written_args) == 1:  # one out, or one list of them
                     s.append(Sample(x.description + ", out %s" % str(d)[6:],
                                     dict(x.args, **_out_tensors(op, result, d))))
     return s

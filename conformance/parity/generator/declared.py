@@ -106,7 +106,9 @@ def dtype_set(text):
 
 def _kind_of(func):
     head = func.split("->")[0]
-    if "Tensor(a!) out" in head or re.search(r"Tensor\([a-z]!\) (out|values|indices|max|min)\b", head):
+    # Written outputs, a tensor each or a list of them (`Tensor(a!)[] out`).
+    if "Tensor(a!) out" in head or "Tensor(a!)[] out" in head or re.search(
+            r"Tensor\([a-z]!\) (out|values|indices|max|min)\b", head):
         return "out"
     if "Tensor(a!) self" in head:
         return "inplace"

@@ -54,6 +54,11 @@ def expect_outputs(op, result, given, args):
     dtype result (result_type) a {"value": name} output."""
     if isinstance(result, torch.dtype):
         return {"outputs": [{"value": encode.dtype_name(result)}]}
+    written = dict(_given_tensors({n: given[n] for n in op.written_args if n in given}))
+    if result is None and op.kind == "out":
+        # An out= op returning `()` (unsafe_split.Tensor_out): its outputs are what it wrote,
+        # each tensor of its `Tensor(a!)[] out` ("out[0]", ...) in order.
+        result = list(written.values())
     results = result if isinstance(result, (tuple, list)) else (result,)
     outputs = []
     least = input_precision(args)
@@ -81,9 +86,9 @@ def expect_outputs(op, result, given, args):
     if op.kind == "inplace":
         expect["returns_args"] = ["self"]
     elif op.kind == "out":
-        expect["returns_args"] = op.written_args
-    written = set(op.written_args)
-    unmodified = [n for n in tensors if n not in written]
+        # The outs, by name ("out"; "out[0]", "out[1]", ... for a list of them).
+        expect["returns_args"] = list(written)
+    unmodified = [n for n in tensors if n not in op.written_args]
     if unmodified:
         expect["unmodified"] = unmodified
     return expect

@@ -161,7 +161,9 @@ typedef struct bp_api {
    * value: the caller owns its array and one reference to each entry, and value_release drops
    * both (never free() the array); to keep an entry longer, tensor_retain it before the release.
    * An empty list has size 0 (and an array value_release still frees). A ScalarType result
-   * (result_type) is a DTYPE value, which holds nothing to release. Argument values follow the
+   * (result_type) is a DTYPE value, which holds nothing to release. An op returning `()` (an
+   * out= op writing a `Tensor(a!)[] out`: unsafe_split.Tensor_out) has no result (*nresults is
+   * 0): the tensors of its TENSOR_LIST argument hold what it wrote. Argument values follow the
    * schema: a Tensor? or optional argument takes NONE (or a NULL tensor), Tensor?[] a TENSOR_LIST
    * with NULL entries, Scalar a BOOL, INT, DOUBLE or COMPLEX, float an INT or DOUBLE, int[N] an
    * INT_LIST or one INT for all N, Tensor[] a TENSOR_LIST. Errors name the op ("[add.Tensor]

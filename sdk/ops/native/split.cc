@@ -1,16 +1,19 @@
 // The view ops that return lists: split and its overloads, chunk, tensor_split, unbind and
 // broadcast_tensors. Each piece is a view of its input made by sdk/core/views.h (narrow, slice,
 // select, expand), so one implementation serves every backend. Checks and messages are
-// PyTorch 1.13's (aten/src/ATen/native/TensorShape.cpp), in its order.
+// PyTorch 1.13's (aten/src/ATen/native/TensorShape.cpp), in its order. Also unsafe_split's out=
+// ops, which copy the pieces into a list of outs through the dispatcher.
 #include <algorithm>
 #include <vector>
 
 #include "sdk/core/broadcast.h"
 #include "sdk/core/error.h"
 #include "sdk/core/int_array_ref.h"
+#include "sdk/core/resize.h"
 #include "sdk/core/tensor_impl.h"
 #include "sdk/core/views.h"
 #include "sdk/ops/native_kernels.h"
+#include "sdk/ops/ops.h"
 
 namespace bp::native {
 namespace {
@@ -25,6 +28,22 @@ Tensor with_own_version_counter(const Tensor& view) {
 std::vector<Tensor> with_own_version_counters(std::vector<Tensor> views) {
   for (Tensor& t : views) t = with_own_version_counter(t);
   return views;
+}
+
+// The out= of an op returning pieces, as PyTorch's out= ops generated from a functional one
+// (torchgen's autogen, CompositeViewCopyKernels.cpp): one out per piece, every out resized to its
+// piece (resize_output: a warning when it had elements), then each piece copied in as copy_ does
+// (any dtype, any device copy_ takes). PyTorch 1.13 checks the count with an internal assertion;
+// the message is that of its split_copy_Tensor_out, with `name` for the op.
+void copy_pieces_into(const std::vector<Tensor>& pieces, absl::Span<const Tensor> out,
+                      const char* name) {
+  BP_CHECK(out.size() == pieces.size(), name, "() expected an out= argument of size ",
+           pieces.size(), ", got size ", out.size());
+  for (size_t i = 0; i < pieces.size(); ++i) resize_output(*out[i].impl(), pieces[i].sizes());
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    Tensor written = out[i];  // the same tensor: copy_ takes it as Tensor&
+    bp::copy_(written, pieces[i]);
+  }
 }
 
 void check_tensor_split_input(const Tensor& self) {
@@ -93,6 +112,17 @@ std::vector<Tensor> unsafe_split(const Tensor& self, int64_t split_size, int64_t
 std::vector<Tensor> unsafe_split_with_sizes(const Tensor& self, IntArrayRef split_sizes,
                                             int64_t dim) {
   return with_own_version_counters(native::split_with_sizes(self, split_sizes, dim));
+}
+
+void unsafe_split_out(const Tensor& self, int64_t split_size, int64_t dim,
+                      absl::Span<const Tensor> out) {
+  copy_pieces_into(bp::unsafe_split(self, split_size, dim), out, "unsafe_split_Tensor_out");
+}
+
+void unsafe_split_with_sizes_out(const Tensor& self, IntArrayRef split_sizes, int64_t dim,
+                                 absl::Span<const Tensor> out) {
+  copy_pieces_into(bp::unsafe_split_with_sizes(self, split_sizes, dim), out,
+                   "unsafe_split_with_sizes_out");
 }
 
 std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim) {
