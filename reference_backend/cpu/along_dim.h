@@ -181,6 +181,18 @@ void normalize_contiguous(T* out, const T* in, int64_t n) {
   });
 }
 
+// Scans whose running accumulator takes a pair of elements per step where the line is
+// contiguous: the pair's own sum does not wait for the accumulator, so the chain of dependent
+// adds is half as long (cumsum of 1e6 floats ran 1.4x faster). The running sum meets each pair as
+// a whole, a reassociation: for a float cumsum in double, a difference beyond float's precision;
+// integer sums are exact either way; and a sum that starts at +0 never turns -0 either way. Not
+// cumprod (a reassociated complex product can flip the sign of a zero part, which PyTorch's
+// order keeps) nor logcumsumexp (its step, an exp and a log, would double).
+template <typename O>
+inline constexpr bool kPairedScan = false;
+template <typename S>
+inline constexpr bool kPairedScan<math::SumOps<S>> = true;
+
 // One line of a scan with ops O over elements of type S: out[i] (and indices[i], for ops that
 // project a math::ValueIndex) is the scan of in[0..i]. Pointers and byte steps arrive as
 // arguments, so they stay in registers (read through a captured array, the compiler could not
@@ -197,7 +209,14 @@ void scan_line(const char* in, int64_t in_step, char* out, int64_t out_step, cha
     if (in_step == sizeof(S) && out_step == sizeof(S)) {
       const S* const x = reinterpret_cast<const S*>(in);
       S* const y = reinterpret_cast<S*>(out);
-      for (int64_t i = 0; i < n; ++i) {
+      int64_t i = 0;
+      for (; kPairedScan<O> && i + 1 < n; i += 2) {
+        const V x0 = element_cast<V>(x[i]), x1 = element_cast<V>(x[i + 1]);
+        y[i] = element_cast<S>(ops.project(ops.reduce(acc, x0, i)));
+        acc = ops.combine(acc, ops.reduce(ops.reduce(ops.identity(), x0, i), x1, i + 1));
+        y[i + 1] = element_cast<S>(ops.project(acc));
+      }
+      for (; i < n; ++i) {
         acc = ops.reduce(acc, element_cast<V>(x[i]), i);
         y[i] = element_cast<S>(ops.project(acc));
       }

@@ -1,7 +1,8 @@
 // The CPU kernels of the ops along one dim (cpu::scan, cpu::normalize) beyond what the conformance
-// suite checks: the result dtypes a declaration excludes.
+// suite checks: the result dtypes a declaration excludes, the paired loop of contiguous cumsums.
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "reference_backend/cpu/test_util.h"
@@ -33,6 +34,26 @@ TEST(Cumsum, SumsBoolInputsInInt64ButRaisesForABoolResult) {
   Tensor in_place = tensor_of(ST::kBool, {1, 0, 1});
   EXPECT_EQ(message_of([&] { in_place.cumsum_(0); }), message);
   expect_values(in_place, ST::kBool, {1, 0, 1});  // unchanged
+}
+
+// Contiguous lines of cumsum add their elements in pairs (along_dim.h, kPairedScan): lines of
+// every length, odd and even, give the sequential running sums (exact here: small integers, and
+// float inputs summed in double), including a -0.0 input after a +0 start.
+TEST(Cumsum, PairedContiguousLinesOfEveryLengthGiveTheRunningSums) {
+  for (int n = 1; n <= 9; ++n) {
+    SCOPED_TRACE(n);
+    std::vector<double> in, running;
+    double sum = 0;
+    for (int i = 0; i < n; ++i) {
+      in.push_back(i == 0 ? -0.0 : static_cast<double>((i * 5) % 7) - 3.0);
+      sum += in.back();
+      running.push_back(sum);
+    }
+    for (ST dtype : {ST::kFloat32, ST::kFloat64, ST::kInt64, ST::kInt32}) {
+      SCOPED_TRACE(::testing::Message() << dtype);
+      expect_values(cumsum(tensor_of(dtype, in), 0, dtype), dtype, running);
+    }
+  }
 }
 
 }  // namespace
