@@ -24,7 +24,8 @@ Tensor converted(ScalarType dtype, const std::vector<T>& values, std::vector<int
   if (sizes.empty()) sizes = {static_cast<int64_t>(values.size())};
   Tensor source = bp::empty(sizes, scalar_type_of<T>, kCpu);
   EXPECT_EQ(static_cast<size_t>(source.numel()), values.size());
-  std::memcpy(source.data_ptr(), values.data(), values.size() * sizeof(T));
+  // An empty tensor's data may be null, which memcpy must not get even for 0 bytes.
+  if (!values.empty()) std::memcpy(source.data_ptr(), values.data(), values.size() * sizeof(T));
   if (dtype == source.dtype()) return source;
   Tensor result = bp::empty(sizes, dtype, kCpu);
   bp::copy_(result, source);
