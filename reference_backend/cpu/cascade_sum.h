@@ -6,8 +6,12 @@
 //   cascade_sum<float>(iter);                                   // float16 data: A = float
 //   cascade_sum<double>(iter, math::DivideBy<double>{count});   // mean
 //
-// Each output's elements are summed directly (on vector lanes) in leaves of up to 256, whose sums
-// then merge like a binary counter, each partial sum meeting one of about its size. When the
+// Each output's elements are summed directly in leaves (1024 elements on four 64-byte vector
+// accumulators when read in place, 256 when converted first or complex), whose partial sums,
+// still vectors, then merge like a binary counter, each meeting one of about its size; the lanes
+// are added once at the end. The vectors are 64 bytes on every ISA, so results do not depend on
+// it. A contiguous row of A, the common case, takes a lean path (per-row costs dominated rows of
+// a few dozen elements; see docs/design/iter.md). When the
 // input is contiguous along a kept dim (an "outer" reduction), whole input rows are added into a
 // block of up to 4096 outputs instead (whole rows of most matrices, so
 // the input streams in order), through levels that each add at most 16 terms. Inputs of
@@ -123,21 +127,22 @@ template <typename A>
   for (; i < n; ++i) acc[i] += v[i];
 }
 
-// Streaming pairwise summation: add() takes partial sums of about equal weight (leaves); level j
-// holds the sum of 2^j of them, and adding a leaf carries through the levels like incrementing a
-// binary counter. Levels are written before they are read: no initialisation needed.
-template <typename A>
-struct ScalarCascade {
-  A level[64];
+// Streaming pairwise summation of leaves' partial sums P (vectors, or scalars for complex):
+// add() takes partial sums of about equal weight; level j holds the sum of 2^j of them, and adding
+// a leaf carries through the levels like incrementing a binary counter. Levels are written before
+// they are read: no initialisation needed.
+template <typename P>
+struct LeafCascade {
+  P level[64];
   uint64_t count = 0;
 
-  [[gnu::always_inline]] void add(A leaf) {
+  [[gnu::always_inline]] void add(P leaf) {
     int j = 0;
     for (uint64_t c = count++; c & 1; c >>= 1, ++j) leaf = level[j] + leaf;
     level[j] = leaf;
   }
   // The sum of `partial` (a last, smaller leaf) and every leaf added, smallest levels first.
-  [[gnu::always_inline]] A total(A partial) const {
+  [[gnu::always_inline]] P total(P partial) const {
     for (int j = 0; (count >> j) != 0; ++j) {
       if ((count >> j) & 1) partial = partial + level[j];
     }
@@ -231,13 +236,13 @@ template <typename A, typename Width>
     const A* v = reinterpret_cast<const A*>(plan.base[1] + koff[1]) + rb;
     const int64_t n = re - rb;
     if (n <= kDirectLeaf) return total_of<A>(leaf_sum(v, n, width));
-    ScalarCascade<P> cascade;
+    LeafCascade<P> cascade;
     for (int64_t i = 0; i < n; i += kDirectLeaf) {
       cascade.add(leaf_sum(v + i, std::min(kDirectLeaf, n - i), width));
     }
     return total_of<A>(cascade.total(P(A(0))));
   }
-  ScalarCascade<P> cascade;
+  LeafCascade<P> cascade;
   A buf[kLeaf];
   int64_t filled = 0;
   for (int64_t r = rb; r < re;) {
