@@ -221,7 +221,8 @@ bool register_masked_fill() {
 
 // Reductions, scans and normalisations of issue 23, float32, one thread: sum of a 4096 x 4096
 // matrix over dim 0, over dim 1 and over every dim, cumsum of 1e6, softmax over the last dim of
-// [4096, 1024], argmin of 1e6 (without a dim).
+// [4096, 1024], argmin of 1e6 (without a dim); and sum and amax over the short rows of
+// [65536, 256].
 float spread_value(int64_t i) {
   return -3.0f + 6.0f * static_cast<float>((i * 7919) % 100003) / 100003.0f;
 }
@@ -243,23 +244,44 @@ at::Tensor torch_values(std::vector<int64_t> sizes) {
 
 constexpr int64_t kSide = 4096;
 
-// dim: 0, 1, or -1 for every dim.
-void BM_bp_sum(benchmark::State& state, int64_t dim) {
+// A [rows, cols] matrix summed over dim (0, 1, or -1 for every dim).
+void BM_bp_sum(benchmark::State& state, int64_t rows, int64_t cols, int64_t dim) {
   bp::set_num_threads(1);
-  const bp::Tensor x = bp_values({kSide, kSide});
-  bp::Tensor out = bp_values(dim < 0 ? std::vector<int64_t>{} : std::vector<int64_t>{kSide});
+  const bp::Tensor x = bp_values({rows, cols});
+  bp::Tensor out =
+      bp_values(dim < 0 ? std::vector<int64_t>{} : std::vector<int64_t>{dim == 0 ? cols : rows});
   const std::vector<int64_t> dims = dim < 0 ? std::vector<int64_t>{} : std::vector<int64_t>{dim};
   for (auto _ : state) bp::sum_out(out, x, bp::IntArrayRef(dims), false);
-  state.SetItemsProcessed(state.iterations() * kSide * kSide);
+  state.SetItemsProcessed(state.iterations() * rows * cols);
 }
 
-void BM_torch_sum(benchmark::State& state, int64_t dim) {
+void BM_torch_sum(benchmark::State& state, int64_t rows, int64_t cols, int64_t dim) {
   at::set_num_threads(1);
-  const at::Tensor x = torch_values({kSide, kSide});
-  at::Tensor out = torch_values(dim < 0 ? std::vector<int64_t>{} : std::vector<int64_t>{kSide});
+  const at::Tensor x = torch_values({rows, cols});
+  at::Tensor out =
+      torch_values(dim < 0 ? std::vector<int64_t>{} : std::vector<int64_t>{dim == 0 ? cols : rows});
   const std::vector<int64_t> dims = dim < 0 ? std::vector<int64_t>{} : std::vector<int64_t>{dim};
   for (auto _ : state) at::sum_out(out, x, at::IntArrayRef(dims), false);
-  state.SetItemsProcessed(state.iterations() * kSide * kSide);
+  state.SetItemsProcessed(state.iterations() * rows * cols);
+}
+
+// amax over the rows of [65536, 256]: short rows, where per-output costs show.
+void BM_bp_amax_rows(benchmark::State& state) {
+  bp::set_num_threads(1);
+  const bp::Tensor x = bp_values({65536, 256});
+  bp::Tensor out = bp_values({65536});
+  const int64_t dim = 1;
+  for (auto _ : state) bp::amax_out(out, x, bp::IntArrayRef(&dim, 1), false);
+  state.SetItemsProcessed(state.iterations() * 65536 * 256);
+}
+
+void BM_torch_amax_rows(benchmark::State& state) {
+  at::set_num_threads(1);
+  const at::Tensor x = torch_values({65536, 256});
+  at::Tensor out = torch_values({65536});
+  const int64_t dim = 1;
+  for (auto _ : state) at::amax_out(out, x, at::IntArrayRef(&dim, 1), false);
+  state.SetItemsProcessed(state.iterations() * 65536 * 256);
 }
 
 void BM_bp_cumsum(benchmark::State& state) {
@@ -314,11 +336,20 @@ bool register_reductions() {
   for (int64_t dim : {0, 1, -1}) {
     const std::string name =
         dim < 0 ? "sum_all_4096x4096" : "sum_dim" + std::to_string(dim) + "_4096x4096";
-    benchmark::RegisterBenchmark(("bp/" + name).c_str(), BM_bp_sum, dim)
+    benchmark::RegisterBenchmark(("bp/" + name).c_str(), BM_bp_sum, kSide, kSide, dim)
         ->Unit(benchmark::kMicrosecond);
-    benchmark::RegisterBenchmark(("torch/" + name).c_str(), BM_torch_sum, dim)
+    benchmark::RegisterBenchmark(("torch/" + name).c_str(), BM_torch_sum, kSide, kSide, dim)
         ->Unit(benchmark::kMicrosecond);
   }
+  // Short rows: per-output costs (they once took 3x PyTorch's time here).
+  benchmark::RegisterBenchmark("bp/sum_dim1_65536x256", BM_bp_sum, 65536, 256, 1)
+      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("torch/sum_dim1_65536x256", BM_torch_sum, 65536, 256, 1)
+      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("bp/amax_dim1_65536x256", BM_bp_amax_rows)
+      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("torch/amax_dim1_65536x256", BM_torch_amax_rows)
+      ->Unit(benchmark::kMicrosecond);
   benchmark::RegisterBenchmark("bp/cumsum_1e6", BM_bp_cumsum)->Unit(benchmark::kMicrosecond);
   benchmark::RegisterBenchmark("torch/cumsum_1e6", BM_torch_cumsum)->Unit(benchmark::kMicrosecond);
   benchmark::RegisterBenchmark("bp/softmax_4096x1024", BM_bp_softmax)
