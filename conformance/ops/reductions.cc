@@ -16,6 +16,11 @@ namespace {
 
 std::string name_of(ScalarType t) { return std::string(scalar_type_name(t)); }
 
+// mean, nanmean and norm: dtype=, else the input's dtype.
+std::vector<ScalarType> dtype_or_self(const RefArgs& a, ScalarType self) {
+  return {a.dtype("dtype").value_or(self)};
+}
+
 // sum and prod: dtype=, else int64 for bool and integral inputs.
 std::vector<ScalarType> accumulate_dtype(const RefArgs& a, ScalarType self) {
   if (auto t = a.dtype("dtype")) return {*t};
@@ -192,10 +197,7 @@ void add_reduction_entries(OpDatabase& db) {
                      .out = "mean.out",
                      .dtypes = kFloatingAndComplex,
                      .dim = DimArg::kOptionalList,
-                     .result_dtypes =
-                         [](const RefArgs& a, ScalarType self) {
-                           return std::vector<ScalarType>{a.dtype("dtype").value_or(self)};
-                         },
+                     .result_dtypes = dtype_or_self,
                      .reduce =
                          [](const std::vector<Wide>& xs, const ReductionContext& c) {
                            Wide s = sum_of(xs, c)[0];
@@ -326,9 +328,7 @@ void add_reduction_entries(OpDatabase& db) {
   norm.out = "norm.dtype_out";
   norm.dtypes = kFloating;
   norm.kwargs.push_back({"dtype", Value(ScalarType::kFloat64)});
-  norm.result_dtypes = [](const RefArgs& a, ScalarType self) {
-    return std::vector<ScalarType>{a.dtype("dtype").value_or(self)};
-  };
+  norm.result_dtypes = dtype_or_self;
   norm.reduce_in_input = false;
   db.add(reduction(std::move(norm)));
   for (const bool all : {true, false}) {
@@ -445,10 +445,7 @@ void add_reduction_entries(OpDatabase& db) {
                     .dtypes = kFloating,
                     .tier = 2,
                     .dim = DimArg::kOptionalList,
-                    .result_dtypes =
-                        [](const RefArgs& a, ScalarType self) {
-                          return std::vector<ScalarType>{a.dtype("dtype").value_or(self)};
-                        },
+                    .result_dtypes = dtype_or_self,
                     .reduce =
                         [](const std::vector<Wide>& xs, const ReductionContext& c) {
                           size_t count = 0;

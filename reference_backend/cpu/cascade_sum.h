@@ -215,6 +215,21 @@ struct SumPlan {
 // Byte offsets of an element for each operand (fixed size: kernels fill one per output).
 using Offsets = std::array<int64_t, kOperands>;
 
+// Elements summed in place into one leaf: a vector leaf spreads them over four accumulators of
+// 64 bytes (1024 floats put 16 terms in each lane).
+template <typename A, typename Width>
+inline constexpr int64_t kDirectLeaf = std::is_same_v<Partial<A, Width>, A> ? kLeaf : 4 * kLeaf;
+
+// Adds the n contiguous values at v to `cascade`, in leaves of up to kDirectLeaf (the last may be
+// shorter).
+template <typename A, typename Width>
+[[gnu::always_inline]] inline void add_in_place(LeafCascade<Partial<A, Width>>& cascade, const A* v,
+                                                int64_t n, Width width) {
+  constexpr int64_t kStep = kDirectLeaf<A, Width>;
+  for (int64_t i = 0; i < n; i += kStep)
+    cascade.add(leaf_sum(v + i, std::min(kStep, n - i), width));
+}
+
 // Sums reduced elements [rb, re) of kept element k: read in place, in leaves of up to
 // kDirectLeaf elements (a run's last leaf may be shorter), when contiguous and of dtype A, else
 // gathered (converted) into a buffer, in leaves of kLeaf.
@@ -222,9 +237,6 @@ template <typename A, typename Width>
 [[gnu::always_inline]] inline A sum_one(const SumPlan& plan, int64_t k, int64_t rb, int64_t re,
                                         Width width) {
   using P = Partial<A, Width>;
-  // A vector leaf spreads its elements over four accumulators of 64 bytes: 1024 floats put 16
-  // terms in each lane.
-  constexpr int64_t kDirectLeaf = std::is_same_v<P, A> ? kLeaf : 4 * kLeaf;
   const ReduceDims& reduced = plan.g.reduced;
   Offsets koff, roff;
   plan.g.kept.offsets(k, koff.data());
@@ -235,11 +247,9 @@ template <typename A, typename Width>
     // time through the general loop below).
     const A* v = reinterpret_cast<const A*>(plan.base[1] + koff[1]) + rb;
     const int64_t n = re - rb;
-    if (n <= kDirectLeaf) return total_of<A>(leaf_sum(v, n, width));
+    if (n <= kDirectLeaf<A, Width>) return total_of<A>(leaf_sum(v, n, width));
     LeafCascade<P> cascade;
-    for (int64_t i = 0; i < n; i += kDirectLeaf) {
-      cascade.add(leaf_sum(v + i, std::min(kDirectLeaf, n - i), width));
-    }
+    add_in_place(cascade, v, n, width);
     return total_of<A>(cascade.total(P(A(0))));
   }
   LeafCascade<P> cascade;
@@ -251,10 +261,7 @@ template <typename A, typename Width>
     const char* p = plan.base[1] + koff[1] + roff[1];
     r += len;
     if (direct) {
-      const A* v = reinterpret_cast<const A*>(p);
-      for (int64_t i = 0; i < len; i += kDirectLeaf) {
-        cascade.add(leaf_sum(v + i, std::min(kDirectLeaf, len - i), width));
-      }
+      add_in_place(cascade, reinterpret_cast<const A*>(p), len, width);
       continue;
     }
     for (int64_t i = 0; i < len;) {
