@@ -65,12 +65,13 @@ std::string generic_reduction_step(const OpDecl& group) {
   return line + ");";
 }
 
-// A `math:` argument as the Scalar cpu::pointwise converts to the compute type: Scalars as they
-// are, other numbers wrapped, None as the declared number, a str as the index of its value.
+// A `math:` argument as cpu::pointwise takes it: Scalars as they are, other numbers wrapped, None
+// as the declared number (Scalars it converts to the compute type), a str as a MathChoice.
 std::string math_argument(const OpDecl& group, const std::string& name) {
   const Argument& a = *find_argument(group, name);
   if (auto it = group.math->choices.find(name); it != group.math->choices.end()) {
-    return "Scalar(math_choice(" + name + ", {" + join(quoted_each(it->second)) + "}))";
+    return "MathChoice<" + std::to_string(it->second.size()) + ">{math_choice(" + name + ", {" +
+           join(quoted_each(it->second)) + "})}";
   }
   if (auto it = group.math->if_none.find(name); it != group.math->if_none.end()) {
     return "(" + name + " ? Scalar(*" + name + ") : Scalar(" + it->second + "))";

@@ -239,9 +239,54 @@ inline int64_t math_choice(std::string_view value, std::initializer_list<std::st
   return -1;
 }
 
+// A str argument as pointwise takes it: the index of its value among kCount (math_choice).
+// pointwise hands it to the functor as a constant (std::integral_constant<int, index>), one
+// instantiation per value, so that a functor's branch on it folds away in the loop: gelu's
+// erf form kept its tanh form's call, and the constants reloaded around it, in every iteration.
+template <int kCount>
+struct MathChoice {
+  int64_t index;
+};
+
+namespace pointwise_detail {
+
+template <typename T>
+inline constexpr bool kIsMathChoice = false;
+template <int kCount>
+inline constexpr bool kIsMathChoice<MathChoice<kCount>> = true;
+
+// body(std::integral_constant<int, choice.index>()).
+template <int K = 0, int kCount, typename Body>
+void visit_choice(MathChoice<kCount> choice, const Body& body) {
+  if constexpr (K + 1 < kCount) {
+    if (choice.index != K) return visit_choice<K + 1>(choice, body);
+  }
+  body(std::integral_constant<int, K>());
+}
+
+// body(args converted to what the functor takes...): Scalars to M, MathChoices to constants.
+template <typename M, typename Body>
+void with_math_arguments(const Body& body) {
+  body();
+}
+template <typename M, typename Body, typename First, typename... Rest>
+void with_math_arguments(const Body& body, const First& first, const Rest&... rest) {
+  if constexpr (kIsMathChoice<First>) {
+    visit_choice(first, [&](auto constant) {
+      with_math_arguments<M>([&](const auto&... tail) { body(constant, tail...); }, rest...);
+    });
+  } else {
+    const M value = first.template to<M>();
+    with_math_arguments<M>([&](const auto&... tail) { body(value, tail...); }, rest...);
+  }
+}
+
+}  // namespace pointwise_detail
+
 // Runs F over `iter` in its common dtype (see the file comment); `scalars` are the op's Scalar
 // arguments the functor takes, converted to its compute type with PyTorch's overflow check
-// ("value cannot be converted to type uint8_t without overflow": clamp(uint8, min=-1)).
+// ("value cannot be converted to type uint8_t without overflow": clamp(uint8, min=-1)), and its
+// str arguments as MathChoices.
 template <typename F, uint32_t kDtypes, uint32_t kBoolInputs = 0, typename... Scalars>
 void pointwise(TensorIteratorBase& iter, std::string_view op_name, const Scalars&... scalars) {
   const ScalarType dtype = *iter.common_dtype();
@@ -249,7 +294,9 @@ void pointwise(TensorIteratorBase& iter, std::string_view op_name, const Scalars
   visit_dtype<kDtypes>(dtype, [&](auto tag) {
     using S = typename decltype(tag)::type;
     using M = opmath_t<S>;
-    run_pointwise<F, kBoolInputs, S>(iter, scalars.template to<M>()...);
+    pointwise_detail::with_math_arguments<M>(
+        [&](const auto&... args) { run_pointwise<F, kBoolInputs, S>(iter, args...); },
+        scalars...);
   });
   iter.cast_outputs();
 }

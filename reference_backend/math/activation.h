@@ -113,7 +113,8 @@ struct Gelu {
   static constexpr bool kWideVectors = true;  // no comparisons on T (erf, tanh: none either)
   template <typename T>
   T operator()(T x, int approximate) const {
-    // approximate is the same for every lane: one form is evaluated.
+    // approximate is the same for every lane, and a constant in the CPU backend's loops
+    // (pointwise.h's MathChoice): one form is evaluated, and the other is not compiled in.
     const T f = approximate == 1 ? tanh(T(0.79788456080286535588) * (x + T(0.044715) * (x * x * x)))
                                  : erf(x * T(0.70710678118654752440));
     // x (1/2 + f/2): PyTorch's x/2 (1 + f), bit for bit (the halvings are exact, so each form
