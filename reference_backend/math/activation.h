@@ -34,7 +34,7 @@ struct Silu {
 struct Mish {
   static constexpr bool kVectorized = true;
   template <typename T>
-  T operator()(T x) const {
+  BP_MATH_ALWAYS_INLINE T operator()(T x) const {
     return x * tanh(log1p(exp(x)));
   }
 };
@@ -100,7 +100,7 @@ struct Hardswish {
 struct Softplus {
   static constexpr bool kVectorized = true;
   template <typename T>
-  T operator()(T x, T beta, T threshold) const {
+  BP_MATH_ALWAYS_INLINE T operator()(T x, T beta, T threshold) const {
     return select(x * beta > threshold, x, log1p(exp(x * beta)) / beta);
   }
 };
@@ -112,7 +112,7 @@ struct Gelu {
   static constexpr bool kVectorized = true;
   static constexpr bool kWideVectors = true;  // no comparisons on T (erf, tanh: none either)
   template <typename T>
-  T operator()(T x, int approximate) const {
+  BP_MATH_ALWAYS_INLINE T operator()(T x, int approximate) const {
     // approximate is the same for every lane, and a constant in the CPU backend's loops
     // (pointwise.h's MathChoice): one form is evaluated, and the other is not compiled in.
     const T f = approximate == 1 ? tanh(T(0.79788456080286535588) * (x + T(0.044715) * (x * x * x)))

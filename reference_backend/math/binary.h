@@ -333,7 +333,7 @@ struct Copysign {
 struct LogAddExp {
   static constexpr bool kVectorized = true;
   template <typename T>
-  T operator()(T self, T other) const {
+  BP_MATH_ALWAYS_INLINE T operator()(T self, T other) const {
     const T d = self - other;
     const T general = maximum(self, other) + log1p(exp(minimum(d, -d)));  // -|d|
     const T z = self - self;  // NaN for infinite (and NaN) self
@@ -346,7 +346,7 @@ struct LogAddExp {
 struct LogAddExp2 {
   static constexpr bool kVectorized = true;
   template <typename T>
-  T operator()(T self, T other) const {
+  BP_MATH_ALWAYS_INLINE T operator()(T self, T other) const {
     const T d = self - other;
     const T general = maximum(self, other) + log2(T(1) + exp2(minimum(d, -d)));
     const T z = self - self;  // NaN for infinite (and NaN) self

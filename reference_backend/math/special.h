@@ -1059,7 +1059,7 @@ struct Xlogy {
 struct Xlog1py {
   static constexpr bool kVectorized = true;
   template <typename T>
-  T operator()(T x, T y) const {
+  BP_MATH_ALWAYS_INLINE T operator()(T x, T y) const {
     return select(y != y, y, select(x == T(0), T(0), x * log1p(y)));
   }
 };

@@ -70,7 +70,7 @@ struct Tanh {
   static constexpr bool kVectorized = true;
   static constexpr bool kWideVectors = true;
   template <typename T>
-  T operator()(T x) const {
+  BP_MATH_ALWAYS_INLINE T operator()(T x) const {
     return tanh(x);
   }
 };

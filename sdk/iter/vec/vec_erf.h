@@ -33,24 +33,12 @@
 #define BACKPLANE_SDK_ITER_VEC_VEC_ERF_H_
 
 #include <bit>
-#include <concepts>
 #include <cstdint>
 #include <limits>
 
-#include "sdk/iter/vec/vectorized.h"
+#include "sdk/iter/vec/float_vector.h"
 
 namespace bp::vec_math {
-
-// A vector of floats with Vectorized's raw access (Vectorized<float, W> of any width W):
-// erf_float computes on the raw vector, floats and their bits.
-template <typename V>
-concept FloatVector = std::same_as<typename V::value_type, float> &&
-    requires(V v, typename V::Raw raw) {
-  { raw[0] } -> std::convertible_to<float>;
-  requires sizeof(raw) == sizeof(v);
-  { V::from_raw(raw) } -> std::same_as<V>;
-  v.store(&raw);
-};
 
 // erf(x) in every lane (see the file comment).
 template <FloatVector V>

@@ -12,12 +12,32 @@
 
 #include "gtest/gtest.h"
 #include "sdk/iter/vec/cpu_capability.h"
+#include "sdk/iter/vec/float_function_testing.h"
 #include "sdk/iter/vec/vectorized.h"
 
 namespace bp {
 namespace {
 
+using float_testing::pad;
+using float_testing::print;
+using float_testing::ulp_at;
+using float_testing::ulps;
+using float_testing::where;
+using float_testing::Worst;
 using vec_math::erf_float;
+
+// erf_float, as on_every_isa_and_width takes a function.
+struct ErfFloat {
+  template <typename V>
+  [[gnu::always_inline]] V operator()(V x) const {
+    return erf_float(x);
+  }
+};
+
+template <typename Check>
+void on_every_isa_and_width(const std::vector<float>& x, const Check& check) {
+  float_testing::on_every_isa_and_width<ErfFloat>(x, check);
+}
 
 // The bound vec_erf.h states.
 constexpr double kMaxUlps = 1.1;
@@ -26,67 +46,6 @@ static_assert(vec_math::FloatVector<Vectorized<float, 16>>);
 static_assert(vec_math::FloatVector<Vectorized<float, 64>>);
 static_assert(!vec_math::FloatVector<Vectorized<double, 32>>);
 static_assert(!vec_math::FloatVector<float>);
-
-// The spacing of floats in the binade of `want` (2^-149 below FLT_MIN): errors are measured in
-// these units, stricter than the gap above float(want) where want rounds up to a power of 2, as
-// erf does to 1.
-template <typename Real>
-Real ulp_at(Real want) {
-  int exponent = 0;
-  std::frexp(want, &exponent);  // |want| = m 2^exponent, m in [0.5, 1)
-  return std::ldexp(Real(1), std::max(exponent - 24, -149));
-}
-
-// |got - want| in units of ulp (ulp_at(want)); NaN only matches NaN, 0 only 0 (either sign).
-template <typename Real>
-double ulps(float got, Real want, Real ulp) {
-  if (std::isnan(want) || std::isnan(got)) return std::isnan(want) && std::isnan(got) ? 0 : 1e9;
-  if (want == 0) return got == 0 ? 0 : 1e9;
-  return static_cast<double>(std::fabs(static_cast<Real>(got) - want) / ulp);
-}
-
-// erf_float over x[0, n) into y, n a multiple of 16, with kBytes-wide vectors.
-template <int kBytes>
-[[gnu::always_inline]] inline void erf_all(const float* x, float* y, size_t n) {
-  using Vec = Vectorized<float, kBytes>;
-  for (size_t i = 0; i < n; i += Vec::size()) erf_float(Vec::loadu(x + i)).store(y + i);
-}
-
-// Calls check(y, isa, width) with y = erf_float(x) computed by each ISA this CPU runs (through
-// dispatch_cpu, so compiled for it) with each vector width. x.size() must be a multiple of 16.
-template <typename Check>
-void on_every_isa_and_width(const std::vector<float>& x, const Check& check) {
-  std::vector<float> y(x.size());
-  const CpuCapability detected = detected_cpu_capability();
-  for (CpuCapability c : {CpuCapability::kDefault, CpuCapability::kAvx2, CpuCapability::kAvx512}) {
-    if (c > detected) continue;
-    set_cpu_capability(c);
-    for (int width : {16, 32, 64}) {
-      dispatch_cpu([&]() __attribute__((always_inline)) {
-        if (width == 16) erf_all<16>(x.data(), y.data(), x.size());
-        if (width == 32) erf_all<32>(x.data(), y.data(), x.size());
-        if (width == 64) erf_all<64>(x.data(), y.data(), x.size());
-      });
-      check(y, c, width);
-    }
-  }
-  set_cpu_capability(detected);
-}
-
-std::string where(CpuCapability isa, int width) {
-  return std::string(cpu_capability_name(isa)) + ", " + std::to_string(width) + " bytes";
-}
-
-// Appends `fill` to x up to a multiple of 16 elements.
-void pad(std::vector<float>& x, float fill = 0.5f) {
-  while (x.size() % 16 != 0) x.push_back(fill);
-}
-
-// The largest error seen and where.
-struct Worst {
-  double ulps = 0;
-  float x = 0;
-};
 
 // Checks erf_float of x against `reference` (returning long double, or double for the
 // exhaustive test) on every ISA and width: at most kMaxUlps, and as odd as erf (erf_float(-x) is
@@ -120,12 +79,6 @@ void check_bound(std::vector<float> x, const Reference& reference,
       }
     }
   });
-}
-
-void print(const std::map<std::string, Worst>& worst) {
-  for (const auto& [name, w] : worst) {
-    std::printf("%-20s max error %.3f ulp at %.9g\n", name.c_str(), w.ulps, w.x);
-  }
 }
 
 long double erf_long_double(float x) { return std::erf(static_cast<long double>(x)); }

@@ -1,11 +1,13 @@
-// erf over 1e6 contiguous floats, one thread: vec_math::erf_float (inline, vec_erf.h) next to
-// vec_math::erf (SLEEF's u10, out of line), gelu through erf_float, and a plain copy. Each runs
+// The inline float functions over 1e6 contiguous floats, one thread, next to SLEEF's (u10, out of
+// line): vec_math::erf_float (vec_erf.h) and vec_math::erf, gelu through erf_float,
+// vec_math::exp_float (vec_exp.h) and vec_math::exp, sigmoid (1 / (1 + e^-x)) through each,
+// vec_math::tanh_float (vec_exp.h) and vec_math::tanh, and a plain copy. Each runs
 // through dispatch_cpu with the ISA set to AVX2 and to AVX-512 (32-byte vectors on both, as
 // dispatch_cpu hands out), and with 64-byte vectors on AVX-512 (what a kWideVectors functor
 // gets: loops.h; SLEEF's AVX-512F code for vec_math::erf). Two vectors per step, as loops.h's
 // contiguous rows. Inputs uniform in [-5, 5).
 //
-//   bazel run --config=ci //sdk/iter/vec:vec_erf_bench -- --benchmark_repetitions=5
+//   bazel run --config=ci //sdk/iter/vec:vec_inline_math_bench -- --benchmark_repetitions=5
 //       --benchmark_report_aggregates_only=true
 #include <cstdint>
 #include <random>
@@ -16,6 +18,7 @@
 #include "benchmark/benchmark.h"
 #include "sdk/iter/vec/cpu_capability.h"
 #include "sdk/iter/vec/vec_erf.h"
+#include "sdk/iter/vec/vec_exp.h"
 #include "sdk/iter/vec/vec_math.h"
 #include "sdk/iter/vec/vectorized.h"
 
@@ -24,7 +27,18 @@ namespace {
 
 constexpr int64_t kElements = 1000000;
 
-enum Kernel { kErfFloat, kSleefErf, kGelu, kCopy };
+enum Kernel {
+  kErfFloat,
+  kSleefErf,
+  kGelu,
+  kExpFloat,
+  kSleefExp,
+  kSigmoid,
+  kSleefSigmoid,
+  kTanhFloat,
+  kSleefTanh,
+  kCopy
+};
 
 template <Kernel kKernel, typename Vec>
 [[gnu::always_inline]] inline Vec apply(Vec x) {
@@ -34,12 +48,18 @@ template <Kernel kKernel, typename Vec>
     const Vec half = x * Vec(0.5f);
     return half + half * vec_math::erf_float(x * Vec(0.70710678f));
   }
+  if constexpr (kKernel == kExpFloat) return vec_math::exp_float(x);
+  if constexpr (kKernel == kSleefExp) return vec_math::exp(x);
+  if constexpr (kKernel == kSigmoid) return Vec(1.0f) / (Vec(1.0f) + vec_math::exp_float(-x));
+  if constexpr (kKernel == kSleefSigmoid) return Vec(1.0f) / (Vec(1.0f) + vec_math::exp(-x));
+  if constexpr (kKernel == kTanhFloat) return vec_math::tanh_float(x);
+  if constexpr (kKernel == kSleefTanh) return vec_math::tanh(x);
   if constexpr (kKernel == kCopy) return x;
 }
 
 // Arguments: the CpuCapability, and 1 for 64-byte vectors on AVX-512.
 template <Kernel kKernel>
-void BM_Erf(benchmark::State& state) {
+void BM_Float(benchmark::State& state) {
   const CpuCapability isa = static_cast<CpuCapability>(state.range(0));
   const bool wide = state.range(1) != 0;
   if (set_cpu_capability(isa) != isa) return state.SkipWithError("ISA not available");
@@ -83,10 +103,16 @@ void isas(benchmark::internal::Benchmark* b) {
   b->Unit(benchmark::kMicrosecond);
 }
 
-BENCHMARK(BM_Erf<kErfFloat>)->Apply(isas);
-BENCHMARK(BM_Erf<kSleefErf>)->Apply(isas);
-BENCHMARK(BM_Erf<kGelu>)->Apply(isas);
-BENCHMARK(BM_Erf<kCopy>)->Apply(isas);
+BENCHMARK(BM_Float<kErfFloat>)->Apply(isas);
+BENCHMARK(BM_Float<kSleefErf>)->Apply(isas);
+BENCHMARK(BM_Float<kGelu>)->Apply(isas);
+BENCHMARK(BM_Float<kExpFloat>)->Apply(isas);
+BENCHMARK(BM_Float<kSleefExp>)->Apply(isas);
+BENCHMARK(BM_Float<kSigmoid>)->Apply(isas);
+BENCHMARK(BM_Float<kSleefSigmoid>)->Apply(isas);
+BENCHMARK(BM_Float<kTanhFloat>)->Apply(isas);
+BENCHMARK(BM_Float<kSleefTanh>)->Apply(isas);
+BENCHMARK(BM_Float<kCopy>)->Apply(isas);
 
 }  // namespace
 }  // namespace bp

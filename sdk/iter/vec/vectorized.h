@@ -21,10 +21,10 @@
 // ATen's Vectorized: arithmetic (32- and 64-bit integer division in double), floor and copysign
 // (floating types), maximum/minimum (NaN-propagating for floating types; of equal
 // values the first, as std::max: see maximum), comparisons
-// returning all-bits-set masks (operator<) or 1/0 values (lt()), blendv (select), exp (float:
-// Cephes polynomial, <= 2 ulp everywhere; double: per lane std::exp), horizontal sums. The other
-// elementary functions of float and double vectors (log, sin, tanh, erf, ...) are in vec_math.h
-// (SLEEF, <= 1 ulp), which reference_backend/math/primitives.h uses for vectors.
+// returning all-bits-set masks (operator<) or 1/0 values (lt()), blendv (select), horizontal sums.
+// The elementary functions of float and double vectors (exp, log, sin, tanh, erf, ...) are in
+// vec_math.h (SLEEF, <= 1 ulp), and inline ones for float in vec_exp.h and vec_erf.h, which
+// reference_backend/math/primitives.h uses for vectors.
 //
 // Thread safety: a plain value.
 #ifndef BACKPLANE_SDK_ITER_VEC_VECTORIZED_H_
@@ -228,53 +228,6 @@ class Vectorized {
   }
   [[gnu::always_inline]] friend Vectorized minimum(Vectorized a, Vectorized b) {
     return propagate_nan(a, b, from_raw(b.v_ < a.v_ ? b.v_ : a.v_));
-  }
-
-  // e^x per lane. float: Cephes' polynomial (ATen's and Eigen's choice) on x - n ln2, scaled by
-  // 2^n; inf above ~88.72, 0 below ~-103.97, NaN for NaN. Other types: std::exp per lane.
-  [[gnu::always_inline]] Vectorized exp() const {
-    if constexpr (std::is_same_v<T, float>) {
-      using IntRaw = typename Vectorized<int32_t, kBytes>::Raw;
-      // Clamped to where 2^n below stays in [-150, 128]: above ~88.72 the scaling overflows to
-      // inf by itself. NaN passes the clamps (comparisons with NaN are false).
-      constexpr float kLo = -103.97208f;
-      const Raw x0 = v_;
-      Raw x = x0 > 89.0f ? Raw{} + 89.0f : x0;
-      x = x < -104.0f ? Raw{} - 104.0f : x;
-      // n = round(x / ln2) by adding 1.5 * 2^23: the sum's low mantissa bits then hold n.
-      constexpr float kShifter = 12582912.0f;
-      const Raw shifted = x * 1.44269504088896341f + kShifter;
-      const Raw n = shifted - kShifter;
-      IntRaw ni, shifter_bits;
-      const Raw shifter = Raw{} + kShifter;
-      std::memcpy(&ni, &shifted, sizeof(Raw));
-      std::memcpy(&shifter_bits, &shifter, sizeof(Raw));
-      ni -= shifter_bits;
-      // x -= n ln2 in two steps (Cody-Waite) for precision.
-      x = x - n * 0.693359375f;
-      x = x + n * 2.12194440e-4f;
-      Raw y = Raw{} + 1.9875691500E-4f;
-      y = y * x + 1.3981999507E-3f;
-      y = y * x + 8.3334519073E-3f;
-      y = y * x + 4.1665795894E-2f;
-      y = y * x + 1.6666665459E-1f;
-      y = y * x + 5.0000001201E-1f;
-      y = y * x * x + x + 1.0f;
-      // Multiply by 2^n as 2^(n/2) * 2^(n - n/2): each factor stays a normal float for n in
-      // [-150, 128], so results near overflow and in the subnormal range come out right.
-      const IntRaw n1 = ni >> 1;
-      const IntRaw bits1 = (n1 + 127) << 23, bits2 = (ni - n1 + 127) << 23;
-      Raw scale1, scale2;
-      std::memcpy(&scale1, &bits1, sizeof(Raw));
-      std::memcpy(&scale2, &bits2, sizeof(Raw));
-      y = y * scale1 * scale2;
-      return from_raw(x0 < kLo ? Raw{} : y);
-    } else {
-      Vectorized r;
-      for (int i = 0; i < size(); ++i)
-        r.v_[i] = static_cast<T>(std::exp(static_cast<double>(v_[i])));
-      return r;
-    }
   }
 
   // The sum of the lanes: the low half plus the high half, lane by lane, until one lane is left

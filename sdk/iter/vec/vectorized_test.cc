@@ -298,40 +298,5 @@ TEST(Vectorized, ReduceAddSumsAllLanes) {
   });
 }
 
-// exp on float lanes against std::exp, across the range and at its ends, on every ISA.
-TEST(Vectorized, FloatExpIsWithinTwoUlpsEverywhere) {
-  on_every_isa([&](auto width) __attribute__((always_inline)) {
-    using VecF = Vectorized<float, width>;
-    for (float x = -110.0f; x < 90.0f; x += 0.0371f) {
-      const float got = VecF(x).exp()[3];
-      const float want = std::exp(x);
-      if (want == 0 || std::isinf(want)) {
-        ASSERT_EQ(got, want) << x;
-      } else if (want >= std::numeric_limits<float>::min()) {
-        ASSERT_LE(std::fabs(got - want), 2 * (std::nextafter(want, INFINITY) - want)) << x;
-      } else {  // subnormal results: absolute error of a few subnormal steps
-        ASSERT_LE(std::fabs(got - want), 4 * std::numeric_limits<float>::denorm_min()) << x;
-      }
-    }
-    // The ends of the range, where the result overflows or underflows.
-    for (float x : {88.5f, 88.72f, 88.7228f, 88.75f, 89.0f, 100.0f, -87.3f, -103.9f, -103.98f}) {
-      const float got = VecF(x).exp()[0];
-      const float want = std::exp(x);
-      if (std::isinf(want) || want == 0) {
-        EXPECT_EQ(got, want) << x;
-      } else {
-        EXPECT_LE(std::fabs(got - want), 2 * (std::nextafter(want, INFINITY) - want) +
-                                             4 * std::numeric_limits<float>::denorm_min())
-            << x;
-      }
-    }
-    EXPECT_TRUE(std::isnan(VecF(std::numeric_limits<float>::quiet_NaN()).exp()[0]));
-    EXPECT_EQ(VecF(-std::numeric_limits<float>::infinity()).exp()[0], 0.0f);
-    EXPECT_EQ(VecF(std::numeric_limits<float>::infinity()).exp()[0],
-              std::numeric_limits<float>::infinity());
-    EXPECT_EQ((Vectorized<double, width>(1.0).exp()[0]), std::exp(1.0));
-  });
-}
-
 }  // namespace
 }  // namespace bp
