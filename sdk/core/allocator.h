@@ -11,12 +11,12 @@
 //
 // The CPU allocator keeps freed blocks of 1 MiB or more for reuse (cpu_block_cache.h): a large
 // output allocated on every call then finds its pages already mapped instead of faulting each
-// 4 KiB in again. The environment variable BP_CPU_CACHE_BYTES, read at the first such
-// allocation, bounds the bytes kept: a count such as 536870912 or 512M; the default is 1 GiB or
-// an eighth of the machine's memory, whichever is less; 0 turns the cache off. Past the bound
-// the least recently freed blocks go back to the OS, as do all of them at exit and on
-// release_cached_cpu_memory(). ASan and TSan builds never cache, so they see every use after
-// free.
+// 4 KiB in again (those of 2 MiB or more are advised as transparent huge pages). The environment
+// variable BP_CPU_CACHE_BYTES, read at the first such allocation, bounds the bytes kept: a count
+// such as 536870912 or 512M; the default is 1 GiB or an eighth of the machine's memory, whichever
+// is less; 0 turns the cache off. Past the bound the least recently freed blocks go back to the OS,
+// as do all of them at exit and on release_cached_cpu_memory(). ASan and TSan builds never cache,
+// so they see every use after free.
 //
 // Thread safety: registration and lookup may run concurrently from any thread; the CPU
 // allocator and its cache are thread-safe. A DataPtr is a plain value (one owner).
