@@ -69,13 +69,14 @@ class CpuBlockCache {
   CpuBlockCache(const CpuBlockCache&) = delete;
   CpuBlockCache& operator=(const CpuBlockCache&) = delete;
 
-  // A block of at least `nbytes` (> 0) bytes: the most recently freed cached block of its size
-  // class, else a fresh mapping. When the OS refuses a mapping, the cache is emptied and the
-  // mapping tried once more; returns null if it still fails (or the header cannot be allocated).
+  // A block of at least `nbytes` bytes, owned by the caller until it calls release: the most
+  // recently freed cached block of its size class, else a fresh mapping. When the OS refuses a
+  // mapping, the cache is emptied and the mapping tried once more. Returns null if it still fails
+  // (or the header cannot be allocated), and for 0 or more than 2^62 bytes.
   CpuBlock* acquire(size_t nbytes);
 
-  // Gives `block` (from any cache's acquire; borrowed no longer) back to its cache. A
-  // DeleterFn-shaped signature so that DataPtr can call it with the block as its context.
+  // Gives `block` (from acquire) back to the cache that mapped it; the caller must not touch it
+  // afterwards. Shaped as a DataPtr deleter, whose context is the block.
   static void release(void* block);
 
   // Unmaps every cached block; returns the bytes unmapped.
@@ -86,7 +87,8 @@ class CpuBlockCache {
 
   CpuBlockCacheStats stats() const;
 
-  // The size `nbytes` (> 0) is rounded up to, and its class index (increasing with size).
+  // The size `nbytes` (0 < nbytes <= 2^62) is rounded up to, and its class index (increasing
+  // with size; below 64 * 8).
   static size_t class_size(size_t nbytes);
   static int class_index(size_t nbytes);
 
