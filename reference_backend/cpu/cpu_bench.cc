@@ -3,9 +3,13 @@
 // variants (the output is allocated once), 1 and 2 threads; bytes/s counts bytes read + written.
 // And the fixed cost of one call: functional bp::add on 1-element tensors against the add kernel
 // run directly on a TensorIterator (no dispatcher, no meta function, no output allocation).
+// And functional bp::add of 1.6e7 elements, which allocates a 64 MB output on every call, with
+// its page faults per call (issue 27: the CPU allocator's cache of large blocks).
 //
 //   bazel run //reference_backend/cpu:cpu_bench -- --benchmark_repetitions=5
 //       --benchmark_report_aggregates_only=true
+#include <sys/resource.h>
+
 #include "benchmark/benchmark.h"
 #include "reference_backend/cpu/pointwise.h"
 #include "reference_backend/math/math.h"
@@ -117,6 +121,30 @@ BENCHMARK(BM_SumDim0)->Apply(Threads)->UseRealTime();
 BENCHMARK(BM_SumDim1)->Apply(Threads)->UseRealTime();
 BENCHMARK(BM_AmaxDim0)->Apply(Threads)->UseRealTime();
 BENCHMARK(BM_AmaxDim1)->Apply(Threads)->UseRealTime();
+
+// Minor page faults of the whole process so far (all threads).
+int64_t minor_faults() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_minflt;
+}
+
+// Functional add: the output comes from the allocator on every call. Compare with BM_Triad at
+// 16000000 (same bytes moved) and BM_Add (the same kernel into a preallocated output).
+void BM_AddAllocating(benchmark::State& state) {
+  use_threads(state, 1);
+  const int64_t n = state.range(0);
+  const Tensor a = filled({n}, 1), b = filled({n}, 2);
+  const int64_t faults_before = minor_faults();
+  for (auto _ : state) {
+    Tensor c = add(a, b);
+    benchmark::DoNotOptimize(c.data_ptr());
+  }
+  state.counters["faults_per_call"] = benchmark::Counter(
+      static_cast<double>(minor_faults() - faults_before), benchmark::Counter::kAvgIterations);
+  set_bytes(state, 3 * n * 4);
+}
+BENCHMARK(BM_AddAllocating)->Args({16000000, 1})->Args({16000000, 2})->UseRealTime();
 
 // The fixed cost of one op call.
 void BM_AddOneElementFunctional(benchmark::State& state) {

@@ -9,14 +9,24 @@
 //   set_allocator(npu, &npu_allocator);             // borrowed: must outlive its use
 //   set_device_copy_fns(npu, {npu_to_host, host_to_npu, npu_to_npu});
 //
+// The CPU allocator keeps freed blocks of 1 MiB or more for reuse (cpu_block_cache.h): a large
+// output allocated on every call then finds its pages already mapped instead of faulting each
+// 4 KiB in again (those of 2 MiB or more are advised as transparent huge pages). The environment
+// variable BP_CPU_CACHE_BYTES, read at the first such allocation, bounds the bytes kept: a count
+// such as 536870912 or 512M; the default is 1 GiB or an eighth of the machine's memory, whichever
+// is less; 0 turns the cache off. Past the bound the least recently freed blocks go back to the OS,
+// as do all of them at exit and on release_cached_cpu_memory(). ASan and TSan builds never cache,
+// so they see every use after free.
+//
 // Thread safety: registration and lookup may run concurrently from any thread; the CPU
-// allocator is thread-safe. A DataPtr is a plain value (one owner).
+// allocator and its cache are thread-safe. A DataPtr is a plain value (one owner).
 #ifndef BACKPLANE_SDK_CORE_ALLOCATOR_H_
 #define BACKPLANE_SDK_CORE_ALLOCATOR_H_
 
 #include <cstddef>
 #include <utility>
 
+#include "sdk/core/cpu_block_cache.h"
 #include "sdk/core/device.h"
 
 namespace bp {
@@ -97,10 +107,19 @@ void set_allocator(DeviceType type, Allocator* allocator);
 // "no allocator is registered for device type 'npu'".
 Allocator* get_allocator(DeviceType type);
 
-// Backplane's CPU allocator: 64-byte aligned (cache lines and AVX-512 loads). Zero-byte
-// allocations always return a null pointer. Errors: kOutOfMemory
-// "CPU out of memory: tried to allocate N bytes".
+// Backplane's CPU allocator: 64-byte aligned (cache lines and AVX-512 loads; blocks of 1 MiB or
+// more from the cache are page aligned). Zero-byte allocations always return a null pointer.
+// Errors: kOutOfMemory "CPU out of memory: tried to allocate N bytes"; kInvalidArgument on a
+// large allocation when BP_CPU_CACHE_BYTES is set but is not a byte count.
 Allocator* cpu_allocator();
+
+// Returns the CPU allocator's cached free blocks to the OS (blocks in use are untouched), e.g.
+// before a process goes idle or hands memory to another library. Returns the bytes released.
+size_t release_cached_cpu_memory();
+
+// The CPU allocator's cache counters; all zero before its first large allocation and when the
+// cache is off.
+CpuBlockCacheStats cpu_cache_stats();
 
 // The Meta allocator: returns null data on the Meta device for every size (Meta tensors have
 // sizes and strides but no memory).

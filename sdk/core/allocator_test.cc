@@ -42,6 +42,43 @@ TEST(CpuAllocator, ImpossibleSizeIsOutOfMemory) {
   }
 }
 
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kCacheExpected = false;
+#else
+constexpr bool kCacheExpected = true;
+#endif
+
+TEST(CpuAllocator, ReusesFreedLargeBlocksUnlessSanitized) {
+  const size_t n = size_t{4} << 20;
+  void* first = nullptr;
+  {
+    DataPtr p = cpu_allocator()->allocate(n);
+    first = p.get();
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(first) % 64, 0u);
+    std::memset(p.get(), 1, n);
+  }
+  const CpuBlockCacheStats before = cpu_cache_stats();
+  DataPtr again = cpu_allocator()->allocate(n - 1000);
+  const CpuBlockCacheStats after = cpu_cache_stats();
+  if (!kCacheExpected) {
+    EXPECT_EQ(after.limit_bytes, 0u);  // ASan must see every free
+    return;
+  }
+  EXPECT_EQ(again.get(), first);
+  EXPECT_EQ(after.hits, before.hits + 1);
+  EXPECT_GT(after.limit_bytes, size_t{0});
+  again.clear();
+  EXPECT_GE(release_cached_cpu_memory(), n);
+  EXPECT_EQ(cpu_cache_stats().cached_bytes, 0u);
+}
+
+TEST(CpuAllocator, SmallBlocksBypassTheCache) {
+  const CpuBlockCacheStats before = cpu_cache_stats();
+  { DataPtr p = cpu_allocator()->allocate((size_t{1} << 20) - 1); }
+  const CpuBlockCacheStats after = cpu_cache_stats();
+  EXPECT_EQ(after.hits + after.misses, before.hits + before.misses);
+}
+
 TEST(MetaAllocator, ReturnsNullDataOnMeta) {
   DataPtr p = get_allocator(DeviceType::kMeta)->allocate(1 << 20);
   EXPECT_EQ(p.get(), nullptr);
