@@ -3,6 +3,7 @@
 // the generic cpu::reduce.
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <string_view>
@@ -135,6 +136,126 @@ constexpr T highest() {
   }
 }
 
+// amax's (amin's) fold, scalar and vector, as types a Reducer can name.
+template <bool kMax>
+struct ExtremeOp {
+  template <typename T>
+  T operator()(T a, T b) const {
+    return kMax ? math::Max{}(a, b) : math::Min{}(a, b);
+  }
+};
+template <typename A, bool kMax>
+struct ScalarExtreme {
+  A operator()(A a, A b) const { return ExtremeOp<kMax>{}(a, b); }
+};
+template <bool kMax>
+struct VectorExtreme {
+  template <typename T, int kBytes>
+  [[gnu::always_inline]] Vectorized<T, kBytes> operator()(Vectorized<T, kBytes> a,
+                                                          Vectorized<T, kBytes> b) const {
+    return kMax ? VectorMax{}(a, b) : VectorMin{}(a, b);
+  }
+};
+
+// amax's (amin's) Reducer: binary_kernel_reduce_vec's, with a lean path for a contiguous row of
+// A, the common case (rows of 256 floats took 1.07x PyTorch's time through the general one): the
+// same vector accumulators, so the same result, then the lanes folded without a branch per lane
+// (VecReducer's scalar op tests for NaN at each; here one vector test, and the exact fold only
+// when a lane is NaN), and a plain store when the output is of type A.
+template <typename A, bool kMax>
+struct ExtremeReducer : reduce_detail::VecReducer<ScalarExtreme<A, kMax>, VectorExtreme<kMax>,
+                                                  reduce_detail::Identity> {
+  using Base = reduce_detail::VecReducer<ScalarExtreme<A, kMax>, VectorExtreme<kMax>,
+                                         reduce_detail::Identity>;
+  using acc_t = A;
+  // Ahead of the row being read: rows of 256 floats read 24 GB/s at 4 KiB, 28 at 8 KiB.
+  static constexpr int64_t kPrefetchBytes = 8192;
+
+  template <int kIsaWidth>
+  [[gnu::always_inline]] void inner(A& acc, const char* p, int64_t stride, int64_t len,
+                                    int64_t idx0) const {
+    if (this->dtype == scalar_type_of<A> && stride == Base::kSize) {
+      acc = this->op(acc, row<Base::template width<kIsaWidth>()>(p, len));
+      return;
+    }
+    Base::template inner<kIsaWidth>(acc, p, stride, len, idx0);
+  }
+
+  // The extreme of the n values at v, as VecReducer::inner folds them.
+  template <int kWidth>
+  [[gnu::always_inline]] A row(const char* v, int64_t n) const {
+    using Vec = Vectorized<A, kWidth>;
+    constexpr int64_t kLanes = Base::kLanes, kSize = Base::kSize;
+    constexpr int64_t kParts = kLanes / Vec::size();
+    const VectorExtreme<kMax> vop;
+    Vec a[4][kParts];
+    for (auto& r : a) {
+      for (Vec& part : r) part = Vec(this->ident);
+    }
+    int64_t i = 0;
+    for (; i + 4 * kLanes <= n; i += 4 * kLanes) {
+      const char* q = v + i * kSize;
+      for (int64_t line = 0; line < 4 * kLanes * kSize; line += 64) {
+        __builtin_prefetch(q + kPrefetchBytes + line);
+      }
+#pragma GCC unroll 4
+      for (int k = 0; k < 4; ++k) {
+#pragma GCC unroll 4
+        for (int64_t part = 0; part < kParts; ++part) {
+          a[k][part] = vop(a[k][part], Vec::loadu(q + (k * kParts + part) * kWidth));
+        }
+      }
+    }
+    Vec all[kParts];
+    bool nan = false;
+    for (int64_t part = 0; part < kParts; ++part) {
+      all[part] = vop(vop(a[0][part], a[1][part]), vop(a[2][part], a[3][part]));
+      if constexpr (std::is_floating_point_v<A>) {
+        const typename Vec::Raw r = all[part].raw();
+        const typename Vec::Mask m = r != r;
+        for (int lane = 0; lane < Vec::size(); ++lane) nan |= m[lane] != 0;
+      }
+    }
+    // Without NaN, math::Max (Min) is this compare and select, which compiles to one max (min).
+    A s = all[0][0];
+    for (int64_t part = 0; part < kParts; ++part) {
+      for (int lane = 0; lane < Vec::size(); ++lane) {
+        const A l = all[part][lane];
+        if (nan) {
+          s = this->op(s, l);
+        } else {
+          s = (kMax ? s < l : l < s) ? l : s;
+        }
+      }
+    }
+    for (; i < n; ++i) s = this->op(s, reduce_detail::load<A>(v, i));
+    return s;
+  }
+
+  void store(char** out, A acc) const {
+    if (this->iter.dtype(0) == scalar_type_of<A>) {
+      std::memcpy(out[0], &acc, sizeof(A));  // store_converted's dispatch costs more
+    } else {
+      Base::store(out, acc);
+    }
+  }
+};
+
+// Reduces `iter` (amax's or amin's iterator) in accumulator type A.
+template <typename A, bool kMax>
+void extreme(const TensorIteratorBase& iter) {
+  const A ident = kMax ? lowest<A>() : highest<A>();
+  if constexpr (pointwise_detail::kSimdType<A>) {
+    const ScalarExtreme<A, kMax> op;
+    const VectorExtreme<kMax> vop;
+    const reduce_detail::Identity project;
+    const ExtremeReducer<A, kMax> red{{op, vop, project, ident, iter, iter.input_dtype()}};
+    run_reduction(iter, red, /*contiguous_first=*/true);
+  } else {
+    fold<A, ExtremeOp<kMax>>(iter, ident);
+  }
+}
+
 }  // namespace
 
 void amax_out(structured_amax_out&, const Tensor& self, IntArrayRef dim, bool keepdim,
@@ -143,7 +264,7 @@ void amax_out(structured_amax_out&, const Tensor& self, IntArrayRef dim, bool ke
   TensorIterator iter = reduction_iterator("amax", out, self, dim, keepdim, self.dtype());
   visit_dtype<structured_amax_out::kDtypes>(self.dtype(), [&](auto tag) {
     using A = opmath_t<typename decltype(tag)::type>;
-    fold<A, math::Max, VectorMax>(iter, lowest<A>());
+    extreme<A, true>(iter);
   });
 }
 
@@ -153,7 +274,7 @@ void amin_out(structured_amin_out&, const Tensor& self, IntArrayRef dim, bool ke
   TensorIterator iter = reduction_iterator("amin", out, self, dim, keepdim, self.dtype());
   visit_dtype<structured_amin_out::kDtypes>(self.dtype(), [&](auto tag) {
     using A = opmath_t<typename decltype(tag)::type>;
-    fold<A, math::Min, VectorMin>(iter, highest<A>());
+    extreme<A, false>(iter);
   });
 }
 

@@ -122,6 +122,45 @@ TEST(Amax, OfEqualZerosIsTheFirst) {
   }
 }
 
+// Contiguous rows take a lean path of their own (reductions_max.cc): it must give what the
+// general path gives the same values read with a stride, bit for bit (zero signs, NaN), for
+// rows shorter than, as long as and longer than its vector loop's step of 32 elements.
+TEST(Amax, AndAminOfContiguousRowsMatchTheStridedPathBitForBit) {
+  for (ScalarType dtype : {ScalarType::kFloat32, ScalarType::kFloat64, ScalarType::kInt32}) {
+    const bool floating = dtype != ScalarType::kInt32;
+    for (int64_t len : {5, 32, 100, 256}) {
+      SCOPED_TRACE(::testing::Message() << dtype << " len " << len);
+      constexpr int64_t kRows = 6;
+      std::vector<double> values, wide;
+      for (int64_t r = 0; r < kRows; ++r) {
+        for (int64_t i = 0; i < len; ++i) {
+          double v = static_cast<double>((i * 37 + r * 11) % 23) - 11;
+          if (r == 0) v = (i * 7) % 3 == 0 ? 0.0 : -0.0;  // the extreme: zeros of both signs
+          if (floating && r == 1 && i == (37 % len)) v = kNaN;
+          if (floating && r == 2 && i == len - 1) v = kNaN;
+          if (r == 3) v = floating ? -kInf : -5;
+          if (r == 4) v = floating ? kInf : 5;
+          values.push_back(v);
+          wide.push_back(v);
+          wide.push_back(99);
+        }
+      }
+      const Tensor rows = tensor_of({kRows, len}, dtype, values);
+      const Tensor strided =
+          native::slice(tensor_of({kRows, 2 * len}, dtype, wide), 1, 0, std::nullopt, 2);
+      for (bool is_max : {true, false}) {
+        SCOPED_TRACE(is_max ? "amax" : "amin");
+        const auto reduce = [&](const Tensor& t) { return is_max ? amax(t, {1}) : amin(t, {1}); };
+        const std::vector<double> got = real_elements(reduce(rows));
+        const std::vector<double> want = real_elements(reduce(strided));
+        expect_same(got, want);
+        EXPECT_EQ(signs(reduce(rows)), signs(reduce(strided)));
+        if (is_max) expect_same(got, naive_max(reduction_groups(rows, {1})));
+      }
+    }
+  }
+}
+
 TEST(Amax, OfTheLowestValuesIsTheLowestValue) {
   EXPECT_EQ(
       real_elements(amax(tensor_of({2}, ScalarType::kInt8, std::vector<double>{-128, -128}), {0})),

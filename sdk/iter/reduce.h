@@ -95,7 +95,8 @@ namespace reduce_detail {
 // reading kRows input rows per pass (several streams in flight, one accumulator update per pass).
 inline constexpr int64_t kBlockBytes = 16 * 1024;
 inline constexpr int64_t kRows = 8;
-inline constexpr int64_t kChunk = 256;  // elements converted at a time
+inline constexpr int64_t kChunk = 256;           // elements converted at a time
+inline constexpr int64_t kPrefetchBytes = 4096;  // how far ahead inner reductions prefetch
 
 template <typename AccT>
 constexpr int64_t block_size() {
@@ -193,7 +194,15 @@ struct VecReducer {
       int64_t i = 0;
       for (; i + 4 * kLanes <= n; i += 4 * kLanes) {
         const char* q = v + i * kSize;
+        // 4 KiB ahead (as cascade_sum): the hardware prefetcher alone left amax over rows of
+        // 256 floats reading 6 GB/s. Prefetches never fault.
+        for (int64_t line = 0; line < 4 * kLanes * kSize; line += 64) {
+          __builtin_prefetch(q + kPrefetchBytes + line);
+        }
+        // Unrolled, so that the accumulators stay in registers.
+#pragma GCC unroll 4
         for (int k = 0; k < 4; ++k) {
+#pragma GCC unroll 4
           for (int64_t part = 0; part < kParts; ++part) {
             a[k][part] = vop(a[k][part], Vec::loadu(q + (k * kParts + part) * kWidth));
           }
