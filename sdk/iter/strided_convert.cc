@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "sdk/core/element_cast.h"
+#include "sdk/iter/vec/half_convert.h"
 
 namespace bp {
 namespace {
@@ -56,6 +57,14 @@ void convert_elements(ScalarType dst_type, char* dst, int64_t dst_stride, Scalar
   if (n <= 0) return;
   if (dst_type == src_type) {
     copy_bytes(element_size(dst_type), dst, dst_stride, src, src_stride, n);
+    return;
+  }
+  // Contiguous float32 / float16 / bfloat16 casts (copy_, reductions' loads, dynamic casting's
+  // buffers) take the vector path when the CPU has one. Strided ones stay element by element:
+  // gathers would gain little on lines that are mostly skipped.
+  if (dst_stride == static_cast<int64_t>(element_size(dst_type)) &&
+      src_stride == static_cast<int64_t>(element_size(src_type)) &&
+      convert_reduced_floats(dst_type, dst, src_type, src, n)) {
     return;
   }
   visit_dtype(dst_type, [&](auto dst_tag) {
