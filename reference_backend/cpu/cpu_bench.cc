@@ -85,6 +85,18 @@ void BM_CopyFloat32ToBFloat16(benchmark::State& state) {
 void BM_CopyBFloat16ToFloat32(benchmark::State& state) {
   BM_Copy<ScalarType::kFloat32, ScalarType::kBFloat16>(state);
 }
+void BM_CopyFloat32ToFloat64(benchmark::State& state) {
+  BM_Copy<ScalarType::kFloat64, ScalarType::kFloat32>(state);
+}
+void BM_CopyFloat64ToFloat32(benchmark::State& state) {
+  BM_Copy<ScalarType::kFloat32, ScalarType::kFloat64>(state);
+}
+void BM_CopyInt32ToFloat32(benchmark::State& state) {
+  BM_Copy<ScalarType::kFloat32, ScalarType::kInt32>(state);
+}
+void BM_CopyFloat32ToInt32(benchmark::State& state) {
+  BM_Copy<ScalarType::kInt32, ScalarType::kFloat32>(state);
+}
 
 // contiguous() of a transposed matrix, into a preallocated result (copy_ of the transpose).
 void BM_ContiguousOfTransposed(benchmark::State& state) {
@@ -129,6 +141,10 @@ BENCHMARK(BM_CopyFloat32ToFloat16)->Apply(Threads)->UseRealTime();
 BENCHMARK(BM_CopyFloat16ToFloat32)->Apply(Threads)->UseRealTime();
 BENCHMARK(BM_CopyFloat32ToBFloat16)->Apply(Threads)->UseRealTime();
 BENCHMARK(BM_CopyBFloat16ToFloat32)->Apply(Threads)->UseRealTime();
+BENCHMARK(BM_CopyFloat32ToFloat64)->Apply(Threads)->UseRealTime();
+BENCHMARK(BM_CopyFloat64ToFloat32)->Apply(Threads)->UseRealTime();
+BENCHMARK(BM_CopyInt32ToFloat32)->Apply(Threads)->UseRealTime();
+BENCHMARK(BM_CopyFloat32ToInt32)->Apply(Threads)->UseRealTime();
 BENCHMARK(BM_ContiguousOfTransposed)->Apply(Threads)->UseRealTime();
 BENCHMARK(BM_SumDim0)->Apply(Threads)->UseRealTime();
 BENCHMARK(BM_SumDim1)->Apply(Threads)->UseRealTime();
