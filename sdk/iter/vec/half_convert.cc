@@ -27,6 +27,10 @@ struct F16 {
 struct BF16 {
   static constexpr int kBytes = 2;
 };
+// bfloat16 stored through AVX512_BF16's vcvtneps2bf16 (see store16(BF16Insn, ...)).
+struct BF16Insn {
+  static constexpr int kBytes = 2;
+};
 
 // ---- AVX2 + F16C: 8 lanes (__m256). ----
 #define BP_AVX2_F16C gnu::target("avx2,fma,f16c")
@@ -191,7 +195,43 @@ template <typename To, typename From>
   std::memcpy(dst + i * To::kBytes, out, static_cast<size_t>(n - i) * To::kBytes);
 }
 
+// ---- AVX-512 + AVX512_BF16: bfloat16 stores in one instruction. ----
+#define BP_AVX512_BF16 gnu::target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,f16c,avx512bf16")
+
+// vcvtneps2bf16 rounds to nearest even as float_to_bfloat16_bits does, but flushes subnormal
+// inputs to zero and keeps NaN payloads: vectors with such a lane (rare) take the integer path.
+// Measured: 1.4x faster than the integer path on 256-element chunks in the L1 cache; on
+// 4096 x 4096 copies, bound by memory, from no change to 1.3x (noisy runs).
+[[BP_AVX512_BF16, gnu::always_inline]] inline void store16(BF16Insn, char* p, __m512 x) {
+  const __m512i magnitude = _mm512_and_si512(_mm512_castps_si512(x), _mm512_set1_epi32(0x7FFFFFFF));
+  const __mmask16 subnormal =  // 0 < magnitude < 0x800000, as magnitude - 1 < 0x7FFFFF unsigned
+      _mm512_cmplt_epu32_mask(_mm512_sub_epi32(magnitude, _mm512_set1_epi32(1)),
+                              _mm512_set1_epi32(0x7FFFFF));
+  const __mmask16 nan = _mm512_cmpgt_epu32_mask(magnitude, _mm512_set1_epi32(0x7F800000));
+  if (__builtin_expect((subnormal | nan) != 0, 0)) return store16(BF16(), p, x);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p),
+                      reinterpret_cast<__m256i>(_mm512_cvtneps_pbh(x)));
+}
+
+// convert_avx512 compiled for AVX512_BF16 too (the loop cannot be shared: GCC inlines an
+// intrinsic only into functions compiled for its extension).
+template <typename To, typename From>
+[[BP_AVX512_BF16]] void convert_avx512_bf16(char* dst, const char* src, int64_t n) {
+  constexpr int kLanes = 16;
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    store16(To(), dst + i * To::kBytes, load16(From(), src + i * From::kBytes));
+  }
+  if (i == n) return;
+  char in[kLanes * From::kBytes] = {};  // the tail, as in convert_avx512
+  char out[kLanes * To::kBytes];
+  std::memcpy(in, src + i * From::kBytes, static_cast<size_t>(n - i) * From::kBytes);
+  store16(To(), out, load16(From(), in));
+  std::memcpy(dst + i * To::kBytes, out, static_cast<size_t>(n - i) * To::kBytes);
+}
+
 #pragma GCC diagnostic pop
+#undef BP_AVX512_BF16
 #undef BP_AVX512_F16C
 #endif  // BP_AVX512_LOOPS
 
@@ -209,6 +249,10 @@ ConvertFn pick() {
     switch (cpu_capability()) {
       case CpuCapability::kAvx512:
 #if BP_AVX512_LOOPS
+        if constexpr (std::is_same_v<To, BF16>) {
+          static const bool avx512_bf16 = __builtin_cpu_supports("avx512bf16");
+          if (avx512_bf16) return convert_avx512_bf16<BF16Insn, From>;
+        }
         return convert_avx512<To, From>;
 #endif
       case CpuCapability::kAvx2:

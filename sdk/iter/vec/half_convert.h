@@ -14,9 +14,10 @@
 //
 // Paths, chosen at run time (cpu_capability.h): AVX-512 converts 16 lanes at a time, AVX2 8; both
 // need F16C. float16 uses the conversion instructions (vcvtps2ph / vcvtph2ps) with their NaN lanes
-// patched (they keep or quieten payloads, the scalar code does not); bfloat16 rounds with integer
-// arithmetic, since AVX512_BF16's vcvtneps2bf16 flushes subnormal inputs to zero. The baseline ISA
-// has no vector path.
+// patched (they keep or quieten payloads, the scalar code does not). bfloat16 rounds with integer
+// arithmetic, or on CPUs with AVX512_BF16 with vcvtneps2bf16, except for vectors holding a
+// subnormal or NaN lane (it flushes the first to zero and keeps the payload of the second).
+// bfloat16 -> float is a shift. The baseline ISA has no vector path.
 //
 // Thread safety: pure; callers make sure `dst` is not written concurrently.
 #ifndef BACKPLANE_SDK_ITER_VEC_HALF_CONVERT_H_
