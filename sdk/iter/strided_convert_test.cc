@@ -81,7 +81,7 @@ TEST(ConvertElements, ContiguousCastsMatchElementByElementOnEveryIsa) {
         for (int64_t i = 0; i < kCount; ++i) {
           std::memcpy(&spread[i * 2 * from_size], &src[1 + i * from_size], from_size);
         }
-        for (int64_t n : {int64_t{0}, int64_t{1}, int64_t{7}, int64_t{33}, kCount}) {
+        for (int64_t n : {int64_t{0}, int64_t{1}, int64_t{15}, int64_t{16}, int64_t{33}, kCount}) {
           std::vector<unsigned char> got(n * to_size + 1, 0xAB), want(n * 2 * to_size);
           convert_elements(to, reinterpret_cast<char*>(&got[1]), to_size, from,
                            reinterpret_cast<const char*>(&src[1]), from_size, n);
