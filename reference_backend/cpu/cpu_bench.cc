@@ -68,12 +68,38 @@ void BM_Where(benchmark::State& state) {
   set_bytes(state, kElements * (1 + 3 * 4));
 }
 
-void BM_CopyFloat32ToFloat16(benchmark::State& state) {
+// copy_ between dtypes (a cast of contiguous tensors).
+template <ScalarType kDst, ScalarType kSrc>
+void BM_Copy(benchmark::State& state) {
   use_threads(state, 1);
-  Tensor src = filled({kSide, kSide}, 1);
-  Tensor dst = filled({kSide, kSide}, 0, ScalarType::kFloat16);
+  Tensor src = filled({kSide, kSide}, 1, kSrc);
+  Tensor dst = filled({kSide, kSide}, 0, kDst);
   for (auto _ : state) dst.copy_(src);
-  set_bytes(state, kElements * (4 + 2));
+  set_bytes(state, kElements * static_cast<int64_t>(element_size(kSrc) + element_size(kDst)));
+}
+void BM_CopyFloat32ToFloat16(benchmark::State& state) {
+  BM_Copy<ScalarType::kFloat16, ScalarType::kFloat32>(state);
+}
+void BM_CopyFloat16ToFloat32(benchmark::State& state) {
+  BM_Copy<ScalarType::kFloat32, ScalarType::kFloat16>(state);
+}
+void BM_CopyFloat32ToBFloat16(benchmark::State& state) {
+  BM_Copy<ScalarType::kBFloat16, ScalarType::kFloat32>(state);
+}
+void BM_CopyBFloat16ToFloat32(benchmark::State& state) {
+  BM_Copy<ScalarType::kFloat32, ScalarType::kBFloat16>(state);
+}
+void BM_CopyFloat32ToFloat64(benchmark::State& state) {
+  BM_Copy<ScalarType::kFloat64, ScalarType::kFloat32>(state);
+}
+void BM_CopyFloat64ToFloat32(benchmark::State& state) {
+  BM_Copy<ScalarType::kFloat32, ScalarType::kFloat64>(state);
+}
+void BM_CopyInt32ToFloat32(benchmark::State& state) {
+  BM_Copy<ScalarType::kFloat32, ScalarType::kInt32>(state);
+}
+void BM_CopyFloat32ToInt32(benchmark::State& state) {
+  BM_Copy<ScalarType::kInt32, ScalarType::kFloat32>(state);
 }
 
 // contiguous() of a transposed matrix, into a preallocated result (copy_ of the transpose).
@@ -116,6 +142,13 @@ BENCHMARK(BM_Exp)->Apply(Threads)->UseRealTime();
 BENCHMARK(BM_Sigmoid)->Apply(Threads)->UseRealTime();
 BENCHMARK(BM_Where)->Apply(Threads)->UseRealTime();
 BENCHMARK(BM_CopyFloat32ToFloat16)->Apply(Threads)->UseRealTime();
+BENCHMARK(BM_CopyFloat16ToFloat32)->Apply(Threads)->UseRealTime();
+BENCHMARK(BM_CopyFloat32ToBFloat16)->Apply(Threads)->UseRealTime();
+BENCHMARK(BM_CopyBFloat16ToFloat32)->Apply(Threads)->UseRealTime();
+BENCHMARK(BM_CopyFloat32ToFloat64)->Apply(Threads)->UseRealTime();
+BENCHMARK(BM_CopyFloat64ToFloat32)->Apply(Threads)->UseRealTime();
+BENCHMARK(BM_CopyInt32ToFloat32)->Apply(Threads)->UseRealTime();
+BENCHMARK(BM_CopyFloat32ToInt32)->Apply(Threads)->UseRealTime();
 BENCHMARK(BM_ContiguousOfTransposed)->Apply(Threads)->UseRealTime();
 BENCHMARK(BM_SumDim0)->Apply(Threads)->UseRealTime();
 BENCHMARK(BM_SumDim1)->Apply(Threads)->UseRealTime();

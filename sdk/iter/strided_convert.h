@@ -7,7 +7,10 @@
 //
 // Element conversions follow PyTorch (bp::element_cast: wrapping integers, complex -> real takes
 // the real part, floating -> integer through int64, ...). Same-dtype copies move bytes (memcpy
-// when both sides are contiguous).
+// when both sides are contiguous). Contiguous casts among float32, float16 and bfloat16
+// (sdk/iter/vec/half_convert.h), float <-> double and int32 -> float / double run as vector code
+// for the CPU's ISA, with the same results bit for bit; the others, and strided ones, convert
+// element by element.
 //
 // Thread safety: pure; callers make sure `dst` is not written concurrently.
 #ifndef BACKPLANE_SDK_ITER_STRIDED_CONVERT_H_
