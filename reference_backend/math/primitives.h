@@ -140,7 +140,7 @@ template <typename T>
 [[gnu::always_inline]] inline T tanh(T x) {
   if constexpr (detail::is_vec_math_v<T> && std::is_same_v<element_t<T>, float> &&
                 !kSanitizerBuild) {
-    return vec_math::tanh_float(x);  // inline, < 1.2 ulp, ~3x faster than SLEEF's (vec_exp.h)
+    return vec_math::tanh_float(x);  // inline, 1.1 ulp, 2.5x faster than SLEEF's (vec_exp.h)
   } else if constexpr (detail::is_vec_math_v<T>) {
     return vec_math::tanh(x);
   } else {
