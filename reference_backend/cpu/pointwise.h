@@ -295,8 +295,7 @@ void pointwise(TensorIteratorBase& iter, std::string_view op_name, const Scalars
     using S = typename decltype(tag)::type;
     using M = opmath_t<S>;
     pointwise_detail::with_math_arguments<M>(
-        [&](const auto&... args) { run_pointwise<F, kBoolInputs, S>(iter, args...); },
-        scalars...);
+        [&](const auto&... args) { run_pointwise<F, kBoolInputs, S>(iter, args...); }, scalars...);
   });
   iter.cast_outputs();
 }
