@@ -107,6 +107,16 @@ RunVerdict judge(const RunResults& results, const Profile* profile, const OpData
           break;
       }
     }
+    // A failed case counts wherever it lands: in an undeclared op (a case file naming an op the
+    // registry lacks), a dtype the op does not support, or one filtered out (a crash reported
+    // outside any case). Only the expected-failures file excuses it.
+    for (const auto& [t, cell] : op.cells) {
+      if (cell.failed == 0 || cell.expected_to_fail) continue;
+      const CellStatus s = op.status(t);
+      if (s == CellStatus::kFail || s == CellStatus::kExpectedFail) continue;  // counted above
+      ++v.unexpected_failures;
+      failing_ops.insert(op.op);
+    }
   }
   if (results.cases_with_results() == 0) {
     v.passed = false;

@@ -3,8 +3,9 @@
 //   the shared meta functions reject them whether or not the backend has a kernel);
 // - an unsupported or undeclared op is never a pass: without a profile it is reported, with a
 //   profile it fails the run when the profile requires the op;
-// - failures fail the run unless the expected-failures file lists their op and dtype; listed
-//   cells that pass are reported as unexpected passes.
+// - every failed case fails the run unless the expected-failures file lists its op and dtype,
+//   also one in an undeclared op or in a dtype the op does not have (a case file's unknown op, a
+//   crash outside any case); listed cells that pass are reported as unexpected passes.
 //
 //   ExpectedFailures xf = ExpectedFailures::parse(text);      // "add.Tensor int32  # reason"
 //   apply_expected_failures(results, xf);
