@@ -8,10 +8,13 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
+#include "conformance/runner/in_flight.h"
 #include "nlohmann/json.hpp"
 
 namespace bp::conformance {
@@ -58,23 +61,43 @@ void write_line(int fd, const json& j) {
   }
 }
 
-// The child: runs the entry from case `start`, skipping the cells in `crashed`.
-[[noreturn]] void child(int fd, const OpEntry& entry, const Backend& backend,
-                        const RunOptions& options, size_t start,
+json label_json(size_t index, const CaseRecord& label) {
+  return json{{"begin", index},
+              {"op", label.op},
+              {"dtype", index_of(label.dtype)},
+              {"check", label.check},
+              {"sample", label.sample}};
+}
+
+// The child: runs `body` from case `start`, skipping the cells in `crashed`.
+[[noreturn]] void child(int fd, const Isolation& how,
+                        const std::function<void(const ChildHooks&)>& body, size_t start,
                         const std::set<std::pair<std::string, int>>& crashed) {
-  EntryHooks hooks;
-  hooks.skip = [&](size_t index, const Case& c) {
-    return index < start || crashed.count({c.op, index_of(c.dtype)}) != 0;
+  set_in_flight_child();
+  ChildHooks hooks;
+  hooks.skip = [&](size_t index, const CaseRecord& label) {
+    return index < start ||
+           (how.skip_cell_after_crash && crashed.count({label.op, index_of(label.dtype)}) != 0);
   };
-  hooks.begin = [&](size_t index, const Case& c) {
-    write_line(fd, json{{"begin", index},
-                        {"op", c.op},
-                        {"dtype", index_of(c.dtype)},
-                        {"check", c.check},
-                        {"sample", c.description}});
+  hooks.begin = [&](size_t index, const CaseRecord& label) {
+    write_line(fd, label_json(index, label));
   };
-  hooks.emit = [&](const CaseRecord& r) { write_line(fd, json{{"record", to_json(r)}}); };
-  run_entry(entry, backend, options, hooks);
+  hooks.emit = [&](const CaseRecord& r, const std::string& output) {
+    json line{{"record", to_json(r)}};
+    if (!output.empty()) line["output"] = output;
+    write_line(fd, line);
+  };
+  // The child never returns to its caller: an error that would end the run in process ends the
+  // isolated run the same way, in the parent.
+  try {
+    body(hooks);
+  } catch (const std::exception& e) {
+    write_line(fd, json{{"fatal", e.what()}});
+    _exit(4);
+  } catch (...) {
+    write_line(fd, json{{"fatal", "unknown exception"}});
+    _exit(4);
+  }
   write_line(fd, json{{"done", true}});
   ::close(fd);
   _exit(0);
@@ -86,15 +109,17 @@ std::string describe_status(int status) {
     return "crashed: killed by signal " + std::to_string(sig) + " (" + strsignal(sig) + ")";
   }
   if (WIFEXITED(status)) {
-    return "crashed: the process exited with status " + std::to_string(WEXITSTATUS(status));
+    // A kernel that calls exit(): the child never said "done".
+    return "crashed: the process exited with status " + std::to_string(WEXITSTATUS(status)) +
+           " before finishing";
   }
   return "crashed";
 }
 
 }  // namespace
 
-void run_entry_isolated(const OpEntry& entry, const Backend& backend, const RunOptions& options,
-                        const std::function<void(const CaseRecord&)>& sink) {
+void run_isolated(const Isolation& how, const std::function<void(const ChildHooks&)>& body,
+                  const IsolatedSink& sink) {
   size_t start = 0;
   std::set<std::pair<std::string, int>> crashed;
   for (int attempt = 0; attempt < kMaxChildren; ++attempt) {
@@ -105,15 +130,15 @@ void run_entry_isolated(const OpEntry& entry, const Backend& backend, const RunO
     if (pid < 0) throw std::runtime_error("fork() failed");
     if (pid == 0) {
       ::close(fds[0]);
-      child(fds[1], entry, backend, options, start, crashed);
+      child(fds[1], how, body, start, crashed);
     }
     ::close(fds[1]);
     // Read the child's lines until it closes the pipe or runs out of time.
     std::string buffer;
     std::optional<json> running;  // the case that began and has no record yet
     bool done = false, timed_out = false;
-    const auto deadline =
-        std::chrono::steady_clock::now() + std::chrono::seconds(options.entry_timeout_seconds);
+    std::optional<std::string> fatal;  // an exception that ended the child's body
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(how.timeout_seconds);
     while (true) {
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
                             deadline - std::chrono::steady_clock::now())
@@ -135,26 +160,34 @@ void run_entry_isolated(const OpEntry& entry, const Backend& backend, const RunO
         buffer.erase(0, eol + 1);
         if (line.contains("begin")) {
           running = line;
+          if (how.timeout_per_case) {
+            deadline = std::chrono::steady_clock::now() + std::chrono::seconds(how.timeout_seconds);
+          }
         } else if (line.contains("record")) {
-          sink(from_json(line.at("record")));
+          sink(from_json(line.at("record")), line.value("output", std::string()));
           running.reset();
         } else if (line.contains("done")) {
           done = true;
+        } else if (line.contains("fatal")) {
+          fatal = line.at("fatal").get<std::string>();
         }
       }
     }
     ::close(fds[0]);
     int status = 0;
     ::waitpid(pid, &status, 0);
+    if (fatal) throw std::runtime_error(*fatal);
     if (done && WIFEXITED(status) && WEXITSTATUS(status) == 0) return;
-    // The child died (or hung) in the middle of `running`.
+    // The child died, exited early or hung in the middle of `running`.
     const std::string why =
-        timed_out
-            ? "timed out after " + std::to_string(options.entry_timeout_seconds) + " s: killed"
-            : describe_status(status);
+        timed_out ? "timed out after " + std::to_string(how.timeout_seconds) + " s: killed"
+                  : describe_status(status);
     if (!running) {
-      sink(CaseRecord::failure(entry.variants[0].op, ScalarType::kFloat32, "crash",
-                               why + " outside any case"));
+      CaseRecord r =
+          CaseRecord::failure(how.outside.op, how.outside.dtype, "crash",
+                              why + (done ? " after its last case" : " outside any case"));
+      r.sample = how.outside.sample;
+      sink(r, "");
       return;
     }
     CaseRecord r;
@@ -164,13 +197,40 @@ void run_entry_isolated(const OpEntry& entry, const Backend& backend, const RunO
     r.verdict = Verdict::kFail;
     r.failures = {why};
     r.sample = running->at("sample").get<std::string>();
-    sink(r);
+    sink(r, "");
     crashed.insert({r.op, index_of(r.dtype)});
     start = running->at("begin").get<size_t>() + 1;
   }
   sink(CaseRecord::failure(
-      entry.variants[0].op, ScalarType::kFloat32, "crash",
-      "crashed " + std::to_string(kMaxChildren) + " times; the rest of the entry was not run"));
+           how.outside.op, how.outside.dtype, "crash",
+           "crashed " + std::to_string(kMaxChildren) + " times; the rest was not run"),
+       "");
+}
+
+void run_entry_isolated(const OpEntry& entry, const Backend& backend, const RunOptions& options,
+                        const std::function<void(const CaseRecord&)>& sink) {
+  Isolation how;
+  how.timeout_seconds = options.entry_timeout_seconds;
+  how.outside.op = entry.variants[0].op;
+  how.outside.dtype = ScalarType::kFloat32;
+  auto label = [](const Case& c) {
+    CaseRecord r;
+    r.op = c.op;
+    r.dtype = c.dtype;
+    r.check = c.check;
+    r.sample = c.description;
+    return r;
+  };
+  run_isolated(
+      how,
+      [&](const ChildHooks& child_hooks) {
+        EntryHooks hooks;
+        hooks.skip = [&](size_t index, const Case& c) { return child_hooks.skip(index, label(c)); };
+        hooks.begin = [&](size_t index, const Case& c) { child_hooks.begin(index, label(c)); };
+        hooks.emit = [&](const CaseRecord& r) { child_hooks.emit(r, ""); };
+        run_entry(entry, backend, options, hooks);
+      },
+      [&](const CaseRecord& r, const std::string&) { sink(r); });
 }
 
 }  // namespace bp::conformance

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "conformance/runner/compare.h"
+#include "conformance/runner/in_flight.h"
 #include "conformance/runner/isolate.h"
 #include "conformance/runner/name_filter.h"
 #include "conformance/runner/planner.h"
@@ -83,6 +84,7 @@ void run_entry(const OpEntry& entry, const Backend& backend, const RunOptions& o
       const size_t i = index++;
       if (hooks.skip && hooks.skip(i, c)) continue;
       if (hooks.begin) hooks.begin(i, c);
+      set_in_flight(case_in_flight(c.op, scalar_type_name(dtype), c.check, c.description));
       CaseOutcome o = execute(c, backend, ExecuteOptions{options.compare_with});
       agreement.record_functional(c, o);
       if (!entry.nondeterministic) agreement.check(c, o);
