@@ -1,15 +1,24 @@
 #include "sdk/c_api/plugins.h"
 
 #include <dlfcn.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "sdk/c_api/backends.h"
@@ -71,13 +80,133 @@ std::atomic<const bp_api*> host_api{nullptr};
   detail::throw_error(code, std::move(message));
 }
 
-// The steps of one load; throws with the cause, leaving nothing registered.
-std::unique_ptr<Plugin> load(const std::string& path, LoadRecord& record, uint64_t id) {
+// ---- Load probe (BP_PLUGIN_LOAD_TIMEOUT) --------------------------------------------------
+// With BP_PLUGIN_LOAD_TIMEOUT=N (seconds, > 0; 0 or unset: off), each load first runs dlopen and
+// bp_plugin_init in a forked child: a plugin whose init crashes, exits or does not return within N
+// s is refused with an error naming it, and the host process never runs its init. Off by default in
+// the library (a fork in a host that may run threads, and a second init per load); the conformance
+// CLI turns it on.
+
+constexpr int kProbeReturned = 86;  // the probe child's exit status when init returned
+
+int load_timeout_seconds() {
+  const char* value = std::getenv("BP_PLUGIN_LOAD_TIMEOUT");
+  if (value == nullptr || *value == '\0') return 0;
+  if (std::strcmp(value, "0") == 0) return 0;  // off
+  char* end = nullptr;
+  const long seconds = std::strtol(value, &end, 10);
+  if (*end != '\0' || seconds <= 0 || seconds > 24 * 3600) {
+    warn(detail::str_cat("BP_PLUGIN_LOAD_TIMEOUT: expected whole seconds from 1 to 86400, got '",
+                         value, "'; plugin loads are not probed"));
+    return 0;
+  }
+  return static_cast<int>(seconds);
+}
+
+std::unique_ptr<Plugin> load(const std::string& path, LoadRecord& record, uint64_t id, bool probe);
+
+// Runs the load in a child process; returns why it did not return in time, or "".
+std::string probe_load(const std::string& path, uint64_t id, int timeout_seconds) {
+  const pid_t pid = ::fork();
+  if (pid < 0) return "";  // cannot probe: load in process as without the probe
+  if (pid == 0) {
+    // The default actions, so that the parent sees the signal itself (not a sanitizer's exit).
+    for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT}) ::signal(sig, SIG_DFL);
+    try {
+      LoadRecord record;
+      load(path, record, id, /*probe=*/false);
+    } catch (...) {
+      // The load's own error is reported by the real load.
+    }
+    ::_exit(kProbeReturned);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_seconds);
+  auto pause = std::chrono::microseconds(200);
+  int status = 0;
+  while (true) {
+    const pid_t done = ::waitpid(pid, &status, WNOHANG);
+    if (done == pid) break;
+    if (done < 0 && errno != EINTR) return "";
+    if (std::chrono::steady_clock::now() >= deadline) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+      return detail::str_cat("bp_plugin_init did not return within ", timeout_seconds,
+                             " s (BP_PLUGIN_LOAD_TIMEOUT)");
+    }
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::microseconds(20000));
+  }
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    return detail::str_cat("bp_plugin_init crashed (signal ", sig, ": ", ::strsignal(sig), ")");
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) != kProbeReturned) {
+    return detail::str_cat("bp_plugin_init ended the process (exit status ", WEXITSTATUS(status),
+                           ") instead of returning");
+  }
+  return "";
+}
+
+// ---- Crash message -----------------------------------------------------------------------
+// While a plugin's init runs in this process, a fatal signal first prints which plugin was
+// loading, then the previous handler (or the default action) takes over.
+
+constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+constexpr size_t kNumFatalSignals = sizeof kFatalSignals / sizeof kFatalSignals[0];
+char crash_message[512];
+struct sigaction previous_actions[kNumFatalSignals];
+
+void on_fatal_signal_in_init(int sig) {
+  size_t i = 0;
+  while (i < kNumFatalSignals && kFatalSignals[i] != sig) ++i;
+  const ssize_t ignored = ::write(2, crash_message, std::strlen(crash_message));
+  (void)ignored;
+  if (i < kNumFatalSignals) ::sigaction(sig, &previous_actions[i], nullptr);
+  ::raise(sig);
+}
+
+class InitCrashMessage {
+ public:
+  explicit InitCrashMessage(const std::string& path) {
+    std::snprintf(crash_message, sizeof crash_message,
+                  "\nBackplane: fatal signal while plugin '%s' ran bp_plugin_init (set "
+                  "BP_PLUGIN_LOAD_TIMEOUT to try plugin loads in a child process first)\n",
+                  path.c_str());
+    struct sigaction action;
+    std::memset(&action, 0, sizeof action);
+    action.sa_handler = &on_fatal_signal_in_init;
+    sigemptyset(&action.sa_mask);
+    for (size_t i = 0; i < kNumFatalSignals; ++i) {
+      ::sigaction(kFatalSignals[i], &action, &previous_actions[i]);
+    }
+  }
+  ~InitCrashMessage() {
+    for (size_t i = 0; i < kNumFatalSignals; ++i) {
+      ::sigaction(kFatalSignals[i], &previous_actions[i], nullptr);
+    }
+  }
+  InitCrashMessage(const InitCrashMessage&) = delete;
+  InitCrashMessage& operator=(const InitCrashMessage&) = delete;
+};
+
+// The steps of one load; throws with the cause, leaving nothing registered. `probe`: first in a
+// child process, when BP_PLUGIN_LOAD_TIMEOUT asks for it.
+std::unique_ptr<Plugin> load(const std::string& path, LoadRecord& record, uint64_t id, bool probe) {
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) {
     fail(ErrorCode::kInvalidArgument,
          detail::str_cat("cannot load plugin '", path, "': no such file"));
   }
+  if (const int timeout = probe ? load_timeout_seconds() : 0; timeout > 0) {
+    const std::string why = probe_load(path, id, timeout);
+    if (!why.empty()) {
+      fail(ErrorCode::kInvalidArgument,
+           detail::str_cat("plugin ", path, ": ", why,
+                           "; it was tried in a child process and not loaded"));
+    }
+  }
+  std::optional<InitCrashMessage> init_crash_message;
+  if (probe) init_crash_message.emplace(path);  // not in the probe's child: its parent reports
   void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
     const char* why = ::dlerror();
@@ -156,7 +285,7 @@ bp_error* plugin_load(const char* path, bp_plugin** out) {
     id = r.next_id++;
   }
   std::unique_ptr<Plugin> plugin;
-  error = guarded([&] { plugin = load(record.path, record, id); });
+  error = guarded([&] { plugin = load(record.path, record, id, /*probe=*/true); });
   if (error != nullptr) {
     record.error_code = error->code;
     record.error = error->message;
