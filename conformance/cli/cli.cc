@@ -4,8 +4,10 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include "conformance/cli/commands.h"
 #include "conformance/cli/options.h"
@@ -13,9 +15,11 @@
 #include "conformance/io/progress.h"
 #include "conformance/io/report.h"
 #include "conformance/ops/database.h"
+#include "conformance/runner/in_flight.h"
 #include "conformance/runner/loaded_plugin_backend.h"
 #include "conformance/runner/run.h"
 #include "conformance/runner/verdict.h"
+#include "nlohmann/json.hpp"
 
 namespace bp::conformance {
 namespace {
@@ -50,6 +54,36 @@ std::string cuda_plugin_path() {
       "//reference_backend/cuda:libbackplane_cuda.so`");
 }
 
+// Checks that every report file can be written before anything runs, and leaves in each a
+// placeholder that says the run has not passed: a run that dies before its end (a crash in a
+// plugin's unload hook, an exit() in a kernel) leaves no report that says it passed, and no
+// stale report of an earlier run. Errors: std::runtime_error naming the file.
+void prepare_reports(const CliOptions& o) {
+  const std::string why =
+      "the run has not finished (or did not finish): backplane-conformance replaces this "
+      "placeholder with the report at the end of the run";
+  const std::pair<const std::string*, std::string> files[] = {
+      {&o.json_report, nlohmann::json{{"format", "backplane-conformance-report"},
+                                      {"version", 1},
+                                      {"incomplete", true},
+                                      {"verdict", {{"passed", false}, {"reasons", {why}}}}}
+                               .dump(2) +
+                           "\n"},
+      {&o.html_report,
+       "<!DOCTYPE html><title>backplane-conformance: incomplete</title><p>" + why + "</p>\n"},
+      {&o.text_report, "Verdict: INCOMPLETE (" + why + ")\n"},
+  };
+  for (const auto& [path, placeholder] : files) {
+    if (path->empty()) continue;
+    try {
+      write_text_file(*path, placeholder);
+    } catch (const std::exception& e) {
+      throw std::runtime_error("cannot write the report file " + *path + " (" + e.what() +
+                               "): check it before the run, not after");
+    }
+  }
+}
+
 void write_reports(const CliOptions& o, const RunResults& results, const RunVerdict& verdict,
                    const Profile* profile, std::ostream& out) {
   std::ostringstream summary;
@@ -73,8 +107,14 @@ void write_reports(const CliOptions& o, const RunResults& results, const RunVerd
   }
 }
 
-int run(const CliOptions& o, const BackendFactories& backends, std::ostream& out,
-        std::ostream& err) {
+int run(CliOptions o, const BackendFactories& backends, std::ostream& out, std::ostream& err) {
+  // Plugin backends run isolated unless --no-isolate: a crash, hang or exit in a vendor's kernel
+  // fails its case instead of ending the run. The reference CUDA plugin runs in process: its
+  // init starts the CUDA driver, which does not survive fork().
+  if (!o.isolate) o.isolate = is_plugin_path(o.backend);
+  // Every plugin load of this run (--backend PATH, $BP_PLUGINS) is first tried in a child
+  // process, so that an init that crashes or hangs is reported, naming the plugin.
+  ::setenv("BP_PLUGIN_LOAD_TIMEOUT", "60", /*overwrite=*/0);
   if (o.help) {
     out << usage();
     return 0;
@@ -107,12 +147,28 @@ int run(const CliOptions& o, const BackendFactories& backends, std::ostream& out
     out << "wrote " << n << " cases to " << o.write_cases << "\n";
     return 0;
   }
+  if (o.replay.empty()) prepare_reports(o);
+  // From here to the end of teardown, an exit() in a plugin ends the run with status 1 and a
+  // fatal signal names what was running (in_flight.h).
+  std::optional<RunGuard> guard(std::in_place, "backplane-conformance");
   const PluginDebugChecks debug_checks(o.debug_checks);
-  const std::unique_ptr<Backend> backend = make_backend(o, backends);
+  set_in_flight("loading the backend " + o.backend);
+  std::unique_ptr<Backend> backend = make_backend(o, backends);
+  set_in_flight("");
   // Plugin backends are also compared with the reference CPU backend.
   const CpuBackend cpu;
   const Backend* compare_with = backend->is_cpu() ? nullptr : &cpu;
-  if (!o.replay.empty()) return replay(o, *backend, compare_with, tolerances, out);
+  // Teardown (unloading a plugin runs its unload hook) comes before any verdict is reported.
+  auto teardown = [&] {
+    set_in_flight("unloading the backend " + backend->name() + " (teardown)");
+    backend.reset();
+    guard.reset();
+  };
+  if (!o.replay.empty()) {
+    const int status = replay(o, *backend, compare_with, tolerances, out);
+    teardown();
+    return status;
+  }
 
   RunResults results;
   if (!o.cases.empty()) {
@@ -121,7 +177,7 @@ int run(const CliOptions& o, const BackendFactories& backends, std::ostream& out
     RunOptions options;
     options.ops_regex = o.ops_regex;
     options.dtypes = o.dtypes;
-    options.isolate = o.isolate;
+    options.isolate = o.isolate.value_or(false);
     options.entry_timeout_seconds = o.timeout_seconds;
     options.tolerances = &tolerances;
     options.compare_with = compare_with;
@@ -136,6 +192,7 @@ int run(const CliOptions& o, const BackendFactories& backends, std::ostream& out
     results = run_suite(op_database(), *backend, options);
     progress.finish();
   }
+  teardown();
   if (!o.expected_failures.empty()) {
     apply_expected_failures(results, ExpectedFailures::load(o.expected_failures));
   }

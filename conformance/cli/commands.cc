@@ -1,9 +1,13 @@
 #include "conformance/cli/commands.h"
 
+#include <functional>
 #include <iomanip>
+#include <sstream>
 
 #include "conformance/io/case_file.h"
 #include "conformance/ops/database.h"
+#include "conformance/runner/in_flight.h"
+#include "conformance/runner/isolate.h"
 #include "conformance/runner/planner.h"
 #include "conformance/runner/run.h"
 
@@ -22,30 +26,77 @@ void list_ops(const CliOptions& o, std::ostream& out) {
   }
 }
 
+namespace {
+
+// A case file case's name for isolation and crash messages, from its JSON alone (it may not
+// parse as a case).
+CaseRecord label_of(const json& j, size_t index) {
+  CaseRecord label;
+  label.op = j.is_object() ? j.value("op", std::string("?")) : std::string("?");
+  label.check = "case";
+  label.sample = "case " + std::to_string(index);
+  if (j.is_object() && j.contains("dtype") && j.at("dtype").is_string()) {
+    label.dtype = scalar_type_from_name(j.at("dtype").get<std::string>()).value_or(label.dtype);
+  }
+  if (j.is_object() && j.contains("check") && j.at("check").is_string()) {
+    label.check = j.at("check").get<std::string>();
+  }
+  return label;
+}
+
+// Runs `run(index, output)` for each of `n` cases, in this process or, isolated, in child
+// processes with a per-case timeout; `sink` receives each record and what the case printed.
+void for_each_case(const CliOptions& o, size_t n, const std::vector<json>& cases,
+                   const std::function<CaseRecord(size_t, std::ostream&)>& run,
+                   const IsolatedSink& sink) {
+  if (!o.isolate.value_or(false)) {
+    for (size_t i = 0; i < n; ++i) {
+      std::ostringstream output;
+      const CaseRecord r = run(i, output);
+      sink(r, output.str());
+    }
+    return;
+  }
+  Isolation how;
+  how.timeout_seconds = o.timeout_seconds;
+  how.timeout_per_case = true;
+  how.skip_cell_after_crash = false;  // a case file's cases are independent
+  how.outside.op = "?";
+  run_isolated(
+      how,
+      [&](const ChildHooks& hooks) {
+        for (size_t i = 0; i < n; ++i) {
+          const CaseRecord label = label_of(cases[i], i);
+          if (hooks.skip(i, label)) continue;
+          hooks.begin(i, label);
+          std::ostringstream output;
+          const CaseRecord r = run(i, output);
+          hooks.emit(r, output.str());
+        }
+      },
+      sink);
+}
+
+}  // namespace
+
 RunResults run_case_file(const CliOptions& o, const Backend& backend, const Backend* compare_with,
                          const Tolerances& tolerances, std::ostream& err) {
   RunResults results;
   results.backend = backend.name();
   results.backend_description = backend.description();
+  results.isolated = o.isolate.value_or(false);
   results.tolerance_sources = tolerances.sources();
   results.tolerance_overrides = tolerances.vendor_overrides();
   const std::vector<json> cases = read_case_file(o.cases);
-  for (size_t i = 0; i < cases.size(); ++i) {
-    const std::string op_name = cases[i].value("op", std::string("?"));
-    OpResult* op = results.find(op_name);
-    if (op == nullptr) {
-      OpResult r;
-      r.op = op_name;
-      r.entry = op_name;
-      r.family = "cases from " + o.cases;
-      r.declared = is_declared(op_name);
-      results.ops.push_back(std::move(r));
-      op = &results.ops.back();
-    }
+  auto run_case = [&](size_t i, std::ostream& messages) {
+    const std::string op_name = label_of(cases[i], i).op;
     CaseRecord record;
     record.op = op_name;
     try {
       const Case c = case_from_json(cases[i], tolerances);
+      set_in_flight(
+          case_in_flight(c.op, scalar_type_name(c.dtype), c.check,
+                         c.description.empty() ? "case " + std::to_string(i) : c.description));
       const CaseOutcome outcome = execute(c, backend, ExecuteOptions{compare_with});
       record = CaseRecord{c.op,
                           c.dtype,
@@ -59,44 +110,74 @@ RunResults run_case_file(const CliOptions& o, const Backend& backend, const Back
         record.repro = write_repro(o.repro_dir, c, outcome, backend.name());
       }
     } catch (const std::exception& e) {
-      err << o.cases << ": case " << i << " (" << op_name << "): " << e.what() << "\n";
+      messages << o.cases << ": case " << i << " (" << op_name << "): " << e.what() << "\n";
       record.check = "case";
       record.verdict = Verdict::kFail;
       record.failures = {std::string("cannot run the case: ") + e.what()};
       record.sample = "case " + std::to_string(i);
     }
+    return record;
+  };
+  auto add = [&](const CaseRecord& record, const std::string& messages) {
+    err << messages;
+    OpResult* op = results.find(record.op);
+    if (op == nullptr) {
+      OpResult r;
+      r.op = record.op;
+      r.entry = record.op;
+      r.family = "cases from " + o.cases;
+      r.declared = is_declared(record.op);
+      results.ops.push_back(std::move(r));
+      op = &results.ops.back();
+    }
     // The dtype columns of a case file are the dtypes its cases count for.
     op->dtypes = op->dtypes | DtypeSet(record.dtype);
     op->selected = op->dtypes;
     op->add(record);
-  }
+  };
+  for_each_case(o, cases.size(), cases, run_case, add);
   return results;
 }
 
 int replay(const CliOptions& o, const Backend& backend, const Backend* compare_with,
            const Tolerances& tolerances, std::ostream& out) {
   const std::vector<json> cases = read_case_file(o.replay);
-  int status = 0;
-  for (const json& j : cases) {
-    const Case c = case_from_json(j, tolerances);
-    out << "op:       " << c.op << " [" << c.check << "] " << scalar_type_name(c.dtype) << "\n";
-    if (!c.description.empty()) out << "sample:   " << c.description << "\n";
+  auto replay_case = [&](size_t i, std::ostream& text) {
+    const Case c = case_from_json(cases[i], tolerances);
+    text << "op:       " << c.op << " [" << c.check << "] " << scalar_type_name(c.dtype) << "\n";
+    if (!c.description.empty()) text << "sample:   " << c.description << "\n";
     if (c.expect.error) {
-      out << "expected: an error containing '" << *c.expect.error << "'\n";
+      text << "expected: an error containing '" << *c.expect.error << "'\n";
     } else {
       for (const ExpectedOutput& e : c.expect.outputs) {
-        out << "expected: " << expected_output_to_json(e).dump() << "\n";
+        text << "expected: " << expected_output_to_json(e).dump() << "\n";
       }
     }
+    set_in_flight(case_in_flight(c.op, scalar_type_name(c.dtype), c.check, c.description));
     const CaseOutcome outcome = execute(c, backend, ExecuteOptions{compare_with});
-    if (!outcome.raised.empty()) out << "raised:   " << outcome.raised << "\n";
+    if (!outcome.raised.empty()) text << "raised:   " << outcome.raised << "\n";
     for (const RefTensor& a : outcome.actual)
-      out << "actual:   " << ref_tensor_to_json(a).dump() << "\n";
-    for (const std::string& f : outcome.failures) out << "failure:  " << f << "\n";
-    out << "verdict:  " << verdict_name(outcome.verdict) << " on backend '" << backend.name()
-        << "'\n";
-    if (outcome.verdict != Verdict::kPass) status = 1;
-  }
+      text << "actual:   " << ref_tensor_to_json(a).dump() << "\n";
+    for (const std::string& f : outcome.failures) text << "failure:  " << f << "\n";
+    text << "verdict:  " << verdict_name(outcome.verdict) << " on backend '" << backend.name()
+         << "'\n";
+    CaseRecord r;
+    r.op = c.op;
+    r.verdict = outcome.verdict;
+    return r;
+  };
+  int status = 0;
+  for_each_case(o, cases.size(), cases, replay_case,
+                [&](const CaseRecord& r, const std::string& text) {
+                  out << text;
+                  if (text.empty()) {  // the child crashed, hung or exited in the case
+                    out << "op:       " << r.op << " [" << r.check << "] "
+                        << scalar_type_name(r.dtype) << "\n";
+                    for (const std::string& f : r.failures) out << "failure:  " << f << "\n";
+                    out << "verdict:  fail on backend '" << backend.name() << "'\n";
+                  }
+                  if (r.verdict != Verdict::kPass) status = 1;
+                });
   return status;
 }
 

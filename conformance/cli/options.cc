@@ -29,8 +29,13 @@ Selection:
   --profile NAME            fail unless the profile's ops all pass: tier1, tier1-all-dtypes
   --list-ops, --list-profiles
 Running:
-  --isolate                 run each entry in a child process: a crash fails its op only
-  --timeout SECONDS         with --isolate: kill an entry running longer (default 300)
+  --isolate                 run each entry (each case of --cases / --replay) in a child
+                            process: a crash, a hang or an exit fails its case, not the run;
+                            the default for plugin backends (--backend PATH)
+  --no-isolate              run in this process (the default for cpu and cuda): faster, but a
+                            crash or hang ends the run (it still exits non-zero, naming the case)
+  --timeout SECONDS         isolated: kill an entry (a --cases / --replay case) running longer
+                            than SECONDS, a whole number from 1 (default 300)
   --expected-failures FILE  known gaps ("<op> <dtype or *>" lines): they do not fail the run
   --tolerances FILE         tolerance overrides (the shape of conformance/tolerances.json)
   --quiet                   no progress bar
@@ -57,6 +62,24 @@ std::string user_path(const std::string& path) {
   if (path.empty() || dir == nullptr || std::filesystem::path(path).is_absolute()) return path;
   return (std::filesystem::path(dir) / path).string();
 }
+
+namespace {
+
+// A whole number of seconds, at least 1 (at most a day); `flag` names the option in errors.
+int positive_seconds(const std::string& flag, const std::string& value) {
+  constexpr long kMax = 24 * 3600;
+  const std::string message = flag + ": expected a whole number of seconds from 1 to " +
+                              std::to_string(kMax) + ", got '" + value + "'";
+  if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos) {
+    throw std::invalid_argument(message);
+  }
+  if (value.size() > 6 || std::stol(value) < 1 || std::stol(value) > kMax) {
+    throw std::invalid_argument(message);
+  }
+  return static_cast<int>(std::stol(value));
+}
+
+}  // namespace
 
 CliOptions parse_options(const std::vector<std::string>& args) {
   CliOptions o;
@@ -94,8 +117,10 @@ CliOptions parse_options(const std::vector<std::string>& args) {
       o.profile = next();
     } else if (flag == "--isolate") {
       o.isolate = true;
+    } else if (flag == "--no-isolate") {
+      o.isolate = false;
     } else if (flag == "--timeout") {
-      o.timeout_seconds = std::stoi(next());
+      o.timeout_seconds = positive_seconds(flag, next());
     } else if (flag == "--expected-failures") {
       o.expected_failures = user_path(next());
     } else if (flag == "--tolerances") {

@@ -4,6 +4,7 @@
 #ifndef BACKPLANE_CONFORMANCE_CLI_OPTIONS_H_
 #define BACKPLANE_CONFORMANCE_CLI_OPTIONS_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,8 +20,9 @@ struct CliOptions {
   std::string ops_regex;
   DtypeSet dtypes = kAllDtypes;
   std::string profile;
-  bool isolate = false;
-  int timeout_seconds = 300;
+  // --isolate / --no-isolate; unset: isolated for plugin backends (isolate_by_default).
+  std::optional<bool> isolate;
+  int timeout_seconds = 300;  // positive
   std::string expected_failures;
   std::string tolerances;
   std::string json_report;
