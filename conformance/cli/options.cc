@@ -16,13 +16,16 @@ Backend:
   --backend NAME|PATH       the backend under test: cpu (default), cuda (the reference CUDA
                             plugin; $BP_CUDA_PLUGIN or bazel-bin's), --list-backends lists all;
                             or the path of a C-ABI plugin (a .so, or any path with a '/'),
-                            loaded into this process and compared with the CPU
+                            loaded into this process and compared with the CPU (isolated,
+                            unless --no-isolate)
   --device NAME             with a plugin: which of its backends to test (default: its only one)
   --debug-checks            with a plugin: the host checks each of its kernel's results against
                             the op's meta function (sizes, strides, dtype, aliasing) and fails
                             the call at the first mismatch
   --list-plugins            every plugin load attempt: those in $BP_PLUGINS (path list), with
                             the plugin's name, or why it failed, and both C ABI versions
+                            Every plugin load is tried first in a child process, killed after
+                            $BP_PLUGIN_LOAD_TIMEOUT seconds (default 60; 0: no trial load)
 Selection:
   --ops REGEX               entries or ops whose name matches (ECMAScript regex, searched)
   --dtypes LIST             comma-separated dtypes (default: all 12), e.g. float32,int64

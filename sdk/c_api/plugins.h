@@ -10,6 +10,12 @@
 // versions). Backends a plugin registers during its init belong to it: a failed init drops them,
 // and so does unloading. Plugin handles are ids, so a stale handle gives an error.
 //
+// BP_PLUGIN_LOAD_TIMEOUT=N (seconds; unset or 0: off): each load first runs dlopen and the
+// plugin's init in a forked child, and refuses a plugin whose init crashes, exits or does not
+// return within N s ("plugin PATH: bp_plugin_init crashed (signal 11: Segmentation fault)").
+// Without it, a fatal signal during a load prints which plugin was loading, then the previous
+// handler (or the default action) runs.
+//
 // Thread safety: every function may be called from any thread; loads are serialised.
 #ifndef BACKPLANE_SDK_C_API_PLUGINS_H_
 #define BACKPLANE_SDK_C_API_PLUGINS_H_
