@@ -80,7 +80,7 @@ void on_fatal_signal(int sig) {
 }  // namespace
 
 RunGuard::RunGuard(std::string_view name) {
-  static const bool registered = std::atexit(&on_exit) == 0;
+  static const bool registered = std::atexit(&on_exit) == 0 && std::at_quick_exit(&on_exit) == 0;
   (void)registered;
   const size_t n = std::min(name.size(), sizeof program - 1);
   std::memcpy(program, name.data(), n);

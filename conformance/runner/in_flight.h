@@ -1,7 +1,8 @@
 // What a run is doing, for the moments it cannot report normally. While a RunGuard is alive:
-// - a process exit the run did not ask for (a kernel or a plugin's unload hook calling exit(),
-//   whatever the status) prints what was in flight and ends the process with status 1, so that a
-//   run that stops before every planned case finished never ends green;
+// - a process exit the run did not ask for (a kernel or a plugin's unload hook calling exit() or
+//   quick_exit(), whatever the status) prints what was in flight and ends the process with
+//   status 1, so that a run that stops before every planned case finished never ends green
+//   (_exit() cannot be seen from inside the process: only isolation catches it);
 // - a fatal signal (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT) prints what was in flight, then the
 //   signal's previous handler (or the default action) takes over and the process dies of it.
 // Isolated runs inherit the guard in their child processes: the parent sees the child exit with
