@@ -134,7 +134,8 @@ std::string probe_load(const std::string& path, uint64_t id, int timeout_seconds
                              " s (BP_PLUGIN_LOAD_TIMEOUT)");
     }
     std::this_thread::sleep_for(pause);
-    pause = std::min(pause * 2, std::chrono::microseconds(20000));
+    // At most 1 ms late: a probe of a small plugin takes a few ms.
+    pause = std::min(pause * 2, std::chrono::microseconds(1000));
   }
   if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
