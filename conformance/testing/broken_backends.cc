@@ -3,7 +3,9 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <stdexcept>
+#include <vector>
 
 #include "backplane/backplane.h"
 #include "conformance/framework/ref_tensor.h"
@@ -241,6 +243,17 @@ namespace {
 
 const bp_api* api() { return bp_get_api(); }
 
+// The tensors kLeaksTensor's add.out created and did not release during its calls: kept here,
+// as a plugin's cache would, and released when the backend goes (the process leaks nothing).
+struct Leaked {
+  std::mutex mutex;
+  std::vector<bp_tensor*> tensors;
+};
+Leaked& leaked_tensors() {
+  static Leaked* l = new Leaked();
+  return *l;
+}
+
 // Set by kAllocatorReturnsNull's add.out while it asks for its workspace.
 thread_local bool tls_allocator_returns_null = false;
 
@@ -293,7 +306,10 @@ bp_error* c_add_out(void* user_data, const bp_op* op, const bp_value* args, size
   if (d == Defect::kLeaksTensor) {
     const int64_t two[1] = {2};
     bp_tensor* leaked = nullptr;
-    return api()->tensor_empty(two, 1, BP_DTYPE_FLOAT32, self.device, &leaked);  // never released
+    if (bp_error* e = api()->tensor_empty(two, 1, BP_DTYPE_FLOAT32, self.device, &leaked)) return e;
+    Leaked& l = leaked_tensors();
+    std::lock_guard<std::mutex> lock(l.mutex);
+    l.tensors.push_back(leaked);  // not released before the call returns
   }
   return nullptr;
 }
@@ -341,6 +357,12 @@ class CAbiTestBackend final : public CAbiBackend {
   }
   // Unregisters the backend (and with it its kernels).
   ~CAbiTestBackend() override {
+    {
+      Leaked& l = leaked_tensors();
+      std::lock_guard<std::mutex> lock(l.mutex);
+      for (bp_tensor* t : l.tensors) api()->tensor_release(t);
+      l.tensors.clear();
+    }
     stop_counting_transfers(device_.type);
     api()->error_destroy(api()->backend_unregister(backend_));
   }

@@ -26,7 +26,7 @@
 //                       backend's allocator returns NULL without an error (then writes to it)
 //   kReleasesBorrowed   add.out releases its argument `self`, a reference it does not own
 //   kLeaksTensor        add.out creates a float32 [2] tensor with api->tensor_empty per call and
-//                       never releases it
+//                       keeps it past the call (released only when the backend goes)
 //
 // Test-only. Thread safety: one backend of a kind at a time (each registers a named backend).
 #ifndef BACKPLANE_CONFORMANCE_TESTING_BROKEN_BACKENDS_H_
