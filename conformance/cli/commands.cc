@@ -106,6 +106,7 @@ RunResults run_case_file(const CliOptions& o, const Backend& backend, const Back
                           c.description.empty() ? "case " + std::to_string(i) : c.description,
                           "",
                           outcome.transfers};
+      record.handles = outcome.handles;
       if (outcome.verdict == Verdict::kFail && o.repros) {
         record.repro = write_repro(o.repro_dir, c, outcome, backend.name());
       }

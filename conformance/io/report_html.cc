@@ -162,6 +162,9 @@ std::string report_html(const RunResults& results, const RunVerdict& verdict,
     }
     h << "<td class=\"route\">" << escape(op.serving.path);
     if (op.transfers.total() > 0) h << "; " << op.transfers.total() << " bytes moved";
+    if (op.handles.leaked > 0) h << "; " << op.handles.leaked << " tensor references leaked";
+    if (op.handles.over_released > 0)
+      h << "; " << op.handles.over_released << " tensor references over-released";
     h << "</td></tr>\n";
   }
   h << "</table>\n<h2>Failures</h2>\n";

@@ -51,6 +51,12 @@ json report_json(const RunResults& results, const RunVerdict& verdict, const Pro
                        {"via_fallback", op.serving.via_fallback},
                        {"bytes_to_device", op.transfers.to_device},
                        {"bytes_to_host", op.transfers.to_host},
+                       {"handles",
+                        {{"created", op.handles.created},
+                         {"released", op.handles.released},
+                         {"returned", op.handles.returned},
+                         {"leaked", op.handles.leaked},
+                         {"over_released", op.handles.over_released}}},
                        {"dtypes", std::move(dtypes)}});
   }
   int declared = 0;

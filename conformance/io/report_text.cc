@@ -87,6 +87,16 @@ void print_summary(const RunResults& results, const RunVerdict& verdict, const P
         << op.transfers.to_device << " bytes to the device, " << op.transfers.to_host
         << " bytes back\n";
   }
+  bool ledger = false;
+  for (const OpResult& op : results.ops) {
+    if (op.handles.leaked == 0 && op.handles.over_released == 0) continue;
+    if (!ledger) out << "\nTensor handles leaked or over-released by the backend's kernels:\n";
+    ledger = true;
+    out << "  " << std::left << std::setw(24) << op.op << " " << op.handles.created
+        << " references created, " << op.handles.released << " released, " << op.handles.returned
+        << " returned, " << op.handles.leaked << " leaked, " << op.handles.over_released
+        << " over-released\n";
+  }
   for (const std::string& source : results.tolerance_sources) {
     if (&source != &results.tolerance_sources.front())
       out << "\nVendor tolerances: " << source << "\n";

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "conformance/runner/transfer_counters.h"
 #include "sdk/core/device.h"
@@ -21,6 +22,32 @@
 #include "sdk/dispatch/dispatch_key.h"
 
 namespace bp::conformance {
+
+// What a backend's kernels did with the tensor handles the C ABI gave them (see
+// sdk/c_api/handle_ledger.h): references created (new references and retains), released,
+// returned as results, leaked (left when their kernel returned) and over-released (borrowed
+// arguments released, or returned without a retain).
+struct HandleCounts {
+  int64_t created = 0;
+  int64_t released = 0;
+  int64_t returned = 0;
+  int64_t leaked = 0;
+  int64_t over_released = 0;
+
+  bool any() const { return created != 0 || leaked != 0 || over_released != 0; }
+  HandleCounts operator-(const HandleCounts& o) const {
+    return {created - o.created, released - o.released, returned - o.returned, leaked - o.leaked,
+            over_released - o.over_released};
+  }
+  HandleCounts& operator+=(const HandleCounts& o) {
+    created += o.created;
+    released += o.released;
+    returned += o.returned;
+    leaked += o.leaked;
+    over_released += o.over_released;
+    return *this;
+  }
+};
 
 class Backend {
  public:
@@ -35,6 +62,11 @@ class Backend {
   virtual DispatchKey key() const = 0;
   // Bytes moved between host and device so far (zero for the CPU).
   virtual Transfers transfers() const { return {}; }
+  // Handle counts of its C ABI kernels so far (zero for backends without C ABI kernels).
+  virtual HandleCounts handles() const { return {}; }
+  // The handle problems found since the last call ("[npu] add.out: leaked 1 tensor reference
+  // ..."), oldest first.
+  virtual std::vector<std::string> take_handle_problems() const { return {}; }
   // Whether this is the reference CPU backend (results are not compared against it again).
   bool is_cpu() const { return device().type == DeviceType::kCPU; }
 };

@@ -4,6 +4,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "conformance/runner/allocation_guards.h"
 #include "conformance/runner/compare.h"
 #include "conformance/runner/stack.h"
 #include "sdk/core/warning.h"
@@ -304,7 +305,11 @@ void CaseOutcome::fail(std::string why) {
   failures.push_back(std::move(why));
 }
 
-CaseOutcome execute(const Case& c, const Backend& backend, const ExecuteOptions& options) {
+namespace {
+
+// execute() inside the guards' scope: every tensor of the case is freed before it returns.
+CaseOutcome execute_guarded(const Case& c, const Backend& backend, const ExecuteOptions& options,
+                            AllocationGuards& guards) {
   CaseOutcome o;
   std::optional<OperatorHandle> op = Dispatcher::singleton().find_op(c.op);
   if (!op) {
@@ -318,10 +323,15 @@ CaseOutcome execute(const Case& c, const Backend& backend, const ExecuteOptions&
     o.fail(std::string("bad case: ") + e.what());
     return o;
   }
+  for (std::string& p : backend.take_handle_problems()) o.fail("[handles] before the call: " + p);
   const Transfers before = backend.transfers();
+  const HandleCounts handles_before = backend.handles();
   const CallResult r = call(*op, prepared.stack);
   const Transfers after = backend.transfers();
   o.transfers = Transfers{after.to_device - before.to_device, after.to_host - before.to_host};
+  o.handles = backend.handles() - handles_before;
+  for (std::string& p : backend.take_handle_problems()) o.fail("[handles] " + p);
+  for (std::string& p : guards.check()) o.fail("[guards] " + p);
   if (!r.problem.empty()) {
     o.fail(r.problem);
     return o;
@@ -331,7 +341,8 @@ CaseOutcome execute(const Case& c, const Backend& backend, const ExecuteOptions&
     o.raised = r.message;
     if (e.error && r.message.find(*e.error) != std::string::npos) return o;
     if (r.code == ErrorCode::kNotImplemented) {
-      o.verdict = Verdict::kUnsupported;
+      // Unsupported, unless a guard or the handle ledger already failed the case.
+      if (o.verdict != Verdict::kFail) o.verdict = Verdict::kUnsupported;
       o.failures.push_back("unsupported: " + r.message);
       return o;
     }
@@ -347,6 +358,15 @@ CaseOutcome execute(const Case& c, const Backend& backend, const ExecuteOptions&
   check_storage(c, prepared, o);
   if (e.check_meta && !e.error) check_meta(c, *op, r, o);
   if (options.compare_with != nullptr && !e.error) compare_with(c, *options.compare_with, o);
+  return o;
+}
+
+}  // namespace
+
+CaseOutcome execute(const Case& c, const Backend& backend, const ExecuteOptions& options) {
+  AllocationGuards guards(backend.device(), c.op);
+  CaseOutcome o = execute_guarded(c, backend, options, guards);
+  for (std::string& p : guards.finish()) o.fail("[guards] " + p);
   return o;
 }
 

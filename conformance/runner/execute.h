@@ -11,6 +11,10 @@
 // tolerance, strides, aliasing, returned arguments), inputs left unmodified, no writes outside
 // written arguments' elements, and optionally the same call on Meta (sizes, strides, dtype) and
 // on a second backend (values and geometry). Warnings the op emits are captured, not printed.
+// On a plugin device every block the host allocates during the case has guard zones around it
+// (allocation_guards.h): a write outside one fails the case. What the backend's C ABI kernels
+// did with tensor handles is counted, and a leak or an over-release fails the case
+// (Backend::handles).
 //
 // Thread safety: one case at a time per thread; ops are called on the calling thread.
 #ifndef BACKPLANE_CONFORMANCE_RUNNER_EXECUTE_H_
@@ -37,7 +41,8 @@ struct CaseOutcome {
   std::vector<Sizes> actual_strides;  // their strides
   // The results that are not tensors (result_type's ScalarType), as they print ("float32").
   std::vector<std::string> actual_plain;
-  Transfers transfers;  // bytes the backend moved during the op's calls
+  Transfers transfers;   // bytes the backend moved during the op's calls
+  HandleCounts handles;  // what the backend's C ABI kernels did with tensor handles
 
   void fail(std::string why);
 };

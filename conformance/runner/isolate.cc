@@ -34,7 +34,10 @@ json to_json(const CaseRecord& r) {
               {"repro", r.repro},
               {"to_device", r.transfers.to_device},
               {"to_host", r.transfers.to_host},
-              {"expects_error", r.expects_error}};
+              {"expects_error", r.expects_error},
+              {"handles",
+               {r.handles.created, r.handles.released, r.handles.returned, r.handles.leaked,
+                r.handles.over_released}}};
 }
 
 CaseRecord from_json(const json& j) {
@@ -48,6 +51,8 @@ CaseRecord from_json(const json& j) {
   r.repro = j.at("repro").get<std::string>();
   r.transfers = Transfers{j.at("to_device").get<int64_t>(), j.at("to_host").get<int64_t>()};
   r.expects_error = j.at("expects_error").get<bool>();
+  const std::vector<int64_t> h = j.at("handles").get<std::vector<int64_t>>();
+  if (h.size() == 5) r.handles = HandleCounts{h[0], h[1], h[2], h[3], h[4]};
   return r;
 }
 

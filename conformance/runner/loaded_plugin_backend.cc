@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "backplane/backplane.h"
+#include "sdk/c_api/handle_ledger.h"
 
 namespace bp::conformance {
 namespace {
@@ -71,6 +72,22 @@ BackendRecord choose(const std::vector<BackendRecord>& registered, const std::st
 }
 
 }  // namespace
+
+struct CAbiBackend::Ledger {
+  c_api::HandleLedgerScope on;
+};
+
+CAbiBackend::CAbiBackend() : ledger_(std::make_unique<Ledger>()) {}
+CAbiBackend::~CAbiBackend() = default;
+
+HandleCounts CAbiBackend::handles() const {
+  const c_api::HandleLedgerTotals t = c_api::handle_ledger_totals();
+  return HandleCounts{t.created, t.released, t.returned, t.leaked, t.over_released};
+}
+
+std::vector<std::string> CAbiBackend::take_handle_problems() const {
+  return c_api::take_handle_problems();
+}
 
 LoadedPluginBackend::LoadedPluginBackend(const std::string& path, const std::string& backend_name) {
   const bp_api* api = bp_get_api();

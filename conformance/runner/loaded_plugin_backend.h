@@ -12,8 +12,10 @@
 #ifndef BACKPLANE_CONFORMANCE_RUNNER_LOADED_PLUGIN_BACKEND_H_
 #define BACKPLANE_CONFORMANCE_RUNNER_LOADED_PLUGIN_BACKEND_H_
 
+#include <memory>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "conformance/runner/backend.h"
 
@@ -21,7 +23,26 @@ struct bp_plugin;
 
 namespace bp::conformance {
 
-class LoadedPluginBackend final : public Backend {
+// A backend whose kernels come through the C ABI (a loaded plugin, or an in-process test
+// backend registered with bp_get_api()): while it lives, the C ABI's handle ledger
+// (sdk/c_api/handle_ledger.h) counts the tensor references its kernels create and release, and
+// reports leaks and over-releases.
+class CAbiBackend : public Backend {
+ public:
+  CAbiBackend();
+  ~CAbiBackend() override;
+  CAbiBackend(const CAbiBackend&) = delete;
+  CAbiBackend& operator=(const CAbiBackend&) = delete;
+
+  HandleCounts handles() const override;
+  std::vector<std::string> take_handle_problems() const override;
+
+ private:
+  struct Ledger;
+  std::unique_ptr<Ledger> ledger_;
+};
+
+class LoadedPluginBackend final : public CAbiBackend {
  public:
   // Loads the plugin at `path` and tests its backend named `backend_name` ("": the only
   // backend the plugin registered). Throws std::runtime_error naming the path when the load

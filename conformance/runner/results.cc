@@ -93,6 +93,7 @@ void OpResult::add(const CaseRecord& r) {
   Cell& c = cells[r.dtype];
   transfers.to_device += r.transfers.to_device;
   transfers.to_host += r.transfers.to_host;
+  handles += r.handles;
   switch (r.verdict) {
     case Verdict::kPass:
       ++c.passed;

@@ -60,6 +60,7 @@ struct CaseRecord {
   std::string repro;  // the repro file written for a failure, or ""
   Transfers transfers;
   bool expects_error = false;  // the case checks that the op raises
+  HandleCounts handles = {};   // what the backend's C ABI kernels did with tensor handles
 
   // A failure that is no case's (a crash, a broken entry).
   static CaseRecord failure(std::string op, ScalarType dtype, std::string check,
@@ -101,8 +102,9 @@ struct OpResult {
   DtypeSet dtypes;    // PyTorch's dtypes for the op
   DtypeSet selected;  // the dtypes this run tested (the --dtypes filter)
   std::map<ScalarType, Cell> cells;
-  Serving serving;      // which kernel served it on the backend under test
-  Transfers transfers;  // bytes moved during its calls
+  Serving serving;       // which kernel served it on the backend under test
+  Transfers transfers;   // bytes moved during its calls
+  HandleCounts handles;  // tensor handles its C ABI kernels created, released, leaked...
 
   CellStatus status(ScalarType dtype) const;
   // The worst status over the selected dtypes (for one-line summaries).

@@ -54,6 +54,7 @@ CaseRecord record_of(const Case& c, const CaseOutcome& o) {
   r.failures = o.failures;
   r.sample = c.description;
   r.transfers = o.transfers;
+  r.handles = o.handles;
   r.expects_error = c.expect.error.has_value();
   return r;
 }

@@ -63,4 +63,9 @@ Transfers transfers_of(DeviceType type) {
   return Transfers{c.to_device.load(), c.to_host.load()};
 }
 
+DeviceCopyFns uncounted_copy_fns(DeviceType type) {
+  const Counted& c = of(Device(type));
+  return c.active ? c.inner : device_copy_fns(type);
+}
+
 }  // namespace bp::conformance

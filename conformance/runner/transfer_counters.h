@@ -13,6 +13,7 @@
 
 #include <cstdint>
 
+#include "sdk/core/allocator.h"
 #include "sdk/core/device.h"
 
 namespace bp::conformance {
@@ -30,6 +31,9 @@ void count_transfers(DeviceType type);
 // Registers the wrapped functions again. Does nothing when `type` is not being counted.
 void stop_counting_transfers(DeviceType type);
 Transfers transfers_of(DeviceType type);
+// The copy functions of `type` without the counters (device_copy_fns when it is not counted):
+// for the suite's own traffic, such as guard bytes, which no op moved.
+DeviceCopyFns uncounted_copy_fns(DeviceType type);
 
 }  // namespace bp::conformance
 

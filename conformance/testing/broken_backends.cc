@@ -1,12 +1,20 @@
 #include "conformance/testing/broken_backends.h"
 
 #include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <stdexcept>
+#include <vector>
 
+#include "backplane/backplane.h"
 #include "conformance/framework/ref_tensor.h"
+#include "conformance/runner/transfer_counters.h"
 #include "sdk/core/error.h"
 #include "sdk/core/result_type.h"
 #include "sdk/core/storage.h"
 #include "sdk/core/tensor_impl.h"
+#include "sdk/dispatch/backend_registry.h"
 #include "sdk/dispatch/cpu_fallback.h"
 #include "sdk/dispatch/kernel.h"
 
@@ -67,6 +75,12 @@ void compute_add(Defect d, const Tensor& self, const Tensor& other, const Scalar
       write_element(base + past * out.itemsize(), out.dtype(), from_int(Int(7)));
     }
   }
+  if (d == Defect::kWritesPastCommonOutput) {
+    // Past the last element whatever the storage holds: a real overrun when the storage ends
+    // there (an output the Common key allocated).
+    const int64_t past = out.storage_offset() + out.numel();
+    write_element(base + past * out.itemsize(), out.dtype(), from_int(Int(7)));
+  }
   if (d == Defect::kModifiesInput && self.numel() > 0) {
     auto* p = static_cast<char*>(self.storage().data()) + self.storage_offset() * self.itemsize();
     *p = static_cast<char>(*p ^ 0x55);
@@ -109,10 +123,20 @@ void add_flattened_kernel(void* user_data, const OperatorHandle&, DispatchKeySet
   s.emplace_back(flattened);
 }
 
-const Defect kDefects[] = {Defect::kNone,           Defect::kWrongValuesInt32,
-                           Defect::kIgnoresStrides, Defect::kWritesPastOutput,
-                           Defect::kModifiesInput,  Defect::kWrongOutputShape,
-                           Defect::kCrashes,        Defect::kSupportsNothing};
+const Defect kDefects[] = {Defect::kNone,
+                           Defect::kWrongValuesInt32,
+                           Defect::kIgnoresStrides,
+                           Defect::kWritesPastOutput,
+                           Defect::kModifiesInput,
+                           Defect::kWrongOutputShape,
+                           Defect::kCrashes,
+                           Defect::kSupportsNothing,
+                           Defect::kWritesPastCommonOutput,
+                           Defect::kAllocatorReturnsNull,
+                           Defect::kReleasesBorrowed,
+                           Defect::kLeaksTensor};
+static_assert(sizeof kDefects / sizeof kDefects[0] == static_cast<size_t>(Defect::kLeaksTensor) + 1,
+              "kDefects lists every Defect in order");
 
 std::string describe(Defect d) {
   switch (d) {
@@ -132,6 +156,14 @@ std::string describe(Defect d) {
       return "broken: add.out raises SIGSEGV";
     case Defect::kSupportsNothing:
       return "broken: registers no kernel";
+    case Defect::kWritesPastCommonOutput:
+      return "broken: add.out writes one element past its output, past its storage too";
+    case Defect::kAllocatorReturnsNull:
+      return "broken (C ABI): the allocator returns NULL for add.out's workspace";
+    case Defect::kReleasesBorrowed:
+      return "broken (C ABI): add.out releases its borrowed argument self";
+    case Defect::kLeaksTensor:
+      return "broken (C ABI): add.out leaks a tensor per call";
   }
   return "";
 }
@@ -156,11 +188,23 @@ std::string defect_backend_name(Defect d) {
       return "crashes";
     case Defect::kSupportsNothing:
       return "supports_nothing";
+    case Defect::kWritesPastCommonOutput:
+      return "writes_past_common_output";
+    case Defect::kAllocatorReturnsNull:
+      return "allocator_returns_null";
+    case Defect::kReleasesBorrowed:
+      return "releases_borrowed";
+    case Defect::kLeaksTensor:
+      return "leaks_tensor";
   }
   return "";
 }
 
 std::unique_ptr<PluginBackend> make_test_backend(Defect d) {
+  if (is_c_abi_defect(d)) {
+    throw std::invalid_argument(defect_backend_name(d) +
+                                " is a C ABI test backend: make_c_abi_test_backend");
+  }
   auto backend = std::make_unique<PluginBackend>(defect_backend_name(d), describe(d));
   // The kernels' user data: one static Defect per kind (outlives every registration).
   void* defect = const_cast<Defect*>(&kDefects[static_cast<int>(d)]);
@@ -185,10 +229,171 @@ std::unique_ptr<PluginBackend> make_test_backend(Defect d) {
 BackendFactories test_backend_factories() {
   BackendFactories f = {cpu_backend_factory()};
   for (Defect d : kDefects) {
-    f.push_back({defect_backend_name(d), describe(d),
-                 [d]() -> std::unique_ptr<Backend> { return make_test_backend(d); }});
+    f.push_back({defect_backend_name(d), describe(d), [d]() -> std::unique_ptr<Backend> {
+                   if (is_c_abi_defect(d)) return make_c_abi_test_backend(d);
+                   return make_test_backend(d);
+                 }});
   }
   return f;
+}
+
+// ---- C ABI test backends -------------------------------------------------------------------
+
+namespace {
+
+const bp_api* api() { return bp_get_api(); }
+
+// The tensors kLeaksTensor's add.out created and did not release during its calls: kept here,
+// as a plugin's cache would, and released when the backend goes (the process leaks nothing).
+struct Leaked {
+  std::mutex mutex;
+  std::vector<bp_tensor*> tensors;
+};
+Leaked& leaked_tensors() {
+  static Leaked* l = new Leaked();
+  return *l;
+}
+
+// Set by kAllocatorReturnsNull's add.out while it asks for its workspace.
+thread_local bool tls_allocator_returns_null = false;
+
+bp_error* host_allocate(void*, bp_device, size_t nbytes, void** out) {
+  if (tls_allocator_returns_null && nbytes > 0) {
+    *out = nullptr;  // the defect: no memory and no error
+    return nullptr;
+  }
+  *out = std::aligned_alloc(64, ((nbytes == 0 ? 1 : nbytes) + 63) / 64 * 64);
+  return *out != nullptr ? nullptr : api()->error_create(BP_ERROR_OUT_OF_MEMORY, "out of memory");
+}
+void host_deallocate(void*, bp_device, void* ptr) { std::free(ptr); }
+bp_error* host_to_host(void*, void* dst, const void* src, bp_device, size_t nbytes) {
+  if (nbytes != 0) std::memcpy(dst, src, nbytes);
+  return nullptr;
+}
+bp_error* host_from_host(void*, void* dst, bp_device, const void* src, size_t nbytes) {
+  if (nbytes != 0) std::memcpy(dst, src, nbytes);
+  return nullptr;
+}
+bp_error* host_within(void*, void* dst, bp_device, const void* src, bp_device, size_t nbytes) {
+  if (nbytes != 0) std::memcpy(dst, src, nbytes);
+  return nullptr;
+}
+
+// add.out (self, other, alpha, out) -> out: the host's CPU fallback computes it, around the
+// defect.
+bp_error* c_add_out(void* user_data, const bp_op* op, const bp_value* args, size_t nargs,
+                    bp_value* results, size_t nresults) {
+  const Defect d = *static_cast<const Defect*>(user_data);
+  bp_tensor_info self{};
+  self.struct_size = sizeof self;
+  if (bp_error* e = api()->tensor_info(args[0].u.tensor, &self)) return e;
+  if (d == Defect::kAllocatorReturnsNull) {
+    const int64_t sizes[1] = {self.numel};
+    bp_tensor* workspace = nullptr;
+    tls_allocator_returns_null = true;
+    bp_error* e = api()->tensor_empty(sizes, 1, self.dtype, self.device, &workspace);
+    tls_allocator_returns_null = false;
+    if (e != nullptr) return e;
+    bp_tensor_info w{};
+    w.struct_size = sizeof w;
+    e = api()->tensor_info(workspace, &w);
+    if (e == nullptr && w.numel > 0) static_cast<char*>(w.data)[0] = 0;  // NULL: SIGSEGV
+    api()->tensor_release(workspace);
+    if (e != nullptr) return e;
+  }
+  if (bp_error* e = api()->cpu_fallback(nullptr, op, args, nargs, results, nresults)) return e;
+  if (d == Defect::kReleasesBorrowed) api()->tensor_release(args[0].u.tensor);
+  if (d == Defect::kLeaksTensor) {
+    const int64_t two[1] = {2};
+    bp_tensor* leaked = nullptr;
+    if (bp_error* e = api()->tensor_empty(two, 1, BP_DTYPE_FLOAT32, self.device, &leaked)) return e;
+    Leaked& l = leaked_tensors();
+    std::lock_guard<std::mutex> lock(l.mutex);
+    l.tensors.push_back(leaked);  // not released before the call returns
+  }
+  return nullptr;
+}
+
+// Throws `what` with the error's message, destroying the error.
+void check(bp_error* error, const std::string& what) {
+  if (error == nullptr) return;
+  std::string message = what + ": " + api()->error_message(error);
+  api()->error_destroy(error);
+  throw std::runtime_error(message);
+}
+
+class CAbiTestBackend final : public CAbiBackend {
+ public:
+  explicit CAbiTestBackend(Defect d) : name_(defect_backend_name(d)), description_(describe(d)) {
+    static const bp_allocator allocator{sizeof(bp_allocator), nullptr, 64, &host_allocate,
+                                        &host_deallocate};
+    static const bp_copy_fns copies{sizeof(bp_copy_fns), nullptr,      &host_to_host,
+                                    &host_from_host,     &host_within, nullptr};
+    bp_backend_desc desc{};
+    desc.struct_size = sizeof desc;
+    desc.name = name_.c_str();
+    desc.device_count = 1;
+    desc.allocator = &allocator;
+    desc.copies = &copies;
+    check(api()->backend_register(&desc, &backend_), "registering backend " + name_);
+    try {
+      int32_t type = 0;
+      check(api()->backend_device_type(backend_, &type), "backend " + name_);
+      device_ = Device(static_cast<DeviceType>(type), 0);
+      const std::optional<bp::Backend> registered = find_backend(name_);
+      if (!registered) throw std::runtime_error("backend " + name_ + " is not registered");
+      key_ = registered->key;
+      void* defect = const_cast<Defect*>(&kDefects[static_cast<int>(d)]);
+      bp_registration* registration = nullptr;
+      check(api()->kernel_register(backend_, "add.out", &c_add_out, defect, &registration),
+            "registering add.out");
+      check(api()->fallback_register(backend_, api()->cpu_fallback, nullptr, &registration),
+            "registering the fallback");
+      count_transfers(device_.type);
+    } catch (...) {
+      api()->error_destroy(api()->backend_unregister(backend_));
+      throw;
+    }
+  }
+  // Unregisters the backend (and with it its kernels).
+  ~CAbiTestBackend() override {
+    {
+      Leaked& l = leaked_tensors();
+      std::lock_guard<std::mutex> lock(l.mutex);
+      for (bp_tensor* t : l.tensors) api()->tensor_release(t);
+      l.tensors.clear();
+    }
+    stop_counting_transfers(device_.type);
+    api()->error_destroy(api()->backend_unregister(backend_));
+  }
+
+  std::string name() const override { return name_; }
+  std::string description() const override { return description_; }
+  Device device() const override { return device_; }
+  DispatchKey key() const override { return key_; }
+  Transfers transfers() const override { return transfers_of(device_.type); }
+
+ private:
+  std::string name_;
+  std::string description_;
+  bp_backend* backend_ = nullptr;
+  Device device_;
+  DispatchKey key_ = DispatchKey::kUndefined;
+};
+
+}  // namespace
+
+bool is_c_abi_defect(Defect d) {
+  return d == Defect::kAllocatorReturnsNull || d == Defect::kReleasesBorrowed ||
+         d == Defect::kLeaksTensor;
+}
+
+std::unique_ptr<CAbiBackend> make_c_abi_test_backend(Defect d) {
+  if (!is_c_abi_defect(d)) {
+    throw std::invalid_argument(defect_backend_name(d) +
+                                " is not a C ABI test backend: make_test_backend");
+  }
+  return std::make_unique<CAbiTestBackend>(d);
 }
 
 }  // namespace bp::conformance

@@ -14,7 +14,19 @@
 //   kWrongOutputShape   its own add.Tensor returns the result flattened to 1-d
 //   kCrashes            raises SIGSEGV
 //   kSupportsNothing    registers no kernel at all
+//   kWritesPastCommonOutput  writes one element past the end of `out`'s elements, also where
+//                       that is past the end of its storage (add.Tensor's output, which the
+//                       Common key allocates on the device: the allocator's rounding hides it)
 // and kNone registers cpu_fallback for every op instead.
+//
+// The C ABI test backends (make_c_abi_test_backend) register through bp_get_api() in process,
+// as a plugin would: add.out is a C kernel that computes with api->cpu_fallback, other ops go to
+// api->cpu_fallback as the backend's fallback, and the defect is one of:
+//   kAllocatorReturnsNull  add.out asks api->tensor_empty for a workspace, for which the
+//                       backend's allocator returns NULL without an error (then writes to it)
+//   kReleasesBorrowed   add.out releases its argument `self`, a reference it does not own
+//   kLeaksTensor        add.out creates a float32 [2] tensor with api->tensor_empty per call and
+//                       keeps it past the call (released only when the backend goes)
 //
 // Test-only. Thread safety: one backend of a kind at a time (each registers a named backend).
 #ifndef BACKPLANE_CONFORMANCE_TESTING_BROKEN_BACKENDS_H_
@@ -24,6 +36,7 @@
 #include <string>
 
 #include "conformance/cli/cli.h"
+#include "conformance/runner/loaded_plugin_backend.h"
 #include "conformance/runner/plugin_backend.h"
 
 namespace bp::conformance {
@@ -37,13 +50,25 @@ enum class Defect {
   kWrongOutputShape,
   kCrashes,
   kSupportsNothing,
+  kWritesPastCommonOutput,
+  kAllocatorReturnsNull,
+  kReleasesBorrowed,
+  kLeaksTensor,
 };
 
-// "fallback", "wrong-values-int32", "ignores-strides", "writes-past-output", "modifies-input",
-// "wrong-output-shape", "crashes", "supports-nothing".
+// "fallback", "wrong_values_int32", "ignores_strides", "writes_past_output", "modifies_input",
+// "wrong_output_shape", "crashes", "supports_nothing", "writes_past_common_output",
+// "allocator_returns_null", "releases_borrowed", "leaks_tensor".
 std::string defect_backend_name(Defect d);
 
+// A test backend on a PluginBackend (every defect but those of the C ABI backends).
 std::unique_ptr<PluginBackend> make_test_backend(Defect d);
+
+// Whether `d` is a defect of a C ABI test backend.
+bool is_c_abi_defect(Defect d);
+// A C ABI test backend with defect `d` (kAllocatorReturnsNull, kReleasesBorrowed, kLeaksTensor).
+// Errors: std::runtime_error when the C ABI refuses the registration.
+std::unique_ptr<CAbiBackend> make_c_abi_test_backend(Defect d);
 
 // The CPU backend and every test backend, for the CLI.
 BackendFactories test_backend_factories();

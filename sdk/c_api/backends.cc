@@ -60,6 +60,11 @@ class DeviceFunctions final : public Allocator,
     }
     auto* allocation = new Allocation{shared_from_this(), ptr, device};
     DataPtr owned(ptr, allocation, &free_allocation, device);
+    // The host would write through it: a clear error instead (the plugin's memory error).
+    BP_CHECK_WITH_CODE(ErrorCode::kInternal, ptr != nullptr || nbytes == 0, "[", label_,
+                       "] the allocator returned NULL for ", nbytes,
+                       " bytes without an error (an allocator that cannot provide memory must "
+                       "return an error, e.g. BP_ERROR_OUT_OF_MEMORY)");
     BP_CHECK_WITH_CODE(ErrorCode::kInternal, reinterpret_cast<uintptr_t>(ptr) % alignment() == 0,
                        "[", label_, "] the allocator returned ", ptr, ", which is not aligned to ",
                        alignment(), " bytes as its bp_allocator.alignment says");

@@ -17,6 +17,7 @@
 #include <memory>
 
 #include "backplane/types.h"
+#include "sdk/c_api/handle_ledger.h"
 #include "sdk/core/device.h"
 #include "sdk/core/memory_format.h"
 #include "sdk/core/scalar_type.h"
@@ -38,14 +39,18 @@ MemoryFormat to_memory_format(int32_t format);
 
 // The handle of a tensor, borrowed (no reference added; null for an undefined tensor).
 inline bp_tensor* handle_of(const Tensor& t) { return reinterpret_cast<bp_tensor*>(t.impl()); }
-// A new reference to `t`'s TensorImpl, for the receiver to release.
+// A new reference to `t`'s TensorImpl, for the receiver to release (counted by the handle
+// ledger when a plugin kernel receives it).
 inline bp_tensor* new_reference(Tensor t) {
-  return reinterpret_cast<bp_tensor*>(IntrusivePtr<TensorImpl>(t.impl_ptr()).release());
+  bp_tensor* h = reinterpret_cast<bp_tensor*>(IntrusivePtr<TensorImpl>(t.impl_ptr()).release());
+  ledger_note_owned(h);
+  return h;
 }
 // Moves `t`'s reference into a handle without touching the count; `t` becomes undefined.
 inline bp_tensor* take_reference(Tensor& t) {
   bp_tensor* h = handle_of(t);
   std::construct_at(&t);  // ends `t` without dropping its reference: the handle owns it now
+  ledger_note_owned(h);
   return h;
 }
 

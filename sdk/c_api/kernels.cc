@@ -10,6 +10,7 @@
 #include "sdk/c_api/convert.h"
 #include "sdk/c_api/debug_checks.h"
 #include "sdk/c_api/error.h"
+#include "sdk/c_api/handle_ledger.h"
 #include "sdk/c_api/install.h"
 #include "sdk/c_api/iter.h"
 #include "sdk/c_api/ops.h"
@@ -73,7 +74,9 @@ void call_c_kernel(const PluginKernel& k, const bp_op& op, Stack& stack, size_t 
   bp_error* error;
   {
     const KernelCallScope running(call);
+    LedgerCall ledger(op, k.label, c_args.data(), c_args.size());  // conformance runs only
     error = k.fn(k.user_data, &op, c_args.data(), c_args.size(), results.data(), results.size());
+    ledger.finish(results.data(), results.size());
   }
   auto release_all = [&] {
     for (bp_value& r : results) release_kernel_result(&r);

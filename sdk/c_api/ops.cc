@@ -7,6 +7,7 @@
 
 #include "sdk/c_api/backends.h"
 #include "sdk/c_api/error.h"
+#include "sdk/c_api/handle_ledger.h"
 #include "sdk/c_api/install.h"
 #include "sdk/c_api/meta_values.h"
 #include "sdk/dispatch/dispatcher.h"
@@ -208,7 +209,17 @@ bp_error* op_call(const bp_op* op, const bp_value* args, size_t nargs, bp_value*
 }
 
 void value_release(bp_value* value) {
-  if (value != nullptr) release_value(value);
+  if (value == nullptr) return;
+  // Tensors a running kernel releases without owning them (handle_ledger.h) are left alone.
+  if (value->tag == BP_VALUE_TENSOR && !ledger_allows_release(value->u.tensor)) {
+    value->u.tensor = nullptr;
+  } else if (value->tag == BP_VALUE_TENSOR_LIST && is_host_tensor_list(*value)) {
+    auto** handles = const_cast<bp_tensor**>(value->u.tensors.data);  // the host's array
+    for (size_t i = 0; i < value->u.tensors.size; ++i) {
+      if (!ledger_allows_release(handles[i])) handles[i] = nullptr;
+    }
+  }
+  release_value(value);
 }
 
 bp_error* value_set_tensor_list(bp_value* out, bp_tensor* const* tensors, size_t size) {

@@ -4,6 +4,7 @@
 #include "sdk/c_api/backends.h"
 #include "sdk/c_api/convert.h"
 #include "sdk/c_api/error.h"
+#include "sdk/c_api/handle_ledger.h"
 #include "sdk/c_api/install.h"
 #include "sdk/c_api/structs.h"
 #include "sdk/core/allocator.h"
@@ -131,12 +132,14 @@ bp_error* tensor_to_host(const bp_tensor* tensor, void* data, size_t nbytes) {
 
 void tensor_retain(bp_tensor* tensor) {
   if (tensor != nullptr) {
+    ledger_note_owned(tensor);
     (void)IntrusivePtr<TensorImpl>::borrow(reinterpret_cast<TensorImpl*>(tensor)).release();
   }
 }
 
 void tensor_release(bp_tensor* tensor) {
-  if (tensor != nullptr) adopt(tensor);  // the adopted reference dies here
+  // An over-release by a kernel (handle_ledger.h) is recorded and not done.
+  if (tensor != nullptr && ledger_allows_release(tensor)) adopt(tensor);
 }
 
 bp_error* tensor_info(const bp_tensor* tensor, bp_tensor_info* out) {
