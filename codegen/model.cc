@@ -922,6 +922,12 @@ std::vector<OpDecl> expand_alias(const YAML::Node& node, const std::string& path
     fail(at("inplace_name"), "inplace_name: " + key + " groups follow the rule");
   std::vector<OpDecl> ops = {spec};
   if (!(node["inplace"].IsScalar() && is_false(trim(node["inplace"].as<std::string>())))) {
+    // As for a structured group: the in-place op writes its first argument.
+    if (f.arguments.empty() || f.arguments[0].name != "self" || !is_tensor(f.arguments[0]) ||
+        f.arguments[0].type.optional) {
+      fail(at("inplace"),
+           "an in-place op needs a first argument 'Tensor self' (or 'inplace: False')");
+    }
     OpDecl inplace = spec;
     std::tie(inplace.function_variant, inplace.method_variant) =
         parse_variants(at("inplace"), "inplace variant", node["inplace"]);

@@ -461,6 +461,26 @@ TEST(ScalarOverload, WithInplaceExpandsToTheGroupEachCallingTheTargetsOpOfItsKin
   EXPECT_FALSE(wraps_scalar(scalar_self, target, "out"));
 }
 
+// Found while writing model_fuzzer (by reading; 10^6 fuzzed inputs did not reach it): a group
+// with an in-place op but no arguments gave the in-place op's first argument an alias out of
+// bounds (UBSan: reference binding to null pointer).
+TEST(ScalarOverload, RefusesAnInplaceOpWithoutATensorSelfFirst) {
+  EXPECT_EQ(error_of(R"(
+- func: foo() -> Tensor
+  alias_of: bar
+  inplace: method
+)"),
+            "sdk/ops/binary.yaml:4: an in-place op needs a first argument 'Tensor self' (or "
+            "'inplace: False')");
+  EXPECT_EQ(error_of(std::string(kEq) + R"(
+- func: eq.Scalar(Scalar other, Tensor self) -> Tensor
+  scalar_of: eq.Tensor
+  inplace: method
+)"),
+            "sdk/ops/binary.yaml:11: an in-place op needs a first argument 'Tensor self' (or "
+            "'inplace: False')");
+}
+
 TEST(ScalarOverload, RejectsOverloadsThatCannotCallTheirTarget) {
   EXPECT_EQ(error_of(std::string(kEq) + R"(
 - func: eq.Scalar(Tensor self, Scalar other) -> Tensor

@@ -284,6 +284,9 @@ class Parser {
     std::vector<DefaultValue> items;
     if (!try_consume(']')) {
       while (true) {
+        // Checked before parsing: a nested list would recurse once per '[' (deep enough, off the
+        // end of the stack) only to be refused on the way back.
+        if (peek('[')) fail("a list of numbers or booleans");
         DefaultValue item = parse_default();
         if (!std::holds_alternative<int64_t>(item) && !std::holds_alternative<double>(item) &&
             !std::holds_alternative<bool>(item)) {

@@ -266,5 +266,15 @@ TEST(Schema, RejectsMalformedInputWithColumn) {
               HasSubstr("at column 12: expected '!', '->' or ')'"));
 }
 
+// Found while writing schema_fuzzer (its 1 KB inputs stay short of the stack limit): each '['
+// recursed before the nesting was refused, so a default of a few hundred thousand '[' overflowed
+// the stack.
+TEST(Schema, RefusesNestedListDefaultsWithoutRecursing) {
+  EXPECT_THAT(parse_error("f(int[] a=[[1]]) -> ()"),
+              HasSubstr("at column 12: expected a list of numbers or booleans"));
+  const std::string deep = "f(int[] a=" + std::string(1'000'000, '[') + ") -> ()";
+  EXPECT_THAT(parse_error(deep), HasSubstr("at column 12: expected a list of numbers or booleans"));
+}
+
 }  // namespace
 }  // namespace bp

@@ -70,37 +70,36 @@ void scalar_tile(int64_t esize, char* dst, int64_t dst_stride1, const char* src,
 #define BP_AVX2 gnu::target("avx2,fma")
 
 typedef float F8 __attribute__((vector_size(32), aligned(4)));
-typedef int32_t I8 __attribute__((vector_size(32)));
 typedef double D8 __attribute__((vector_size(64), aligned(8)));
-typedef int64_t L8 __attribute__((vector_size(64)));
 typedef float F16 __attribute__((vector_size(64), aligned(4)));
-typedef int32_t I16 __attribute__((vector_size(64)));
 
+// Through a pointer, not a returned vector: clang refuses to return a 256- or 512-bit vector from
+// a function without the AVX target into one with it.
 template <typename V>
-[[gnu::always_inline]] inline V load(const char* p) {
-  V v;
-  std::memcpy(&v, p, sizeof(V));
-  return v;
+[[gnu::always_inline]] inline void load(V* v, const char* p) {
+  std::memcpy(v, p, sizeof(V));
 }
 
-// Transposes 8 rows of 8 lanes in place (lanes of any type; M is the matching index vector):
-// pairs of lanes, then pairs of pairs, then halves.
-template <typename V, typename M>
+// Transposes 8 rows of 8 lanes in place (lanes of any type): pairs of lanes, then pairs of pairs,
+// then halves. The shuffles are __builtin_shufflevector (GCC 12 and clang) rather than GCC's
+// __builtin_shuffle, which clang lacks (the fuzz build compiles this file with clang 14).
+template <typename V>
 [[gnu::always_inline]] inline void transpose8(V* r) {
   V t[8], u[8];
   for (int k = 0; k < 8; k += 2) {
-    t[k] = __builtin_shuffle(r[k], r[k + 1], M{0, 8, 1, 9, 4, 12, 5, 13});
-    t[k + 1] = __builtin_shuffle(r[k], r[k + 1], M{2, 10, 3, 11, 6, 14, 7, 15});
+    t[k] = __builtin_shufflevector(r[k], r[k + 1], 0, 8, 1, 9, 4, 12, 5, 13);
+    t[k + 1] = __builtin_shufflevector(r[k], r[k + 1], 2, 10, 3, 11, 6, 14, 7, 15);
   }
   for (int k = 0; k < 8; k += 4) {
     for (int h = 0; h < 2; ++h) {
-      u[k + 2 * h] = __builtin_shuffle(t[k + h], t[k + h + 2], M{0, 1, 8, 9, 4, 5, 12, 13});
-      u[k + 2 * h + 1] = __builtin_shuffle(t[k + h], t[k + h + 2], M{2, 3, 10, 11, 6, 7, 14, 15});
+      u[k + 2 * h] = __builtin_shufflevector(t[k + h], t[k + h + 2], 0, 1, 8, 9, 4, 5, 12, 13);
+      u[k + 2 * h + 1] =
+          __builtin_shufflevector(t[k + h], t[k + h + 2], 2, 3, 10, 11, 6, 7, 14, 15);
     }
   }
   for (int k = 0; k < 4; ++k) {
-    r[k] = __builtin_shuffle(u[k], u[k + 4], M{0, 1, 2, 3, 8, 9, 10, 11});
-    r[k + 4] = __builtin_shuffle(u[k], u[k + 4], M{4, 5, 6, 7, 12, 13, 14, 15});
+    r[k] = __builtin_shufflevector(u[k], u[k + 4], 0, 1, 2, 3, 8, 9, 10, 11);
+    r[k + 4] = __builtin_shufflevector(u[k], u[k + 4], 4, 5, 6, 7, 12, 13, 14, 15);
   }
 }
 
@@ -109,34 +108,34 @@ template <typename V, typename M>
 [[gnu::always_inline]] inline void transpose16(F16* r) {
   F16 t[16];
   for (int k = 0; k < 16; k += 2) {
-    t[k] = __builtin_shuffle(r[k], r[k + 1],
-                             I16{0, 16, 1, 17, 4, 20, 5, 21, 8, 24, 9, 25, 12, 28, 13, 29});
-    t[k + 1] = __builtin_shuffle(r[k], r[k + 1],
-                                 I16{2, 18, 3, 19, 6, 22, 7, 23, 10, 26, 11, 27, 14, 30, 15, 31});
+    t[k] = __builtin_shufflevector(r[k], r[k + 1], 0, 16, 1, 17, 4, 20, 5, 21, 8, 24, 9, 25, 12, 28,
+                                   13, 29);
+    t[k + 1] = __builtin_shufflevector(r[k], r[k + 1], 2, 18, 3, 19, 6, 22, 7, 23, 10, 26, 11, 27,
+                                       14, 30, 15, 31);
   }
   for (int k = 0; k < 16; k += 4) {
     for (int h = 0; h < 2; ++h) {
       const F16 a = t[k + h], b = t[k + h + 2];
       r[k + 2 * h] =
-          __builtin_shuffle(a, b, I16{0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29});
+          __builtin_shufflevector(a, b, 0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29);
       r[k + 2 * h + 1] =
-          __builtin_shuffle(a, b, I16{2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31});
+          __builtin_shufflevector(a, b, 2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31);
     }
   }
   for (int g = 0; g < 16; g += 8) {
     for (int m = 0; m < 4; ++m) {
       const F16 a = r[g + m], b = r[g + 4 + m];
       t[g + m] =
-          __builtin_shuffle(a, b, I16{0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27});
+          __builtin_shufflevector(a, b, 0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27);
       t[g + 4 + m] =
-          __builtin_shuffle(a, b, I16{4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31});
+          __builtin_shufflevector(a, b, 4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31);
     }
   }
   for (int m = 0; m < 8; ++m) {
-    r[m] = __builtin_shuffle(t[m], t[8 + m],
-                             I16{0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23});
-    r[8 + m] = __builtin_shuffle(t[m], t[8 + m],
-                                 I16{8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31});
+    r[m] = __builtin_shufflevector(t[m], t[8 + m], 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21,
+                                   22, 23);
+    r[8 + m] = __builtin_shufflevector(t[m], t[8 + m], 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27,
+                                       28, 29, 30, 31);
   }
 }
 
@@ -179,7 +178,7 @@ bool can_stream(const char* dst, int64_t dst_stride1) {
       for (int k = 0; k < 16; ++k) {
         const char* row = s + k * src_stride0 + j * 4;
         __builtin_prefetch(row + 256);
-        r[k] = load<F16>(row);
+        load(&r[k], row);
       }
       transpose16(r);
       for (int k = 0; k < 16; ++k) store64(d + (j + k) * dst_stride1, &r[k], nt);
@@ -199,9 +198,9 @@ bool can_stream(const char* dst, int64_t dst_stride1) {
       for (int k = 0; k < 8; ++k) {
         const char* row = s + k * src_stride0 + j * 8;
         __builtin_prefetch(row + 256);
-        r[k] = load<D8>(row);
+        load(&r[k], row);
       }
-      transpose8<D8, L8>(r);
+      transpose8(r);
       for (int k = 0; k < 8; ++k) store64(d + (j + k) * dst_stride1, &r[k], nt);
     }
   }
@@ -221,11 +220,11 @@ bool can_stream(const char* dst, int64_t dst_stride1) {
         const char* row = s + k * src_stride0 + j * 4;
         __builtin_prefetch(row + 256);
         __builtin_prefetch(row + 8 * src_stride0 + 256);
-        lo[k] = load<F8>(row);
-        hi[k] = load<F8>(row + 8 * src_stride0);
+        load(&lo[k], row);
+        load(&hi[k], row + 8 * src_stride0);
       }
-      transpose8<F8, I8>(lo);
-      transpose8<F8, I8>(hi);
+      transpose8(lo);
+      transpose8(hi);
       for (int k = 0; k < 8; ++k) {
         char* line = d + (j + k) * dst_stride1;
         store32(line, lo[k], nt);
