@@ -28,25 +28,6 @@
 
 namespace bp {
 
-// Where a registration is written: std::source_location, except under clang 14 with libstdc++ 12
-// (the fuzz build, tools/fuzz), whose <source_location> needs a builtin that clang 14 lacks; the
-// stand-in reads the same file and line from clang's __builtin_FILE and __builtin_LINE.
-#if defined(__cpp_lib_source_location)
-using SourceLocation = std::source_location;
-#else
-struct SourceLocation {
-  static constexpr SourceLocation current(const char* file = __builtin_FILE(),
-                                          unsigned line = __builtin_LINE()) noexcept {
-    return SourceLocation{file, line};
-  }
-  constexpr const char* file_name() const noexcept { return file; }
-  constexpr unsigned line() const noexcept { return line_number; }
-
-  const char* file = "";
-  unsigned line_number = 0;
-};
-#endif
-
 class Library {
  public:
   // Registers into `dispatcher` (borrowed; must outlive the Library).
@@ -56,11 +37,13 @@ class Library {
   Library(const Library&) = delete;
   Library& operator=(const Library&) = delete;
 
-  Library& def(std::string_view schema, SourceLocation site = SourceLocation::current());
+  Library& def(std::string_view schema,
+               std::source_location site = std::source_location::current());
   Library& impl(std::string_view op_name, DispatchKey key, KernelFunction kernel,
-                std::string debug_name = "", SourceLocation site = SourceLocation::current());
+                std::string debug_name = "",
+                std::source_location site = std::source_location::current());
   Library& fallback(DispatchKey key, KernelFunction kernel, std::string debug_name = "",
-                    SourceLocation site = SourceLocation::current());
+                    std::source_location site = std::source_location::current());
 
   const std::string& ns() const { return ns_; }
 
