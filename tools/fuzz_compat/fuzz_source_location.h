@@ -5,8 +5,8 @@
 // does not compile. This stand-in declares the members Backplane uses from clang's
 // __builtin_FILE / __builtin_LINE, so the product's headers stay standard C++ and the gcc build
 // (every other build) never sees it.
-#ifndef BACKPLANE_TOOLS_FUZZ_COMPAT_SOURCE_LOCATION_H_
-#define BACKPLANE_TOOLS_FUZZ_COMPAT_SOURCE_LOCATION_H_
+#ifndef BACKPLANE_TOOLS_FUZZ_COMPAT_FUZZ_SOURCE_LOCATION_H_
+#define BACKPLANE_TOOLS_FUZZ_COMPAT_FUZZ_SOURCE_LOCATION_H_
 
 #ifdef __cplusplus
 #include <source_location>
@@ -37,4 +37,4 @@ struct source_location {
 #endif  // !__cpp_lib_source_location
 #endif  // __cplusplus
 
-#endif  // BACKPLANE_TOOLS_FUZZ_COMPAT_SOURCE_LOCATION_H_
+#endif  // BACKPLANE_TOOLS_FUZZ_COMPAT_FUZZ_SOURCE_LOCATION_H_
