@@ -9,61 +9,69 @@ namespace {
 
 constexpr int64_t kMax = INT64_MAX;
 
+std::string prefix_of(std::string_view context) {
+  return context.empty() ? std::string() : std::string(context) + ": ";
+}
+
 }  // namespace
+
+int64_t check_tensor_sizes(IntArrayRef sizes, std::string_view context) {
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    BP_CHECK(sizes[d] >= 0, prefix_of(context), "sizes[", d, "] is ", sizes[d],
+             ": sizes must be non-negative");
+  }
+  for (int64_t size : sizes) {
+    if (size == 0) return 0;
+  }
+  int64_t numel = 1;
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    BP_CHECK(!__builtin_mul_overflow(numel, sizes[d], &numel), prefix_of(context),
+             "sizes overflow int64: the number of elements overflows at sizes[", d, "] (", sizes[d],
+             ")");
+  }
+  return numel;
+}
 
 TensorGeometry check_tensor_geometry(IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset,
                                      size_t itemsize, std::optional<int64_t> storage_numel,
                                      std::string_view context) {
-  const std::string prefix = context.empty() ? std::string() : std::string(context) + ": ";
-  BP_CHECK(sizes.size() == strides.size(), prefix, "sizes and strides differ in length (",
-           sizes.size(), " sizes, ", strides.size(), " strides)");
-  for (size_t d = 0; d < sizes.size(); ++d) {
-    BP_CHECK(sizes[d] >= 0, prefix, "sizes[", d, "] is ", sizes[d], ": sizes must be non-negative");
-  }
+  BP_CHECK(sizes.size() == strides.size(), prefix_of(context),
+           "sizes and strides differ in length (", sizes.size(), " sizes, ", strides.size(),
+           " strides)");
+  TensorGeometry g;
+  g.numel = check_tensor_sizes(sizes, context);
   for (size_t d = 0; d < strides.size(); ++d) {
-    BP_CHECK(strides[d] >= 0, prefix, "strides[", d, "] is ", strides[d],
+    BP_CHECK(strides[d] >= 0, prefix_of(context), "strides[", d, "] is ", strides[d],
              ": strides must be non-negative");
   }
-  BP_CHECK(storage_offset >= 0, prefix, "storage_offset is ", storage_offset,
+  BP_CHECK(storage_offset >= 0, prefix_of(context), "storage_offset is ", storage_offset,
            ": it must be non-negative");
-  BP_CHECK(!storage_numel || *storage_numel >= 0, prefix, "the storage size is ", *storage_numel,
-           ": it must be non-negative");
-
-  TensorGeometry g;
-  g.numel = 1;
-  for (size_t d = 0; d < sizes.size(); ++d) {
-    if (sizes[d] == 0) {
-      g.numel = 0;
-      break;
-    }
-  }
+  BP_CHECK(!storage_numel || *storage_numel >= 0, prefix_of(context), "the storage size is ",
+           storage_numel.value_or(0), ": it must be non-negative");
   if (g.numel == 0) return g;  // no elements: reaches no storage
-  for (size_t d = 0; d < sizes.size(); ++d) {
-    BP_CHECK(!__builtin_mul_overflow(g.numel, sizes[d], &g.numel), prefix,
-             "sizes overflow int64: the number of elements overflows at sizes[", d, "] (", sizes[d],
-             ")");
-  }
-  // The last element reached: storage_offset + sum((size - 1) * stride), all terms >= 0.
+
+  // The last element reached: storage_offset + sum((size - 1) * stride), every term >= 0.
   int64_t last = storage_offset;
   for (size_t d = 0; d < sizes.size(); ++d) {
     int64_t extent = 0;
-    BP_CHECK(!__builtin_mul_overflow(sizes[d] - 1, strides[d], &extent), prefix,
+    BP_CHECK(!__builtin_mul_overflow(sizes[d] - 1, strides[d], &extent), prefix_of(context),
              "sizes and strides overflow int64 at dimension ", d, ": (size - 1) * stride is (",
              sizes[d], " - 1) * ", strides[d]);
-    BP_CHECK(!__builtin_add_overflow(last, extent, &last), prefix,
+    BP_CHECK(!__builtin_add_overflow(last, extent, &last), prefix_of(context),
              "sizes, strides and storage_offset overflow int64: storage_offset + sum((size - 1) "
              "* stride) exceeds ",
              kMax, " at dimension ", d);
   }
-  BP_CHECK(last < kMax, prefix, "sizes, strides and storage_offset overflow int64: they reach ",
-           "storage element ", last);
+  BP_CHECK(last < kMax, prefix_of(context),
+           "sizes, strides and storage_offset overflow int64: they reach storage element ", last);
   g.storage_numel = last + 1;
   BP_CHECK(itemsize <= static_cast<size_t>(kMax) &&
                !__builtin_mul_overflow(g.storage_numel, static_cast<int64_t>(itemsize),
                                        &g.storage_nbytes),
-           prefix, "sizes, strides and storage_offset overflow int64 in bytes: ", g.storage_numel,
+           prefix_of(context),
+           "sizes, strides and storage_offset overflow int64 in bytes: ", g.storage_numel,
            " storage elements of ", itemsize, " bytes");
-  BP_CHECK(!storage_numel || g.storage_numel <= *storage_numel, prefix,
+  BP_CHECK(!storage_numel || g.storage_numel <= *storage_numel, prefix_of(context),
            "sizes, strides and storage_offset need a storage of ", g.storage_numel,
            " elements, but it holds ", storage_numel.value_or(0));
   return g;

@@ -37,6 +37,10 @@ struct TensorGeometry {
   int64_t storage_nbytes = 0;  // storage_numel * itemsize
 };
 
+// Checks that every size is non-negative and that their product (returned) fits int64: the
+// part of check_tensor_geometry that needs no strides.
+int64_t check_tensor_sizes(IntArrayRef sizes, std::string_view context = {});
+
 // Checks sizes, strides, storage offset and (when given) the storage's element count as
 // described above. `context` (e.g. "bp_api.tensor_wrap") starts every message as "context: ".
 TensorGeometry check_tensor_geometry(IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset,

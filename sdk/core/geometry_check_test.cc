@@ -93,6 +93,20 @@ TEST(CheckTensorGeometry, NamesAStorageTooSmall) {
   EXPECT_EQ(message_of([] { check_tensor_geometry({2, 3}, {3, 1}, 0, 4, 6); }), "no error");
 }
 
+TEST(CheckTensorSizes, GivesTheNumberOfElementsOrNamesTheBadSize) {
+  EXPECT_EQ(check_tensor_sizes({2, 3}), 6);
+  EXPECT_EQ(check_tensor_sizes({}), 1);
+  EXPECT_EQ(check_tensor_sizes({0, kMax, kMax}), 0);
+  EXPECT_EQ(message_of([] {
+              check_tensor_sizes({2, -1});
+            }),
+            "sizes[1] is -1: sizes must be non-negative");
+  EXPECT_THAT(message_of([] {
+                check_tensor_sizes({kMax, 2});
+              }),
+              HasSubstr("the number of elements overflows at sizes[1] (2)"));
+}
+
 TEST(CheckTensorGeometry, PrefixesItsMessagesWithTheContext) {
   EXPECT_EQ(message_of([] { check_tensor_geometry({-1}, {1}, 0, 4, std::nullopt, "f"); }),
             "f: sizes[0] is -1: sizes must be non-negative");
