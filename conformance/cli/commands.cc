@@ -29,9 +29,8 @@ RunResults run_case_file(const CliOptions& o, const Backend& backend, const Back
   results.backend_description = backend.description();
   results.tolerance_sources = tolerances.sources();
   results.tolerance_overrides = tolerances.vendor_overrides();
-  const std::vector<json> cases = read_case_file(o.cases);
-  for (size_t i = 0; i < cases.size(); ++i) {
-    const std::string op_name = cases[i].value("op", std::string("?"));
+  read_case_file(o.cases, [&](size_t i, const json& json_case) {
+    const std::string op_name = case_op_name(json_case);
     OpResult* op = results.find(op_name);
     if (op == nullptr) {
       OpResult r;
@@ -45,7 +44,7 @@ RunResults run_case_file(const CliOptions& o, const Backend& backend, const Back
     CaseRecord record;
     record.op = op_name;
     try {
-      const Case c = case_from_json(cases[i], tolerances);
+      const Case c = case_from_json(json_case, tolerances);
       const CaseOutcome outcome = execute(c, backend, ExecuteOptions{compare_with});
       record = CaseRecord{c.op,
                           c.dtype,
@@ -69,15 +68,14 @@ RunResults run_case_file(const CliOptions& o, const Backend& backend, const Back
     op->dtypes = op->dtypes | DtypeSet(record.dtype);
     op->selected = op->dtypes;
     op->add(record);
-  }
+  });
   return results;
 }
 
 int replay(const CliOptions& o, const Backend& backend, const Backend* compare_with,
            const Tolerances& tolerances, std::ostream& out) {
-  const std::vector<json> cases = read_case_file(o.replay);
   int status = 0;
-  for (const json& j : cases) {
+  read_case_file(o.replay, [&](size_t, const json& j) {
     const Case c = case_from_json(j, tolerances);
     out << "op:       " << c.op << " [" << c.check << "] " << scalar_type_name(c.dtype) << "\n";
     if (!c.description.empty()) out << "sample:   " << c.description << "\n";
@@ -96,7 +94,7 @@ int replay(const CliOptions& o, const Backend& backend, const Backend* compare_w
     out << "verdict:  " << verdict_name(outcome.verdict) << " on backend '" << backend.name()
         << "'\n";
     if (outcome.verdict != Verdict::kPass) status = 1;
-  }
+  });
   return status;
 }
 
