@@ -40,45 +40,63 @@ struct BadInput {
 std::vector<BadInput> bad_inputs() {
   const std::string deep = std::string(100000, '[') + std::string(100000, ']');
   return {
-      // 2 + (3 - 1) * -1 = 0: inside the storage by the old check, which read before it.
+      // What each did before is noted (checked with the suite's binary before the fix).
+      // 1 + (2 - 1) * -1 = 0 passed the old check, which looked at the last element only: PASS.
       {"negative stride",
        case_file(add_case(R"({"dtype": "float32", "sizes": [2], "strides": [-1],
                               "storage_offset": 1, "storage": [2, 1]})")),
        {"argument 'self': strides[0] is -1: strides must be non-negative"}},
-      // 2^62 + (3 - 1) * 2^62 wrapped below the storage size: the old check passed, reads crashed.
+      // Read 4 GB before the storage: SIGSEGV.
+      {"far negative stride",
+       case_file(add_case(R"({"dtype": "float32", "sizes": [2], "strides": [-1000000000],
+                              "storage_offset": 1, "storage": [2, 1]})")),
+       {"argument 'self': strides[0] is -1000000000: strides must be non-negative"}},
+      // (3 - 1) * stride wrapped below the storage size, so the old check passed; element 1 lay
+      // terabytes away: SIGSEGV.
       {"stride overflowing int64",
-       case_file(add_case(R"({"dtype": "float32", "sizes": [2, 3],
-                              "strides": [4611686018427387904, 4611686018427387904],
+       case_file(add_case(R"({"dtype": "float32", "sizes": [3], "strides": [4611687118953693184],
                               "storage": [1, 2]})")),
-       {"argument 'self': sizes and strides overflow int64 at dimension 1"}},
+       {"argument 'self': sizes and strides overflow int64 at dimension 0"}},
       {"storage too small",
        case_file(add_case(R"({"dtype": "float32", "sizes": [2], "strides": [1000000],
                               "storage": [1, 2]})")),
        {"need a storage of 1000001 elements, but it holds 2"}},
-      // Truncated to 2 before: the case passed.
+      // Truncated to 2: PASS.
       {"fractional size",
        case_file(add_case(R"({"dtype": "float32", "sizes": [2.5], "values": [1, 2]})")),
        {"argument 'self': sizes[0] is 2.5: not a JSON integer within int64 range"}},
+      // Truncated to 1: PASS.
+      {"fractional stride",
+       case_file(add_case(R"({"dtype": "float32", "sizes": [2], "strides": [1.5],
+                              "storage": [1, 2]})")),
+       {"argument 'self': strides[0] is 1.5: not a JSON integer within int64 range"}},
+      // Became INT64_MIN: "expected -9223372036854775808 values".
       {"size beyond int64",
        case_file(add_case(R"({"dtype": "float32", "sizes": [1e23], "values": [1, 2]})")),
        {"argument 'self': sizes[0] is ", "not a JSON integer within int64 range"}},
-      // Truncated to dim 0 before: the case passed.
+      // Truncated to [0]: PASS.
+      {"fractional int in a list",
+       case_file(R"({"op": "sum.dim_IntList", "args": {"self": {"dtype": "float32", "sizes": [2],
+                     "values": [1, 2]}, "dim": [0.5]},
+                     "expect": {"outputs": [{"dtype": "float32", "sizes": [], "values": [3]}]}})"),
+       {"argument 'dim': element [0] is 0.5: not a JSON integer within int64 range"}},
+      // An error before too ("expected an integer, got 0.5"); now it names the argument.
       {"fractional int argument",
        case_file(R"({"op": "cumsum", "args": {"self": {"dtype": "float32", "sizes": [2],
                      "values": [1, 2]}, "dim": 0.5},
                      "expect": {"outputs": [{"dtype": "float32", "sizes": [2],
                      "values": [1, 3]}]}})"),
        {"argument 'dim': 0.5 is not a JSON integer within int64 range"}},
-      // Overflowed the stack before (SIGSEGV).
+      // Overflowed the stack in the recursive copy of the parsed cases: SIGSEGV.
       {"nesting 100,000 deep",
        case_file(R"({"op": "neg", "args": {"self": )" + deep + R"(}, "expect": {"outputs": []}})"),
        {"JSON nested deeper than 256 levels"}},
-      // Echoed whole to stderr before.
+      // Echoed whole to stderr.
       {"20 MB malformed token",
        R"({"format": "backplane-conformance-cases", "version": 1, "cases": [{"op": ")" +
            std::string(20'000'000, 'x'),
        {"missing closing quote", "... (20000001 bytes)"}},
-      // --replay printed nothing and exited 0 before.
+      // --replay printed nothing and exited 0; --cases said "Verdict: FAIL" without a reason.
       {"no cases", case_file(""), {"holds no cases"}},
       {"not a case file", R"({"format": "something else", "cases": [{}]})", {"not a case file"}},
   };
