@@ -20,16 +20,17 @@ int64_t check_tensor_sizes(IntArrayRef sizes, std::string_view context) {
     BP_CHECK(sizes[d] >= 0, prefix_of(context), "sizes[", d, "] is ", sizes[d],
              ": sizes must be non-negative");
   }
-  for (int64_t size : sizes) {
-    if (size == 0) return 0;
-  }
-  int64_t numel = 1;
+  // Zero counts as one, as in native::empty's row-major strides: a tensor without elements may
+  // not have sizes whose other products (its contiguous strides) overflow.
+  int64_t product = 1;
+  bool empty = false;
   for (size_t d = 0; d < sizes.size(); ++d) {
-    BP_CHECK(!__builtin_mul_overflow(numel, sizes[d], &numel), prefix_of(context),
-             "sizes overflow int64: the number of elements overflows at sizes[", d, "] (", sizes[d],
-             ")");
+    empty |= sizes[d] == 0;
+    BP_CHECK(!__builtin_mul_overflow(product, sizes[d] > 1 ? sizes[d] : 1, &product),
+             prefix_of(context), "sizes overflow int64: the number of elements overflows at sizes[",
+             d, "] (", sizes[d], ")");
   }
-  return numel;
+  return empty ? 0 : product;
 }
 
 TensorGeometry check_tensor_geometry(IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset,

@@ -8,10 +8,11 @@
 //   // (storage_offset + 1 + sum((size - 1) * stride), 0 without elements); g.storage_nbytes.
 //
 // Rules: as many strides as sizes; sizes, strides and the storage offset non-negative (negative
-// strides are not supported, as in PyTorch); numel, the reached extent and its byte count within
-// int64; and, when `storage_numel` is given, the reach within it. A tensor without elements
-// reaches no storage, whatever its strides and offset. Errors (bp::Error, kInvalidArgument)
-// name the first rule broken and the value, prefixed with `context` when it is not empty:
+// strides are not supported, as in PyTorch); numel (check_tensor_sizes), the reached extent and
+// its byte count within int64; and, when `storage_numel` is given, the reach within it. A tensor
+// without elements reaches no storage, whatever its strides and offset. Errors (bp::Error,
+// kInvalidArgument) name the first rule broken and the value, prefixed with `context` when it is
+// not empty:
 //   "strides[1] is -4: strides must be non-negative"
 //   "sizes and strides overflow int64 at dimension 0: (size - 1) * stride is (3 - 1) * 2^62"
 //   "sizes, strides and storage_offset reach storage element 11, but the storage holds 5"
@@ -37,8 +38,9 @@ struct TensorGeometry {
   int64_t storage_nbytes = 0;  // storage_numel * itemsize
 };
 
-// Checks that every size is non-negative and that their product (returned) fits int64: the
-// part of check_tensor_geometry that needs no strides.
+// Checks that every size is non-negative and that their product fits int64, counting 0 as 1 (as
+// native::empty does, so that the contiguous strides of a tensor without elements fit too);
+// returns the number of elements. The part of check_tensor_geometry that needs no strides.
 int64_t check_tensor_sizes(IntArrayRef sizes, std::string_view context = {});
 
 // Checks sizes, strides, storage offset and (when given) the storage's element count as

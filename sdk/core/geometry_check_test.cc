@@ -96,7 +96,12 @@ TEST(CheckTensorGeometry, NamesAStorageTooSmall) {
 TEST(CheckTensorSizes, GivesTheNumberOfElementsOrNamesTheBadSize) {
   EXPECT_EQ(check_tensor_sizes({2, 3}), 6);
   EXPECT_EQ(check_tensor_sizes({}), 1);
-  EXPECT_EQ(check_tensor_sizes({0, kMax, kMax}), 0);
+  EXPECT_EQ(check_tensor_sizes({0, kMax}), 0);
+  // 0 counts as 1 in the product, as in native::empty: the contiguous strides would overflow.
+  EXPECT_THAT(message_of([] {
+                check_tensor_sizes({0, kMax, 2});
+              }),
+              HasSubstr("overflows at sizes[2] (2)"));
   EXPECT_EQ(message_of([] {
               check_tensor_sizes({2, -1});
             }),
