@@ -32,7 +32,7 @@ namespace {
 // parse as a case).
 CaseRecord label_of(const json& j, size_t index) {
   CaseRecord label;
-  label.op = j.is_object() ? j.value("op", std::string("?")) : std::string("?");
+  label.op = case_op_name(j);
   label.check = "case";
   label.sample = "case " + std::to_string(index);
   if (j.is_object() && j.contains("dtype") && j.at("dtype").is_string()) {
@@ -44,17 +44,19 @@ CaseRecord label_of(const json& j, size_t index) {
   return label;
 }
 
-// Runs `run(index, output)` for each of `n` cases, in this process or, isolated, in child
-// processes with a per-case timeout; `sink` receives each record and what the case printed.
-void for_each_case(const CliOptions& o, size_t n, const std::vector<json>& cases,
-                   const std::function<CaseRecord(size_t, std::ostream&)>& run,
+// Runs `run(index, case, output)` for each case of the case file at `path` (streamed: one case in
+// memory at a time), in this process or, isolated, in child processes with a per-case timeout (a
+// child after a crash reads the file again and skips the cases already run); `sink` receives each
+// record and what the case printed.
+void for_each_case(const CliOptions& o, const std::string& path,
+                   const std::function<CaseRecord(size_t, const json&, std::ostream&)>& run,
                    const IsolatedSink& sink) {
   if (!o.isolate.value_or(false)) {
-    for (size_t i = 0; i < n; ++i) {
+    read_case_file(path, [&](size_t i, const json& c) {
       std::ostringstream output;
-      const CaseRecord r = run(i, output);
+      const CaseRecord r = run(i, c, output);
       sink(r, output.str());
-    }
+    });
     return;
   }
   Isolation how;
@@ -65,14 +67,14 @@ void for_each_case(const CliOptions& o, size_t n, const std::vector<json>& cases
   run_isolated(
       how,
       [&](const ChildHooks& hooks) {
-        for (size_t i = 0; i < n; ++i) {
-          const CaseRecord label = label_of(cases[i], i);
-          if (hooks.skip(i, label)) continue;
+        read_case_file(path, [&](size_t i, const json& c) {
+          const CaseRecord label = label_of(c, i);
+          if (hooks.skip(i, label)) return;
           hooks.begin(i, label);
           std::ostringstream output;
-          const CaseRecord r = run(i, output);
+          const CaseRecord r = run(i, c, output);
           hooks.emit(r, output.str());
-        }
+        });
       },
       sink);
 }
@@ -87,13 +89,12 @@ RunResults run_case_file(const CliOptions& o, const Backend& backend, const Back
   results.isolated = o.isolate.value_or(false);
   results.tolerance_sources = tolerances.sources();
   results.tolerance_overrides = tolerances.vendor_overrides();
-  const std::vector<json> cases = read_case_file(o.cases);
-  auto run_case = [&](size_t i, std::ostream& messages) {
-    const std::string op_name = label_of(cases[i], i).op;
+  auto run_case = [&](size_t i, const json& json_case, std::ostream& messages) {
+    const std::string op_name = case_op_name(json_case);
     CaseRecord record;
     record.op = op_name;
     try {
-      const Case c = case_from_json(cases[i], tolerances);
+      const Case c = case_from_json(json_case, tolerances);
       set_in_flight(
           case_in_flight(c.op, scalar_type_name(c.dtype), c.check,
                          c.description.empty() ? "case " + std::to_string(i) : c.description));
@@ -106,7 +107,6 @@ RunResults run_case_file(const CliOptions& o, const Backend& backend, const Back
                           c.description.empty() ? "case " + std::to_string(i) : c.description,
                           "",
                           outcome.transfers};
-      record.handles = outcome.handles;
       if (outcome.verdict == Verdict::kFail && o.repros) {
         record.repro = write_repro(o.repro_dir, c, outcome, backend.name());
       }
@@ -136,15 +136,14 @@ RunResults run_case_file(const CliOptions& o, const Backend& backend, const Back
     op->selected = op->dtypes;
     op->add(record);
   };
-  for_each_case(o, cases.size(), cases, run_case, add);
+  for_each_case(o, o.cases, run_case, add);
   return results;
 }
 
 int replay(const CliOptions& o, const Backend& backend, const Backend* compare_with,
            const Tolerances& tolerances, std::ostream& out) {
-  const std::vector<json> cases = read_case_file(o.replay);
-  auto replay_case = [&](size_t i, std::ostream& text) {
-    const Case c = case_from_json(cases[i], tolerances);
+  auto replay_case = [&](size_t, const json& json_case, std::ostream& text) {
+    const Case c = case_from_json(json_case, tolerances);
     text << "op:       " << c.op << " [" << c.check << "] " << scalar_type_name(c.dtype) << "\n";
     if (!c.description.empty()) text << "sample:   " << c.description << "\n";
     if (c.expect.error) {
@@ -168,17 +167,15 @@ int replay(const CliOptions& o, const Backend& backend, const Backend* compare_w
     return r;
   };
   int status = 0;
-  for_each_case(o, cases.size(), cases, replay_case,
-                [&](const CaseRecord& r, const std::string& text) {
-                  out << text;
-                  if (text.empty()) {  // the child crashed, hung or exited in the case
-                    out << "op:       " << r.op << " [" << r.check << "] "
-                        << scalar_type_name(r.dtype) << "\n";
-                    for (const std::string& f : r.failures) out << "failure:  " << f << "\n";
-                    out << "verdict:  fail on backend '" << backend.name() << "'\n";
-                  }
-                  if (r.verdict != Verdict::kPass) status = 1;
-                });
+  for_each_case(o, o.replay, replay_case, [&](const CaseRecord& r, const std::string& text) {
+    out << text;
+    if (text.empty()) {  // the child crashed, hung or exited in the case
+      out << "op:       " << r.op << " [" << r.check << "] " << scalar_type_name(r.dtype) << "\n";
+      for (const std::string& f : r.failures) out << "failure:  " << f << "\n";
+      out << "verdict:  fail on backend '" << backend.name() << "'\n";
+    }
+    if (r.verdict != Verdict::kPass) status = 1;
+  });
   return status;
 }
 

@@ -1,17 +1,35 @@
 #include "conformance/io/json_codec.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <sstream>
 #include <stdexcept>
 
 #include "conformance/framework/layouts.h"
 #include "sdk/core/empty.h"
+#include "sdk/core/geometry_check.h"
+#include "sdk/core/memory_format.h"
 
 namespace bp::conformance {
 namespace {
 
 [[noreturn]] void malformed(const std::string& what, const json& j) {
-  throw std::runtime_error(what + ", got " + j.dump());
+  throw std::runtime_error(what + ", got " + excerpt(j.dump()));
+}
+
+// `j` as an int64; `field` names it in the error ("sizes[1]"; empty: the value alone).
+int64_t int_of(const json& j, const std::string& field) {
+  // nlohmann reads 2.5 and 1e23 as floats and 2^63..2^64-1 as unsigned: get<int64_t>() would
+  // truncate or wrap them.
+  const bool in_range = j.is_number_integer() &&
+                        (!j.is_number_unsigned() || j.get<uint64_t>() <= uint64_t{INT64_MAX});
+  if (!in_range) {
+    throw std::runtime_error((field.empty() ? "" : field + " is ") + excerpt(j.dump()) +
+                             (field.empty() ? " is" : ":") +
+                             " not a JSON integer within int64 range");
+  }
+  return j.get<int64_t>();
 }
 
 json real_to_json(double v) {
@@ -55,9 +73,33 @@ MemoryFormat memory_format_from_json(const json& j) {
   malformed("expected a memory format name", j);
 }
 
-Sizes ints_of(const json& j) {
-  if (!j.is_array()) malformed("expected a list of integers", j);
-  return j.get<Sizes>();
+// A list of int64; `field` ("sizes") names it and its elements ("sizes[1]") in errors.
+Sizes ints_of(const json& j, const std::string& field) {
+  if (!j.is_array())
+    malformed((field.empty() ? "" : field + ": ") + "expected a list of integers", j);
+  Sizes v;
+  v.reserve(j.size());
+  for (size_t i = 0; i < j.size(); ++i) {
+    v.push_back(int_of(j[i], (field.empty() ? "element " : field) + "[" + std::to_string(i) + "]"));
+  }
+  return v;
+}
+
+// Row-major strides, checked for overflow ("Stride calculation overflowed"): with a zero size,
+// the product of the other sizes may exceed int64 though the number of elements does not.
+Sizes row_major_strides_of(const Sizes& sizes) {
+  const DimVector strides = contiguous_strides(sizes);
+  return Sizes(strides.begin(), strides.end());
+}
+
+// Runs `f`, prefixing the message of any error it throws with `context`.
+template <typename F>
+auto in_context(const std::string& context, F&& f) {
+  try {
+    return f();
+  } catch (const std::exception& e) {
+    throw std::runtime_error(context + e.what());
+  }
 }
 
 json scalar_to_json(const Scalar& s) {
@@ -77,7 +119,7 @@ json scalar_to_json(const Scalar& s) {
 
 Scalar scalar_from_json(const json& j) {
   if (j.is_boolean()) return Scalar(j.get<bool>());
-  if (j.is_number_integer()) return Scalar(j.get<int64_t>());
+  if (j.is_number_integer()) return Scalar(int_of(j, ""));
   if (j.is_object()) {
     return Scalar(complex<double>(real_from_json(j.at("real")), real_from_json(j.at("imag"))));
   }
@@ -85,6 +127,14 @@ Scalar scalar_from_json(const json& j) {
 }
 
 }  // namespace
+
+std::string excerpt(std::string_view text, size_t max_chars) {
+  if (text.size() <= max_chars) return std::string(text);
+  size_t n = max_chars;
+  // Cut before a UTF-8 continuation byte, so the excerpt stays valid UTF-8 (reports are JSON).
+  while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
+  return std::string(text.substr(0, n)) + "... (" + std::to_string(text.size()) + " bytes)";
+}
 
 json element_to_json(const Wide& w, ScalarType dtype) {
   switch (kind_of(dtype)) {
@@ -103,8 +153,7 @@ Wide element_from_json(const json& j, ScalarType dtype) {
   switch (kind_of(dtype)) {
     case Kind::kInt:
       if (j.is_boolean()) return from_int(Int(j.get<bool>() ? 1 : 0));
-      if (!j.is_number_integer()) malformed("expected an integer", j);
-      return cast(from_int(Int(j.get<int64_t>())), ScalarType::kInt64, dtype);
+      return cast(from_int(Int(int_of(j, ""))), ScalarType::kInt64, dtype);
     case Kind::kReal:
       return from_real(real_from_json(j));
     case Kind::kComplex:
@@ -145,22 +194,25 @@ Tensor tensor_from_json(const json& j) {
     malformed("expected a tensor {\"dtype\", \"sizes\", ...}", j);
   }
   const ScalarType dtype = dtype_from_json(j.at("dtype"));
-  const Sizes sizes = ints_of(j.at("sizes"));
+  const Sizes sizes = ints_of(j.at("sizes"), "sizes");
   Tensor t;
   if (j.contains("values")) {
     // The short form: row-major values, a new contiguous tensor.
     t = make_contiguous(ref_tensor_from_json(j));
   } else {
-    const json& storage = j.at("storage");
-    const Sizes strides =
-        j.contains("strides") ? ints_of(j.at("strides")) : contiguous_strides_of(sizes);
-    const int64_t offset = j.value("storage_offset", int64_t{0});
-    if (strides.size() != sizes.size()) malformed("strides and sizes differ in length", j);
-    int64_t last = offset;
-    for (size_t d = 0; d < sizes.size(); ++d) last += (sizes[d] - 1) * strides[d];
-    if (numel_of(sizes) > 0 && last >= static_cast<int64_t>(storage.size())) {
-      malformed("the storage is too small for sizes, strides and offset", j.at("sizes"));
+    if (!j.contains("storage")) {
+      malformed("expected a tensor's \"values\", or its \"storage\" (and strides)", j);
     }
+    const json& storage = j.at("storage");
+    if (!storage.is_array()) malformed("\"storage\": expected a list of elements", storage);
+    check_tensor_sizes(sizes);
+    const Sizes strides =
+        j.contains("strides") ? ints_of(j.at("strides"), "strides") : row_major_strides_of(sizes);
+    const int64_t offset =
+        j.contains("storage_offset") ? int_of(j.at("storage_offset"), "storage_offset") : 0;
+    // Every element the view reaches lies in the storage (no negative stride, no overflow).
+    check_tensor_geometry(sizes, strides, offset, element_size(dtype),
+                          static_cast<int64_t>(storage.size()));
     Tensor base =
         native::empty({static_cast<int64_t>(storage.size())}, dtype, Device(DeviceType::kCPU));
     auto* p = static_cast<char*>(base.storage().data());
@@ -182,10 +234,11 @@ json ref_tensor_to_json(const RefTensor& t) {
 }
 
 RefTensor ref_tensor_from_json(const json& j) {
-  RefTensor t{dtype_from_json(j.at("dtype")), ints_of(j.at("sizes")), {}};
+  RefTensor t{dtype_from_json(j.at("dtype")), ints_of(j.at("sizes"), "sizes"), {}};
+  const int64_t numel = check_tensor_sizes(t.sizes);
   const json& values = j.at("values");
-  if (!values.is_array() || static_cast<int64_t>(values.size()) != t.numel()) {
-    malformed("expected " + std::to_string(t.numel()) + " values", values);
+  if (!values.is_array() || static_cast<int64_t>(values.size()) != numel) {
+    malformed("expected " + std::to_string(numel) + " values", values);
   }
   for (const json& v : values) t.values.push_back(element_from_json(v, t.dtype));
   return t;
@@ -218,14 +271,18 @@ ExpectedOutput expected_output_from_json(const json& j, const FunctionSchema& sc
   }
   o.values_unspecified = j.value("values_unspecified", false);
   if (o.values_unspecified) {
-    RefTensor t{dtype_from_json(j.at("dtype")), ints_of(j.at("sizes")), {}};
-    t.values.resize(static_cast<size_t>(t.numel()));
+    // Only the dtype and sizes are compared: values stay empty, so that sizes of any product
+    // (checked against int64) allocate nothing here.
+    RefTensor t{dtype_from_json(j.at("dtype")), ints_of(j.at("sizes"), "sizes"), {}};
+    check_tensor_sizes(t.sizes);
     o.value = std::move(t);
   } else {
     o.value = ref_tensor_from_json(j);
   }
-  if (j.contains("strides")) o.strides = ints_of(j.at("strides"));
-  if (j.contains("storage_offset")) o.storage_offset = j.at("storage_offset").get<int64_t>();
+  if (j.contains("strides")) o.strides = ints_of(j.at("strides"), "strides");
+  if (j.contains("storage_offset")) {
+    o.storage_offset = int_of(j.at("storage_offset"), "storage_offset");
+  }
   o.aliases = j.value("aliases", std::string());
   o.may_alias = j.value("may_alias", false);
   return o;
@@ -285,7 +342,7 @@ SampleValue argument_from_json(const json& j, const Type& type) {
   if (type.is_list) {
     switch (type.kind) {
       case TypeKind::kInt:
-        return Value(j.is_array() ? ints_of(j) : std::vector<int64_t>{j.get<int64_t>()});
+        return Value(j.is_array() ? ints_of(j, "") : std::vector<int64_t>{int_of(j, "")});
       case TypeKind::kFloat: {
         std::vector<double> v;
         for (const json& x : j) v.push_back(real_from_json(x));
@@ -298,7 +355,10 @@ SampleValue argument_from_json(const json& j, const Type& type) {
           malformed("expected a list of tensors (lists of optional tensors are not supported)", j);
         }
         TensorListArg list;
-        for (const json& t : j) list.host.push_back(tensor_from_json(t));
+        for (size_t i = 0; i < j.size(); ++i) {
+          list.host.push_back(in_context("element " + std::to_string(i) + ": ",
+                                         [&] { return tensor_from_json(j[i]); }));
+        }
         return list;
       }
       default:
@@ -309,8 +369,7 @@ SampleValue argument_from_json(const json& j, const Type& type) {
     case TypeKind::kTensor:
       return TensorArg{tensor_from_json(j), j.value("on_host", false)};
     case TypeKind::kInt:
-      if (!j.is_number_integer()) malformed("expected an integer", j);
-      return Value(j.get<int64_t>());
+      return Value(int_of(j, ""));
     case TypeKind::kFloat:
       return Value(real_from_json(j));
     case TypeKind::kBool:
@@ -325,7 +384,13 @@ SampleValue argument_from_json(const json& j, const Type& type) {
       return Value(dtype_from_json(j));
     case TypeKind::kDevice:
       if (j == "<device>") return DeviceUnderTest{};
-      return Value(Device::parse(j.get<std::string>()));
+      if (!j.is_string()) malformed("expected a device name such as \"cpu\" or \"<device>\"", j);
+      try {
+        return Value(Device::parse(j.get<std::string>()));
+      } catch (const std::exception&) {
+        // Device::parse quotes the whole string.
+        malformed("expected a device name such as \"cpu\" or \"<device>\"", j);
+      }
     case TypeKind::kMemoryFormat:
       return Value(memory_format_from_json(j));
     default:

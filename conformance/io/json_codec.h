@@ -10,10 +10,20 @@
 // which are the strings "nan", "inf", "-inf" and "-0.0"; complex values as [real, imag].
 // docs/conformance.md describes the format.
 //
-// Errors: std::runtime_error naming what is malformed.
+// Integers (sizes, strides, storage_offset, int arguments and lists, integer elements) must be
+// JSON integers within int64 range: 2.5, 1e23 and 2^63 are errors, not truncated or wrapped.
+// Tensors given by storage are checked with check_tensor_geometry (sdk/core/geometry_check.h)
+// against their storage's length. An expected output with "values_unspecified" keeps no values.
+//
+// Errors: std::runtime_error (or bp::Error from the geometry check) naming what is malformed and
+// the value ("sizes[0] is 2.5: not a JSON integer within int64 range"); input is quoted through
+// `excerpt`, so messages stay short whatever the input's size.
 // Thread safety: pure functions.
 #ifndef BACKPLANE_CONFORMANCE_IO_JSON_CODEC_H_
 #define BACKPLANE_CONFORMANCE_IO_JSON_CODEC_H_
+
+#include <string>
+#include <string_view>
 
 #include "conformance/framework/expected.h"
 #include "conformance/framework/ref_tensor.h"
@@ -24,6 +34,10 @@
 namespace bp::conformance {
 
 using json = nlohmann::json;
+
+// Input quoted in an error message: `text` when it has at most `max_chars` bytes, else its first
+// `max_chars` (cut at a UTF-8 character boundary) then "... (N bytes)".
+std::string excerpt(std::string_view text, size_t max_chars = 100);
 
 json element_to_json(const Wide& w, ScalarType dtype);
 Wide element_from_json(const json& j, ScalarType dtype);

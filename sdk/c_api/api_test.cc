@@ -1,5 +1,6 @@
-// The C ABI's table as a client sees it: ops by name and schema, meta calls, error objects, the
-// logging hook, the kernel cache service, and calls from many threads.
+// The C ABI's table as a client sees it: ops by name and schema, meta calls, error objects,
+// tensor geometries out of range, the logging hook, the kernel cache service, and calls from many
+// threads.
 #include <dirent.h>
 #include <stdlib.h>
 
@@ -92,6 +93,61 @@ TEST(Errors, ObjectsKeepCodeAndMessage) {
   EXPECT_EQ(api()->error_code(e), BP_ERROR_INTERNAL);
   EXPECT_STREQ(api()->error_message(e), " (unknown error code 99)");
   api()->error_destroy(e);
+}
+
+// The message of the error `call(&out)` returns (destroyed here), or "(no error)" (the tensor
+// released).
+template <typename F>
+std::string message_of(F&& call) {
+  bp_tensor* t = nullptr;
+  bp_error* e = call(&t);
+  api()->tensor_release(t);
+  if (e == nullptr) return "(no error)";
+  std::string message = api()->error_message(e);
+  EXPECT_EQ(api()->error_code(e), BP_ERROR_INVALID_ARGUMENT) << message;
+  api()->error_destroy(e);
+  return message;
+}
+
+TEST(Tensors, SizesAndStridesOutOfRangeAreErrorsNamingTheValue) {
+  const int64_t negative[] = {2, -3};
+  EXPECT_EQ(message_of([&](bp_tensor** out) {
+              return api()->tensor_empty(negative, 2, BP_DTYPE_FLOAT32, kCpu, out);
+            }),
+            "bp_api.tensor_empty: sizes[1] is -3: sizes must be non-negative");
+  const int64_t sizes[] = {2, 2};
+  const int64_t backwards[] = {2, -4};
+  EXPECT_EQ(message_of([&](bp_tensor** out) {
+              return api()->tensor_empty_strided(sizes, backwards, 2, BP_DTYPE_FLOAT32, kCpu, out);
+            }),
+            "bp_api.tensor_empty_strided: strides[1] is -4: strides must be non-negative");
+  // (3 - 1) * 2^62 wraps to INT64_MIN in unchecked arithmetic.
+  const int64_t three[] = {3};
+  const int64_t huge[] = {int64_t{1} << 62};
+  float data[4] = {};
+  EXPECT_EQ(message_of([&](bp_tensor** out) {
+              return api()->tensor_wrap(data, three, huge, 1, BP_DTYPE_FLOAT32, kCpu, nullptr,
+                                        nullptr, out);
+            }),
+            "bp_api.tensor_wrap: sizes and strides overflow int64 at dimension 0: (size - 1) * "
+            "stride is (3 - 1) * 4611686018427387904");
+  EXPECT_EQ(message_of([&](bp_tensor** out) {
+              return api()->tensor_wrap(data, sizes, backwards, 2, BP_DTYPE_FLOAT32, kCpu, nullptr,
+                                        nullptr, out);
+            }),
+            "bp_api.tensor_wrap: strides[1] is -4: strides must be non-negative");
+  const int64_t wide[] = {int64_t{1} << 32, int64_t{1} << 32};
+  EXPECT_THAT(message_of([&](bp_tensor** out) {
+                return api()->tensor_from_host(data, 16, wide, 2, BP_DTYPE_FLOAT32, kCpu, out);
+              }),
+              HasSubstr("bp_api.tensor_from_host: sizes overflow int64"));
+  // In range: fine.
+  const int64_t strides[] = {1, 2};
+  EXPECT_EQ(message_of([&](bp_tensor** out) {
+              return api()->tensor_wrap(data, sizes, strides, 2, BP_DTYPE_FLOAT32, kCpu, nullptr,
+                                        nullptr, out);
+            }),
+            "(no error)");
 }
 
 struct Log {

@@ -9,6 +9,7 @@
 #include "sdk/c_api/structs.h"
 #include "sdk/core/allocator.h"
 #include "sdk/core/empty.h"
+#include "sdk/core/geometry_check.h"
 #include "sdk/core/tensor_impl.h"
 #include "sdk/ops/copies.h"
 
@@ -45,6 +46,7 @@ bp_error* tensor_empty(const int64_t* sizes, size_t ndim, int32_t dtype, bp_devi
   return guarded([&] {
     require(out, "tensor_empty", "out");
     const IntArrayRef shape = sizes_of(sizes, ndim, "tensor_empty");
+    check_tensor_sizes(shape, "bp_api.tensor_empty");
     const Device d = checked_device(device);
     CurrentDeviceGuard current(d);
     *out = new_reference(native::empty(shape, to_scalar_type(dtype), d));
@@ -57,10 +59,13 @@ bp_error* tensor_empty_strided(const int64_t* sizes, const int64_t* strides, siz
     require(out, "tensor_empty_strided", "out");
     const IntArrayRef shape = sizes_of(sizes, ndim, "tensor_empty_strided");
     if (ndim > 0) require(strides, "tensor_empty_strided", "strides");
+    const IntArrayRef layout(strides, ndim);
+    const ScalarType type = to_scalar_type(dtype);
+    check_tensor_geometry(shape, layout, 0, element_size(type), std::nullopt,
+                          "bp_api.tensor_empty_strided");
     const Device d = checked_device(device);
     CurrentDeviceGuard current(d);
-    *out = new_reference(
-        native::empty_strided(shape, IntArrayRef(strides, ndim), to_scalar_type(dtype), d));
+    *out = new_reference(native::empty_strided(shape, layout, type, d));
   });
 }
 
@@ -70,6 +75,7 @@ bp_error* tensor_from_host(const void* data, size_t nbytes, const int64_t* sizes
     require(out, "tensor_from_host", "out");
     if (nbytes > 0) require(data, "tensor_from_host", "data");
     const IntArrayRef shape = sizes_of(sizes, ndim, "tensor_from_host");
+    check_tensor_sizes(shape, "bp_api.tensor_from_host");
     const Device d = checked_device(device);
     CurrentDeviceGuard current(d);
     Tensor t = native::empty(shape, to_scalar_type(dtype), d);
@@ -87,11 +93,13 @@ bp_error* tensor_wrap(void* data, const int64_t* sizes, const int64_t* strides, 
     const IntArrayRef shape = sizes_of(sizes, ndim, "tensor_wrap");
     const ScalarType type = to_scalar_type(dtype);
     const Device d = checked_device(device);
-    check_size_nonnegative(shape);
+    check_tensor_sizes(shape, "bp_api.tensor_wrap");
     const DimVector layout =
         strides != nullptr ? DimVector(strides, strides + ndim) : contiguous_strides(shape);
-    check_strides_nonnegative(layout);
-    const size_t nbytes = compute_storage_nbytes(shape, layout, element_size(type));
+    const size_t nbytes =
+        static_cast<size_t>(check_tensor_geometry(shape, layout, 0, element_size(type),
+                                                  std::nullopt, "bp_api.tensor_wrap")
+                                .storage_nbytes);
     BP_CHECK(data != nullptr || nbytes == 0 || d.is_meta(), "bp_api.tensor_wrap: `data` is NULL");
     // From here nothing throws before the tensor owns the memory (the deleter runs once).
     Storage storage = Storage::wrap(DataPtr(data, deleter_context, deleter, d), nbytes);

@@ -112,8 +112,8 @@ typedef struct bp_api {
 
   /* ---- Tensors ---------------------------------------------------------------------------
    * Every creation returns a new reference in *out (release it with tensor_release). Errors:
-   * NULL pointers, negative sizes, an unknown dtype or device, no allocator for the device,
-   * out of memory. */
+   * NULL pointers, negative sizes or strides, sizes and strides that overflow int64, an unknown
+   * dtype or device, no allocator for the device, out of memory. */
 
   /* Uninitialised, contiguous (row-major). `sizes` may be NULL when ndim is 0. */
   bp_error* (*tensor_empty)(const int64_t* sizes, size_t ndim, int32_t dtype, bp_device device,
