@@ -47,7 +47,7 @@ cmake -S "$sdk/share/backplane/samples" -B "$build" -DCMAKE_PREFIX_PATH="$sdk" \
   fail "cmake could not configure the samples against the package"
 cmake --build "$build" --verbose || fail "cmake could not build the samples"
 
-for plugin in libtoy_plugin.so libtoy_cpp_plugin.so; do
+for plugin in libmini_plugin.so libtoy_plugin.so libtoy_cpp_plugin.so; do
   [[ -f "$build/$plugin" ]] || fail "the build made no $plugin"
   if grep -q 'NEEDED.*libbackplane' <<<"$(readelf -d "$build/$plugin")"; then
     fail "$plugin links libbackplane.so; a plugin needs only the headers"
