@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The SDK package as a vendor uses it: unpacked outside the repository, the samples built out of
 # tree with CMake (find_package(Backplane)), the client run on each sample plugin, the packaged
-# conformance suite run on each, and the pkg-config file read. Missing cmake or pkg-config is a
-# failure, not a skip: without them this test would check nothing.
+# conformance suite run on each, the pkg-config file read, and the docs' links followed. Missing
+# cmake or pkg-config is a failure, not a skip: without them this test would check nothing.
+#   cmake_samples_test.sh backplane-sdk.tar.gz path/to/doc_links.pl
 set -euo pipefail
 
 tarball=$1
+doc_links=$2
 tmp=${TEST_TMPDIR:-$(mktemp -d)}
 
 fail() {
@@ -27,6 +29,25 @@ for f in include/backplane/backplane.h include/backplane/backplane.hpp lib/libba
   [[ -e "$sdk/$f" ]] || fail "the package has no $f"
 done
 
+# The vendor docs (//docs:vendor_docs and the index), each link leading to a file of the package
+# (and a heading of it, for #anchors): doc_links.pl rewrote them for their places in the package.
+echo "== docs"
+docs=$sdk/share/doc/backplane
+for f in README.md writing_a_backend.md abi.md conformance_guide.md conformance.md \
+  architecture.md pytorch_parity.md design/structured.md; do
+  [[ -s "$docs/$f" ]] || fail "the package has no share/doc/backplane/$f"
+done
+grep -qF '](../../backplane/samples/c_plugin_minimal/mini_plugin.c)' "$docs/writing_a_backend.md" ||
+  fail "the packaged guide does not link the packaged minimal sample"
+mapfile -t markdown < <(find "$sdk" -name '*.md' | sort)
+status=0
+out=$(perl "$doc_links" check "$sdk" "${markdown[@]}") || status=$?
+echo "$out"
+((status == 0)) || fail "links in the package's docs lead nowhere (above)"
+checked=$(sed -n 's/^checked \([0-9]*\) relative links in .*/\1/p' <<<"$out")
+# (37 links when this was written: fewer means the checker stopped finding them.)
+((${checked:-0} >= 35)) || fail "doc_links.pl checked ${checked:-no} links; the docs have more"
+
 # In a sanitizer build the package's libraries need the sanitizer's runtime, which must come first
 # in a program that is not built with it (toy_client is not).
 # (readelf's output is read whole first: `readelf | grep -q` under pipefail fails when grep stops
@@ -47,7 +68,7 @@ cmake -S "$sdk/share/backplane/samples" -B "$build" -DCMAKE_PREFIX_PATH="$sdk" \
   fail "cmake could not configure the samples against the package"
 cmake --build "$build" --verbose || fail "cmake could not build the samples"
 
-for plugin in libtoy_plugin.so libtoy_cpp_plugin.so; do
+for plugin in libmini_plugin.so libtoy_plugin.so libtoy_cpp_plugin.so; do
   [[ -f "$build/$plugin" ]] || fail "the build made no $plugin"
   if grep -q 'NEEDED.*libbackplane' <<<"$(readelf -d "$build/$plugin")"; then
     fail "$plugin links libbackplane.so; a plugin needs only the headers"

@@ -2,8 +2,11 @@
 # Assembles backplane-sdk.tar.gz (the layout is in docs/building.md, "The SDK package"). Called by
 # //package:backplane_sdk as
 #   make_sdk.sh OUT.tar.gz --version_h=F --lib=F --cuda_plugin=F --conformance=F --cmake_config=F
-#     --cmake_config_version=F --pkgconfig=F --headers F... --samples F...
-# Every file's place in the package comes from its option, not from its Bazel path.
+#     --cmake_config_version=F --pkgconfig=F --doc_links=F --headers F... --samples F... --docs F...
+# Every file's place in the package comes from its option, not from its Bazel path. --docs are
+# Markdown files of the repository (docs/X.md goes to share/doc/backplane/X.md, package/README.md
+# to share/doc/backplane/README.md); their links, and those of the samples' Markdown, are rewritten
+# for their places in the package by doc_links.pl (--doc_links).
 set -euo pipefail
 umask 022
 
@@ -17,10 +20,11 @@ shift
 declare -A file=()
 headers=()
 samples=()
+docs=()
 list=
 for arg in "$@"; do
   case "$arg" in
-    --headers | --samples) list=${arg#--} ;;
+    --headers | --samples | --docs) list=${arg#--} ;;
     --*=*)
       key=${arg%%=*}
       file[${key#--}]=${arg#*=}
@@ -29,12 +33,14 @@ for arg in "$@"; do
       case "$list" in
         headers) headers+=("$arg") ;;
         samples) samples+=("$arg") ;;
+        docs) docs+=("$arg") ;;
         *) die "unexpected argument '$arg'" ;;
       esac
       ;;
   esac
 done
-for key in version_h lib cuda_plugin conformance cmake_config cmake_config_version pkgconfig; do
+for key in version_h lib cuda_plugin conformance cmake_config cmake_config_version pkgconfig \
+  doc_links; do
   [[ -n "${file[$key]:-}" ]] || die "missing --$key=FILE"
 done
 
@@ -79,12 +85,33 @@ put_binary bin "${file[conformance]}"
 fill "${file[cmake_config]}" lib/cmake/Backplane/BackplaneConfig.cmake
 fill "${file[cmake_config_version]}" lib/cmake/Backplane/BackplaneConfigVersion.cmake
 fill "${file[pkgconfig]}" lib/pkgconfig/backplane.pc
-# Samples keep their paths below samples/ (source files: samples/..., generated: .../samples/...).
+
+# Where each sample and doc goes: "source<TAB>repository path<TAB>package path" lines. Samples keep
+# their paths below samples/ (source files: samples/..., generated: .../samples/...); docs are
+# source files, named by their repository paths.
+places=$stage/places.tsv
 for f in "${samples[@]}"; do
   rel=${f#*samples/}
-  mkdir -p "$sdk/share/backplane/samples/$(dirname "$rel")"
-  install -m 644 "$f" "$sdk/share/backplane/samples/$rel"
-done
+  printf '%s\tsamples/%s\tshare/backplane/samples/%s\n' "$f" "$rel" "$rel"
+done >"$places"
+for f in "${docs[@]}"; do
+  case "$f" in
+    docs/*) dest=share/doc/backplane/${f#docs/} ;;
+    package/README.md) dest=share/doc/backplane/README.md ;;
+    *) die "--docs: '$f' is neither docs/*.md nor package/README.md" ;;
+  esac
+  printf '%s\t%s\t%s\n' "$f" "$f" "$dest"
+done >>"$places"
+cut -f 2,3 "$places" >"$stage/links.tsv"
+while IFS=$'\t' read -r src repo dest; do
+  mkdir -p "$(dirname "$sdk/$dest")"
+  if [[ "$dest" == *.md ]]; then
+    perl "${file[doc_links]}" rewrite "$stage/links.tsv" "$repo" "$dest" <"$src" >"$sdk/$dest"
+    chmod 644 "$sdk/$dest"
+  else
+    install -m 644 "$src" "$sdk/$dest"
+  fi
+done <"$places"
 
 # Deterministic: sorted names, no owners or times, no name or time in the gzip header.
 tar -C "$stage" --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 \

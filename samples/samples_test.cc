@@ -1,8 +1,10 @@
 // The sample plugins pass the conformance suite for the ops they implement (every dtype: their
 // kernels run float32 / float64 and hand the rest to the CPU), and the report says which kernel
 // served each op: the plugin's own, the Common key on its out= kernel, or the CPU fallback.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -56,6 +58,32 @@ TEST(Samples, TheCPluginPassesForItsOpsAndFallsBackForTheRest) {
   EXPECT_EQ(exp["status"], "pass");
   EXPECT_TRUE(exp["via_fallback"].get<bool>()) << exp["served_by"];
   EXPECT_GT(exp["bytes_to_host"].get<int64_t>(), 0);
+}
+
+// The minimal plugin, one run per op it implements: `--ops` names a single op (add.out selects the
+// entry of add.Tensor, add_.Tensor and add.out), which selects the same entry whether --ops is
+// searched as a regex or matched as an exact name.
+TEST(Samples, TheMinimalCPluginPassesForItsOps) {
+  for (const auto& [out_op, functional_op] : std::vector<std::pair<std::string, std::string>>{
+           {"add.out", "add.Tensor"}, {"neg.out", "neg"}}) {
+    CliRun r;
+    const json report = run_on_plugin("samples/c_plugin_minimal/libmini_plugin.so", out_op, &r);
+    ASSERT_EQ(r.status, 0) << out_op << "\n" << r.out << r.err;
+    EXPECT_THAT(r.out, HasSubstr("Verdict: PASS"));
+    EXPECT_EQ(report["backend"]["name"], "mini");
+    ASSERT_EQ(report["ops"].size(), 3u) << report["ops"].dump(1);
+    expect_served_by_kernel(report, out_op, functional_op);
+    const json& in_place = report_op(report, out_op == "add.out" ? "add_.Tensor" : "neg_");
+    EXPECT_EQ(in_place["status"], "pass");
+    EXPECT_TRUE(in_place["via_common"].get<bool>()) << in_place["served_by"];
+  }
+}
+
+TEST(Samples, TheMinimalCPluginFitsIn120Lines) {
+  std::ifstream in("samples/c_plugin_minimal/mini_plugin.c");
+  ASSERT_TRUE(in) << "cannot read samples/c_plugin_minimal/mini_plugin.c";
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  EXPECT_LE(std::count(text.begin(), text.end(), '\n'), 120);
 }
 
 TEST(Samples, TheCppPluginPassesForItsOps) {

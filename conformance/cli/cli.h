@@ -5,7 +5,7 @@
 //
 // Exit status: 0 when the verdict passes, 1 when it fails (unexpected failures, no case run, a
 // profile gap, registered ops without an entry), 2 for usage errors. `--help` lists the options;
-// docs/conformance.md is the guide.
+// docs/conformance_guide.md is the guide, docs/conformance.md has the formats.
 //
 // Thread safety: one call at a time (it runs ops and may fork).
 #ifndef BACKPLANE_CONFORMANCE_CLI_CLI_H_

@@ -1,6 +1,6 @@
 // backplane-conformance: the conformance suite's command line, testing the reference CPU backend,
 // the reference CUDA plugin (--backend cuda) or any C-ABI plugin (--backend path/to/plugin.so).
-// See cli.h and docs/conformance.md.
+// See cli.h and docs/conformance_guide.md.
 #include <iostream>
 
 #include "conformance/cli/cli.h"

@@ -10,7 +10,7 @@ namespace bp::conformance {
 std::string usage() {
   return R"(Usage: backplane-conformance [options]
 
-Checks every op of a backend against naive references (docs/conformance.md).
+Checks every op of a backend against naive references (docs/conformance_guide.md).
 
 Backend:
   --backend NAME|PATH       the backend under test: cpu (default), cuda (the reference CUDA

@@ -1,7 +1,7 @@
 /* A sample Backplane plugin in plain C99: the backend of "toy", a device whose memory is a heap
  * of its own (host RAM that only this plugin hands out, so copies between it and the CPU are real
- * copies). Copy this file to start a backend of your own; docs/writing_a_backend.md walks
- * through it.
+ * copies). The extended example: samples/c_plugin_minimal/mini_plugin.c is the smallest start;
+ * docs/writing_a_backend.md walks through both.
  *
  * What the plugin does, and what the host does for it:
  *   - registers the backend "toy" with an allocator and copy functions;
@@ -84,8 +84,8 @@ static bp_error* toy_within_device(void* user_data, void* dst, bp_device dst_dev
 
 typedef enum toy_op { TOY_ADD, TOY_SUB, TOY_MUL, TOY_NEG } toy_op;
 
-static float apply(toy_op op, float x, float y, float alpha) {
-  switch (op) {
+static float apply(toy_op kind, float x, float y, float alpha) {
+  switch (kind) {
     case TOY_ADD:
       return x + alpha * y;
     case TOY_SUB:
@@ -98,7 +98,7 @@ static float apply(toy_op op, float x, float y, float alpha) {
   return 0;
 }
 
-/* The op's Scalar `alpha` as a float; 0 when it is not a real number. */
+/* Reads the op's Scalar `alpha` into *alpha; returns 0 when it is not a real number. */
 static int read_alpha(const bp_value* v, float* alpha) {
   switch (v->tag) {
     case BP_VALUE_BOOL:
@@ -115,8 +115,8 @@ static int read_alpha(const bp_value* v, float* alpha) {
   }
 }
 
-/* Runs `op` over a plan of out and 1 or 2 inputs, all float32. */
-static void run_plan(toy_op op, const bp_iter_info* info, const bp_iter_operand* operands,
+/* Runs `kind` over a plan of out and 1 or 2 inputs, all float32. */
+static void run_plan(toy_op kind, const bp_iter_info* info, const bp_iter_operand* operands,
                      size_t ntensors, float alpha) {
   int64_t index[TOY_MAX_DIMS] = {0}; /* position in dimensions 1.. (dimension 0 is inner) */
   const int64_t inner = info->ndim > 0 ? info->shape[0] : 1;
@@ -136,7 +136,7 @@ static void run_plan(toy_op op, const bp_iter_info* info, const bp_iter_operand*
       float x, y = 0, r;
       memcpy(&x, p[1] + i * step[1], sizeof x);
       if (ntensors == 3) memcpy(&y, p[2] + i * step[2], sizeof y);
-      r = apply(op, x, y, alpha);
+      r = apply(kind, x, y, alpha);
       memcpy(p[0] + i * step[0], &r, sizeof r);
     }
     for (d = 1; d < info->ndim; ++d) { /* the next outer position */
@@ -147,9 +147,9 @@ static void run_plan(toy_op op, const bp_iter_info* info, const bp_iter_operand*
 }
 
 /* The kernel of every op the toy implements: `user_data` (given at registration) says which. */
-static bp_error* toy_kernel(void* user_data, const bp_op* bop, const bp_value* args, size_t nargs,
+static bp_error* toy_kernel(void* user_data, const bp_op* op, const bp_value* args, size_t nargs,
                             bp_value* results, size_t nresults) {
-  const toy_op op = *(const toy_op*)user_data;
+  const toy_op kind = *(const toy_op*)user_data;
   bp_tensor* out = args[nargs - 1].u.tensor; /* out= is the last argument */
   const bp_iter* plan = NULL;
   bp_iter_info info;
@@ -177,10 +177,11 @@ static bp_error* toy_kernel(void* user_data, const bp_op* bop, const bp_value* a
    * operands on devices other than the CPU); everything else goes to the CPU. */
   handled = info.common_dtype == BP_DTYPE_FLOAT32 && info.ndim <= TOY_MAX_DIMS;
   for (k = 0; k < info.ntensors; ++k) handled = handled && operands[k].dtype == BP_DTYPE_FLOAT32;
-  if (handled && (op == TOY_ADD || op == TOY_SUB)) handled = read_alpha(&args[2], &alpha);
-  if (!handled) return api->cpu_fallback(NULL, bop, args, nargs, results, nresults);
+  if (handled && (kind == TOY_ADD || kind == TOY_SUB)) handled = read_alpha(&args[2], &alpha);
+  /* The plan is the host's (borrowed): the fallback gets the call as it came. */
+  if (!handled) return api->cpu_fallback(NULL, op, args, nargs, results, nresults);
 
-  run_plan(op, &info, operands, info.ntensors, alpha);
+  run_plan(kind, &info, operands, info.ntensors, alpha);
   api->tensor_retain(out); /* the result is a new reference to out */
   results[0].tag = BP_VALUE_TENSOR;
   results[0].u.tensor = out;
@@ -194,7 +195,7 @@ BP_PLUGIN_EXPORT bp_error* bp_plugin_init(const bp_api* host, bp_plugin_desc* de
   static bp_copy_fns copies;
   static const struct {
     const char* name;
-    toy_op op;
+    toy_op kind;
   } kernels[] = {
       {"add.out", TOY_ADD}, {"sub.out", TOY_SUB}, {"mul.out", TOY_MUL}, {"neg.out", TOY_NEG}};
   bp_backend_desc backend_desc;
@@ -227,8 +228,8 @@ BP_PLUGIN_EXPORT bp_error* bp_plugin_init(const bp_api* host, bp_plugin_desc* de
 
   /* Registrations live until the plugin is unloaded: the host undoes them then (and on error). */
   for (i = 0; !err && i < sizeof kernels / sizeof kernels[0]; ++i) {
-    /* user_data: the kernel's op, passed back to every call. */
-    err = host->kernel_register(backend, kernels[i].name, toy_kernel, (void*)&kernels[i].op,
+    /* user_data: which op the kernel serves, passed back to every call. */
+    err = host->kernel_register(backend, kernels[i].name, toy_kernel, (void*)&kernels[i].kind,
                                 &registration);
   }
   if (!err) err = host->fallback_register(backend, host->cpu_fallback, NULL, &registration);

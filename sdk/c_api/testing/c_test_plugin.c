@@ -1,9 +1,10 @@
 /* A test plugin written in plain C99 and built only against the public headers: a device whose
- * memory is host RAM behind its own allocator, with kernels for add.out and mul.out only. Common
- * gives it add, add_, mul and mul_; every other op falls back to the CPU through
- * api->cpu_fallback, and so do the dtypes its kernels do not handle (half, bfloat16, complex).
- * Its kernels run over the iteration plan the Common key hands them (api->kernel_call_iter), or,
- * when there is none (Common fell through), over one they build with api->iter_build.
+ * memory is host RAM behind its own allocator (host_memory_device.h), with kernels for add.out and
+ * mul.out only. Common gives it add, add_, mul and mul_; every other op falls back to the CPU
+ * through api->cpu_fallback, and so do the dtypes its kernels do not handle (half, bfloat16,
+ * complex). Its kernels run over the iteration plan the Common key hands them
+ * (api->kernel_call_iter), or, when there is none (Common fell through), over one they build with
+ * api->iter_build.
  *
  * Built several times (c_api/BUILD.bazel):
  *   BP_TEST_PLUGIN_NAME        the plugin's and its backend's name, unquoted (default cplug);
@@ -34,6 +35,7 @@
 #include <string.h>
 
 #include "backplane/plugin.h"
+#include "sdk/c_api/testing/host_memory_device.h"
 
 #define STRINGIFY(x) #x
 #define NAME_OF(x) STRINGIFY(x)
@@ -43,13 +45,11 @@
 #define PLUGIN_NAME "cplug"
 #endif
 
-#define ALIGNMENT 64
 #define MAX_DIMS 16
 
 static const bp_api* api;
 static bp_backend* backend;
 static bp_registration* registrations[3];
-static int64_t live_allocations;
 static int64_t kernel_calls;
 static int64_t handed_plans;
 static int64_t built_plans;
@@ -57,7 +57,7 @@ static int released;
 static int64_t kernel_stream = -1;
 
 BP_PLUGIN_EXPORT int64_t bp_test_plugin_live_allocations(void) {
-  return __atomic_load_n(&live_allocations, __ATOMIC_SEQ_CST);
+  return host_memory_device_live_blocks();
 }
 
 BP_PLUGIN_EXPORT int64_t bp_test_plugin_kernel_calls(void) {
@@ -80,52 +80,7 @@ static bp_error* fail(int32_t code, const char* message) {
   return api->error_create(code, message);
 }
 
-/* ---- Memory: host RAM, 64-byte aligned, counted ----------------------------------------- */
-
-static bp_error* allocate(void* user_data, bp_device device, size_t nbytes, void** out) {
-  (void)user_data;
-  (void)device;
-  unsigned char* raw = malloc(nbytes + ALIGNMENT + sizeof(void*));
-  if (raw == NULL) return fail(BP_ERROR_OUT_OF_MEMORY, "cplug: out of host memory");
-  uintptr_t aligned =
-      ((uintptr_t)(raw + sizeof(void*)) + ALIGNMENT - 1) & ~(uintptr_t)(ALIGNMENT - 1);
-  ((void**)aligned)[-1] = raw;
-  __atomic_add_fetch(&live_allocations, 1, __ATOMIC_SEQ_CST);
-  *out = (void*)aligned;
-  return NULL;
-}
-
-static void deallocate(void* user_data, bp_device device, void* ptr) {
-  (void)user_data;
-  (void)device;
-  free(((void**)ptr)[-1]);
-  __atomic_sub_fetch(&live_allocations, 1, __ATOMIC_SEQ_CST);
-}
-
-static bp_error* to_host(void* user_data, void* dst, const void* src, bp_device device,
-                         size_t nbytes) {
-  (void)user_data;
-  (void)device;
-  memcpy(dst, src, nbytes);
-  return NULL;
-}
-
-static bp_error* from_host(void* user_data, void* dst, bp_device device, const void* src,
-                           size_t nbytes) {
-  (void)user_data;
-  (void)device;
-  memcpy(dst, src, nbytes);
-  return NULL;
-}
-
-static bp_error* within_device(void* user_data, void* dst, bp_device dst_device, const void* src,
-                               bp_device src_device, size_t nbytes) {
-  (void)user_data;
-  (void)dst_device;
-  (void)src_device;
-  memmove(dst, src, nbytes);
-  return NULL;
-}
+/* ---- Memory: host RAM, 64-byte aligned, counted (host_memory_device.h) ------------------- */
 
 #ifndef BP_TEST_PLUGIN_OLD_MINOR /* on_released came in 0.1 */
 static void on_released(void* user_data) {
@@ -609,16 +564,7 @@ BP_PLUGIN_EXPORT bp_error* bp_plugin_init(const bp_api* host, bp_plugin_desc* de
   api = host;
   desc->unload = unload;
 
-  memset(&allocator, 0, sizeof allocator);
-  allocator.struct_size = sizeof allocator;
-  allocator.alignment = ALIGNMENT;
-  allocator.allocate = allocate;
-  allocator.deallocate = deallocate;
-  memset(&copies, 0, sizeof copies);
-  copies.struct_size = sizeof copies;
-  copies.to_host = to_host;
-  copies.from_host = from_host;
-  copies.within_device = within_device;
+  host_memory_device_init(host, PLUGIN_NAME, &allocator, &copies);
 
   memset(&backend_desc, 0, sizeof backend_desc);
 #ifdef BP_TEST_PLUGIN_OLD_MINOR

@@ -6,8 +6,12 @@ def c_test_plugins(variants, copts):
     for name, defines in variants.items():
         cc_binary(
             name = "testing/" + name,
+            testonly = True,
             srcs = ["testing/c_test_plugin.c"],
             copts = copts + defines,
             linkshared = True,
-            deps = ["//sdk/include:headers"],
+            deps = [
+                ":testing/host_memory_device",
+                "//sdk/include:headers",
+            ],
         )
