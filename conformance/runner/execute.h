@@ -20,11 +20,8 @@
 #ifndef BACKPLANE_CONFORMANCE_RUNNER_EXECUTE_H_
 #define BACKPLANE_CONFORMANCE_RUNNER_EXECUTE_H_
 
-#include <string>
 #include <string_view>
-#include <vector>
 
-#include "conformance/framework/ref_tensor.h"
 #include "conformance/runner/backend.h"
 #include "conformance/runner/case.h"
 #include "conformance/runner/case_outcome.h"
