@@ -28,7 +28,7 @@
 
 #include "conformance/io/json_codec.h"
 #include "conformance/runner/case.h"
-#include "conformance/runner/execute.h"
+#include "conformance/runner/case_outcome.h"
 #include "conformance/runner/tolerances.h"
 
 namespace bp::conformance {

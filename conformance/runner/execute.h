@@ -20,32 +20,15 @@
 #ifndef BACKPLANE_CONFORMANCE_RUNNER_EXECUTE_H_
 #define BACKPLANE_CONFORMANCE_RUNNER_EXECUTE_H_
 
-#include <string>
 #include <string_view>
-#include <vector>
 
-#include "conformance/framework/ref_tensor.h"
 #include "conformance/runner/backend.h"
 #include "conformance/runner/case.h"
+#include "conformance/runner/case_outcome.h"
 
 namespace bp::conformance {
 
-enum class Verdict { kPass, kFail, kUnsupported };
 std::string_view verdict_name(Verdict v);
-
-struct CaseOutcome {
-  Verdict verdict = Verdict::kPass;
-  std::vector<std::string> failures;  // what went wrong, one line each
-  std::string raised;                 // the error the op raised, if it raised
-  std::vector<RefTensor> actual;      // the outputs, read back to the host
-  std::vector<Sizes> actual_strides;  // their strides
-  // The results that are not tensors (result_type's ScalarType), as they print ("float32").
-  std::vector<std::string> actual_plain;
-  Transfers transfers;   // bytes the backend moved during the op's calls
-  HandleCounts handles;  // what the backend's C ABI kernels did with tensor handles
-
-  void fail(std::string why);
-};
 
 struct ExecuteOptions {
   // Also run the case here (the CPU backend, for plugin backends) and compare the results.
