@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Assembles backplane-sdk.tar.gz (the layout is in docs/building.md, "The SDK package"). Called by
 # //package:backplane_sdk as
-#   make_sdk.sh OUT.tar.gz --version_h=F --lib=F --cuda_plugin=F --conformance=F --cmake_config=F
-#     --cmake_config_version=F --pkgconfig=F --headers F... --samples F...
+#   make_sdk.sh OUT.tar.gz --version_h=F --lib=F --cuda_plugin=F --conformance=F --ops_txt=F
+#     --cmake_config=F --cmake_config_version=F --pkgconfig=F --headers F... --samples F...
 # Every file's place in the package comes from its option, not from its Bazel path.
 set -euo pipefail
 umask 022
@@ -34,7 +34,7 @@ for arg in "$@"; do
       ;;
   esac
 done
-for key in version_h lib cuda_plugin conformance cmake_config cmake_config_version pkgconfig; do
+for key in version_h lib cuda_plugin conformance ops_txt cmake_config cmake_config_version pkgconfig; do
   [[ -n "${file[$key]:-}" ]] || die "missing --$key=FILE"
 done
 
@@ -76,6 +76,7 @@ put 644 include/backplane "${headers[@]}"
 put_binary lib "${file[lib]}"
 put_binary lib/backplane "${file[cuda_plugin]}"
 put_binary bin "${file[conformance]}"
+put 644 share/backplane "${file[ops_txt]}"
 fill "${file[cmake_config]}" lib/cmake/Backplane/BackplaneConfig.cmake
 fill "${file[cmake_config_version]}" lib/cmake/Backplane/BackplaneConfigVersion.cmake
 fill "${file[pkgconfig]}" lib/pkgconfig/backplane.pc

@@ -28,7 +28,7 @@ using ::testing::HasSubstr;
 RunResults run(const Backend& backend, bool isolate = false) {
   static const CpuBackend cpu;
   RunOptions options;
-  options.ops_regex = "^(add|mul)\\.";
+  options.ops.names = {"add", "mul"};
   options.dtypes = DtypeSet(ScalarType::kInt32) | DtypeSet(ScalarType::kFloat32);
   options.compare_with = &cpu;
   options.isolate = isolate;

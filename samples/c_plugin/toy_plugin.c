@@ -14,7 +14,7 @@
  *     (which copies the tensors to the CPU, runs the op there and copies the results back).
  *
  * Test it with the conformance suite:
- *   backplane-conformance --backend path/to/libtoy_plugin.so --ops '^(add|sub|mul|neg)'
+ *   backplane-conformance --backend path/to/libtoy_plugin.so --ops add,sub,mul,neg
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 // fallback.
 //
 // Test it with the conformance suite:
-//   backplane-conformance --backend path/to/libtoy_cpp_plugin.so --ops '^(add|mul)'
+//   backplane-conformance --backend path/to/libtoy_cpp_plugin.so --ops add,mul
 #include <cstdlib>
 #include <cstring>
 #include <memory>
