@@ -14,10 +14,11 @@
 namespace bp::conformance {
 
 void list_ops(const CliOptions& o, std::ostream& out) {
+  const std::vector<const OpEntry*> selected = select_entries(op_database(), o.ops);
   out << std::left << std::setw(24) << "entry" << std::setw(11) << "family" << std::setw(6)
       << "tier" << std::setw(8) << "dtypes"
       << "variants (* = not declared)\n";
-  for (const OpEntry* entry : select_entries(op_database(), o.ops)) {
+  for (const OpEntry* entry : selected) {
     const OpEntry& e = *entry;
     out << std::left << std::setw(24) << e.name << std::setw(11) << e.family << std::setw(6)
         << e.tier << std::setw(8) << e.dtypes.list().size();
