@@ -31,7 +31,7 @@ bp_error* allocate(void*, bp_device, size_t nbytes, void** out) {
   const size_t rounded = (nbytes + kAlignment) / kAlignment * kAlignment;
   *out = std::aligned_alloc(kAlignment, rounded);
   return *out != nullptr ? nullptr
-                         : api->error_create(BP_ERROR_OUT_OF_MEMORY, "toycc: out of memory");
+                         : api->error_create(BP_ERROR_OUT_OF_MEMORY, "out of memory");
 }
 
 void deallocate(void*, bp_device, void* ptr) { std::free(ptr); }
