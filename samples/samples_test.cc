@@ -42,9 +42,8 @@ void expect_served_by_kernel(const json& report, const std::string& out_op,
 
 TEST(Samples, TheCPluginPassesForItsOpsAndFallsBackForTheRest) {
   CliRun r;
-  const json report =
-      run_on_plugin("samples/c_plugin/libtoy_plugin.so",
-                    "add.Tensor,sub.Tensor,mul.Tensor,neg,exp", &r);
+  const json report = run_on_plugin("samples/c_plugin/libtoy_plugin.so",
+                                    "add.Tensor,sub.Tensor,mul.Tensor,neg,exp", &r);
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_THAT(r.out, HasSubstr("Verdict: PASS"));
   EXPECT_EQ(report["backend"]["name"], "toy");
@@ -60,8 +59,8 @@ TEST(Samples, TheCPluginPassesForItsOpsAndFallsBackForTheRest) {
 
 TEST(Samples, TheCppPluginPassesForItsOps) {
   CliRun r;
-  const json report = run_on_plugin("samples/cpp_plugin/libtoy_cpp_plugin.so",
-                                    "add.Tensor,mul.Tensor", &r);
+  const json report =
+      run_on_plugin("samples/cpp_plugin/libtoy_cpp_plugin.so", "add.Tensor,mul.Tensor", &r);
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_THAT(r.out, HasSubstr("Verdict: PASS"));
   EXPECT_EQ(report["backend"]["name"], "toycc");

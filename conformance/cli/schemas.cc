@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <map>
 #include <set>
-#include <utility>
 #include <stdexcept>
+#include <utility>
 
 #include "conformance/ops/database.h"
 #include "conformance/runner/op_selection.h"
@@ -91,8 +91,7 @@ Group group_of(const OpInfo& info) {
 void describe(const Group& g, const KernelKeys& kernels, std::ostream& out) {
   const OpEntry* e = g.entry;
   if (e != nullptr) {
-    out << e->name << " (conformance entry, family " << e->family << ", tier " << e->tier
-        << ")\n";
+    out << e->name << " (conformance entry, family " << e->family << ", tier " << e->tier << ")\n";
   } else {
     out << g.ops[0]->name << " (no conformance entry)\n";
   }
@@ -109,15 +108,17 @@ void describe(const Group& g, const KernelKeys& kernels, std::ostream& out) {
     out << "none checked";
   } else {
     const std::vector<ScalarType> dtypes = e->dtypes.list();
-    for (size_t i = 0; i < dtypes.size(); ++i) out << (i ? ", " : "") << scalar_type_name(dtypes[i]);
+    for (size_t i = 0; i < dtypes.size(); ++i) {
+      out << (i ? ", " : "") << scalar_type_name(dtypes[i]);
+    }
   }
   out << "\n";
   // Ops written once for every backend: a backend serves them by serving what they call.
-  for (const auto& [key, how] :
-       {std::pair{DispatchKey::kCompositeImplicit, "written with other ops (CompositeImplicit): "
-                                                   "served by what they call"},
-        std::pair{DispatchKey::kCompositeExplicit,
-                  "one kernel for every device (CompositeExplicit)"}}) {
+  for (const auto& [key, how] : {std::pair{DispatchKey::kCompositeImplicit,
+                                           "written with other ops (CompositeImplicit): "
+                                           "served by what they call"},
+                                 std::pair{DispatchKey::kCompositeExplicit,
+                                           "one kernel for every device (CompositeExplicit)"}}) {
     std::vector<std::string_view> composite;
     for (const OpInfo* op : g.ops) {
       if (has_kernel(kernels, op->name, key)) composite.push_back(op->name);

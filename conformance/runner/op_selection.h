@@ -39,9 +39,9 @@ std::vector<std::string> split_op_names(const std::string& flag, const std::stri
 
 // The entries of `db` the selection covers, in the database's order. A name or a regex that
 // selects nothing is the caller's mistake, never an empty run. Errors: std::invalid_argument
-// "--ops: 'ad' names no op or conformance entry (close: add, abs)" (up to 8 close names: same
-// prefix, or within a few edits), "--ops-regex: '...' matches no op or entry name", or for an
-// invalid regex "--ops-regex: invalid regular expression '...' (...)".
+// "--ops: 'sum.IntList' names no op or conformance entry (close: sum.IntList_out); ..." (up to
+// 8 close names: same prefix, or within a few edits), "--ops-regex: '...' matches no op or entry
+// name ...", or for an invalid regex "--ops-regex: invalid regular expression '...' (...)".
 std::vector<const OpEntry*> select_entries(const OpDatabase& db, const OpSelection& selection);
 
 // The names `name` can be selected by in `entry`: its name, its variants' names and their base

@@ -174,8 +174,7 @@ std::vector<Row> rows() {
        .out_has = {"exited with status", "Verdict: FAIL"}},
       // A crashing kernel fails its op; the run goes on and reports (isolation by default).
       {.name = "kernel_crash_isolated_by_default",
-       .args = {"--backend", plugin("kernel_crash"), "--ops", "add.out,neg", "--dtypes",
-                "float32"},
+       .args = {"--backend", plugin("kernel_crash"), "--ops", "add.out,neg", "--dtypes", "float32"},
        .status = 1,
        .out_has = {"killed by signal", "Verdict: FAIL"}},
       // In process, the crash ends the run naming the case; no report says it passed.
@@ -265,8 +264,8 @@ INSTANTIATE_TEST_SUITE_P(Rows, BrokenRun, ::testing::ValuesIn(rows()),
 // The control: the same plugin without a defect passes, isolated by default.
 TEST(BrokenRuns, TheCorrectVariantPassesIsolatedByDefault) {
   const std::string dir = temp_dir("report-correct");
-  const Ended e = run("correct", {"--backend", plugin("none"), "--ops", "add.out,neg",
-                                  "--dtypes", "float32", "--report-dir", dir});
+  const Ended e = run("correct", {"--backend", plugin("none"), "--ops", "add.out,neg", "--dtypes",
+                                  "float32", "--report-dir", dir});
   EXPECT_TRUE(e.green()) << e.describe();
   const json report = json::parse(read(dir + "/report.json"));
   EXPECT_TRUE(report["verdict"]["passed"].get<bool>());

@@ -41,8 +41,8 @@ void write(const std::string& path, const std::string& text) { std::ofstream(pat
 
 TEST(Cli, WritesJsonAndHtmlReportsWithEveryOpAndDtype) {
   const std::string dir = temp_dir("reports");
-  const CliRun r = cli({"--ops", "add.Tensor,mul.Tensor,abs", "--dtypes", "float32,int32",
-                        "--json", dir + "/r.json", "--html", dir + "/r.html", "--no-repro"});
+  const CliRun r = cli({"--ops", "add.Tensor,mul.Tensor,abs", "--dtypes", "float32,int32", "--json",
+                        dir + "/r.json", "--html", dir + "/r.html", "--no-repro"});
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_THAT(r.out, HasSubstr("Verdict: PASS"));
   const json report = json::parse(read(dir + "/r.json"));
@@ -95,9 +95,8 @@ TEST(Cli, AFailureWritesAReproFileThatReplayRunsAgain) {
 
 TEST(Cli, CasesWrittenAsDataRunAgainAndPass) {
   const std::string dir = temp_dir("cases");
-  const CliRun w =
-      cli({"--ops", "add.Tensor,neg,exp,view,transpose.int,clone,fill_.Scalar",
-           "--dtypes", "float32,int64,bool", "--write-cases", dir + "/cases.json"});
+  const CliRun w = cli({"--ops", "add.Tensor,neg,exp,view,transpose.int,clone,fill_.Scalar",
+                        "--dtypes", "float32,int64,bool", "--write-cases", dir + "/cases.json"});
   ASSERT_EQ(w.status, 0) << w.err;
   const std::string text = read(dir + "/cases.json");
   EXPECT_THAT(text, HasSubstr("\"nan\""));  // special values are written losslessly
@@ -155,8 +154,8 @@ TEST(Cli, ExpectedFailuresDoNotFailTheRunAndUnexpectedPassesAreReported) {
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_THAT(r.out, HasSubstr("Expected failures: 3"));
   EXPECT_THAT(r.out, HasSubstr("Unexpected passes: 2"));
-  const CliRun without = cli({"--backend", "wrong_values_int32", "--ops", "add.Tensor",
-                              "--dtypes", "int32", "--no-repro"});
+  const CliRun without = cli({"--backend", "wrong_values_int32", "--ops", "add.Tensor", "--dtypes",
+                              "int32", "--no-repro"});
   EXPECT_EQ(without.status, 1);
 }
 

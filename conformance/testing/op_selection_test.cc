@@ -60,8 +60,8 @@ TEST(OpSelection, AnOpOrEntryNameSelectsItsEntry) {
 
 TEST(OpSelection, ARegexMatchesWholeNamesOnly) {
   // Searched, "^(add|mul)" also selected addcmul, expand and expand_as.
-  EXPECT_THAT(selected(matching("(add|mul)")), ElementsAre("add.Tensor", "add.Scalar",
-                                                            "mul.Tensor", "mul.Scalar"));
+  EXPECT_THAT(selected(matching("(add|mul)")),
+              ElementsAre("add.Tensor", "add.Scalar", "mul.Tensor", "mul.Scalar"));
   EXPECT_THAT(selected(matching("expand.*")), ElementsAre("expand", "expand_as"));
   EXPECT_THAT(selected({.names = {"neg"}, .regex = "exp"}), ElementsAre("neg", "exp"));
 }
@@ -123,26 +123,31 @@ TEST(SchemaCli, DescribesEachOverloadWithDtypesVariantsAndWhatCommonServes) {
   const std::string all_dtypes =
       "bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64, complex64, "
       "complex128";
-  EXPECT_EQ(r.out,
-            "sum.dim_IntList (conformance entry, family reduction, tier 1)\n"
-            "  functional  sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, "
-            "ScalarType? dtype=None) -> Tensor\n"
-            "  out         sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, "
-            "ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)\n"
-            "  dtypes      " + all_dtypes + "\n"
-            "  Common      a backend that registers only sum.IntList_out also gets sum.dim_IntList "
-            "(the Common key runs the meta function, allocates or checks the output, then calls "
-            "sum.IntList_out)\n"
-            "\n"
-            "sum (conformance entry, family reduction, tier 2)\n"
-            "  functional  sum(Tensor self, *, ScalarType? dtype=None) -> Tensor\n"
-            "  out         sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> "
-            "Tensor(a!)\n"
-            "  dtypes      " + all_dtypes + "\n"
-            "  composite   sum, sum.out: written with other ops (CompositeImplicit): served by "
-            "what they call\n"
-            "  Common      serves no variant of this group through sum.out (not a structured "
-            "group)\n");
+  EXPECT_EQ(
+      r.out,
+      "sum.dim_IntList (conformance entry, family reduction, tier 1)\n"
+      "  functional  sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, "
+      "ScalarType? dtype=None) -> Tensor\n"
+      "  out         sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, "
+      "ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)\n"
+      "  dtypes      " +
+          all_dtypes +
+          "\n"
+          "  Common      a backend that registers only sum.IntList_out also gets sum.dim_IntList "
+          "(the Common key runs the meta function, allocates or checks the output, then calls "
+          "sum.IntList_out)\n"
+          "\n"
+          "sum (conformance entry, family reduction, tier 2)\n"
+          "  functional  sum(Tensor self, *, ScalarType? dtype=None) -> Tensor\n"
+          "  out         sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> "
+          "Tensor(a!)\n"
+          "  dtypes      " +
+          all_dtypes +
+          "\n"
+          "  composite   sum, sum.out: written with other ops (CompositeImplicit): served by "
+          "what they call\n"
+          "  Common      serves no variant of this group through sum.out (not a structured "
+          "group)\n");
 }
 
 TEST(SchemaCli, AnOutOpNamesItsGroupAndTheInPlaceVariantIsServedToo) {

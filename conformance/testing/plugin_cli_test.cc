@@ -62,8 +62,7 @@ TEST(PluginCli, APluginsKernelsAndItsCpuFallbackPassAndAreReportedAsSuch) {
 
 TEST(PluginCli, TheSameRunInChildProcessesGivesTheSameVerdict) {
   CliRun r;
-  const json report =
-      run_report({"--backend", kPlugin, "--ops", "mul.Tensor", "--isolate"}, &r);
+  const json report = run_report({"--backend", kPlugin, "--ops", "mul.Tensor", "--isolate"}, &r);
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_EQ(report_op(report, "mul.out")["status"], "pass");
 }
@@ -91,9 +90,8 @@ TEST(PluginCli, PluginsThatCannotBeTestedGiveClearErrors) {
 
 // --debug-checks: a correct plugin's kernels pass the host's checks against the meta functions.
 TEST(PluginCli, DebugChecksPassACorrectPlugin) {
-  const CliRun r =
-      cli({"--backend", kPlugin, "--debug-checks", "--ops", "add.Tensor,mul.Tensor",
-           "--dtypes", "float32,int64", "--no-repro"});
+  const CliRun r = cli({"--backend", kPlugin, "--debug-checks", "--ops", "add.Tensor,mul.Tensor",
+                        "--dtypes", "float32,int64", "--no-repro"});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_THAT(r.out, HasSubstr("Verdict: PASS"));
 }

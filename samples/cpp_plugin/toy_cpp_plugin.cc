@@ -30,8 +30,7 @@ bp_error* allocate(void*, bp_device, size_t nbytes, void** out) {
   // aligned_alloc wants a multiple of the alignment (and at least one byte).
   const size_t rounded = (nbytes + kAlignment) / kAlignment * kAlignment;
   *out = std::aligned_alloc(kAlignment, rounded);
-  return *out != nullptr ? nullptr
-                         : api->error_create(BP_ERROR_OUT_OF_MEMORY, "out of memory");
+  return *out != nullptr ? nullptr : api->error_create(BP_ERROR_OUT_OF_MEMORY, "out of memory");
 }
 
 void deallocate(void*, bp_device, void* ptr) { std::free(ptr); }

@@ -192,12 +192,14 @@ TEST(Tensors, AsStridedErrorsNameTheFunctionAndTheGeometry) {
   };
   const std::string invalid = std::to_string(BP_ERROR_INVALID_ARGUMENT) + " ";
   EXPECT_EQ(as_strided(sizes, strides, 2, 0),
-            invalid + "bp_api.tensor_as_strided: setStorage: sizes [4, 4], strides [1, 4], "
-                      "storage offset 0, and itemsize 4 requiring a storage size of 64 are out "
-                      "of bounds for storage of size 24");
+            invalid +
+                "bp_api.tensor_as_strided: setStorage: sizes [4, 4], strides [1, 4], "
+                "storage offset 0, and itemsize 4 requiring a storage size of 64 are out "
+                "of bounds for storage of size 24");
   EXPECT_EQ(as_strided(sizes, negative, 1, 0),
-            invalid + "bp_api.tensor_as_strided: as_strided: Negative strides are not supported "
-                      "at the moment, got strides: [-1]");
+            invalid +
+                "bp_api.tensor_as_strided: as_strided: Negative strides are not supported "
+                "at the moment, got strides: [-1]");
   EXPECT_EQ(as_strided(sizes, strides, 1, -1),
             invalid + "bp_api.tensor_as_strided: storage_offset must be non-negative, got -1");
   EXPECT_EQ(as_strided(nullptr, strides, 1, 0),
@@ -205,9 +207,9 @@ TEST(Tensors, AsStridedErrorsNameTheFunctionAndTheGeometry) {
   EXPECT_EQ(as_strided(sizes, nullptr, 1, 0),
             invalid + "bp_api.tensor_as_strided: `strides` is NULL");
   bp_tensor* out = nullptr;
-  EXPECT_EQ(ErrorHandle(api(), api()->tensor_as_strided(nullptr, sizes, strides, 0, 0, &out))
-                .message(),
-            "bp_api.tensor_as_strided: `self` is NULL");
+  EXPECT_EQ(
+      ErrorHandle(api(), api()->tensor_as_strided(nullptr, sizes, strides, 0, 0, &out)).message(),
+      "bp_api.tensor_as_strided: `self` is NULL");
 }
 
 TEST(Logging, WarningsAndNotesReachTheHandler) {

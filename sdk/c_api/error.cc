@@ -65,8 +65,8 @@ std::string_view without_backend_name(std::string_view message, std::string_view
 
 void throw_backend_error(bp_error* error, std::string_view label, std::string_view context) {
   const ErrorCode code = static_cast<ErrorCode>(error->code);
-  std::string message = detail::str_cat("[", label, "] ", context, ": ",
-                                        without_backend_name(error->message, label));
+  std::string message =
+      detail::str_cat("[", label, "] ", context, ": ", without_backend_name(error->message, label));
   destroy_error(error);
   detail::throw_error(code, std::move(message));
 }

@@ -38,8 +38,8 @@ TEST(BackendErrors, APluginNamingItselfIsNotRepeated) {
 TEST(BackendErrors, AHostErrorAKernelPassesOnKeepsItsContextButNotTheBackendTwice) {
   // The kernel's allocation failed in the host ("[npu0] allocate 64 bytes: ...") and the kernel
   // returned that error.
-  EXPECT_EQ(thrown(BP_ERROR_OUT_OF_MEMORY, "[npu0] allocate 64 bytes: out of device memory",
-                   "npu0", "add.out"),
+  EXPECT_EQ(thrown(BP_ERROR_OUT_OF_MEMORY, "[npu0] allocate 64 bytes: out of device memory", "npu0",
+                   "add.out"),
             std::to_string(BP_ERROR_OUT_OF_MEMORY) +
                 " [npu0] add.out: allocate 64 bytes: out of device memory");
   EXPECT_EQ(without_backend_name("npu0: [npu0] x", "npu0"), "[npu0] x");

@@ -53,8 +53,8 @@ void check_same_dtype(const bp_iter_config& c) {
     const bp_tensor* handle = output ? c.outputs[i] : c.inputs[i - c.noutputs];
     if (handle == nullptr) continue;  // an output the plan allocates
     const Tensor t = tensor_from(handle);
-    const std::string name = detail::str_cat(output ? "output " : "input ",
-                                             output ? i : i - c.noutputs);
+    const std::string name =
+        detail::str_cat(output ? "output " : "input ", output ? i : i - c.noutputs);
     if (!first) {
       first.emplace(name, t.dtype());
       continue;

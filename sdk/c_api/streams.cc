@@ -130,8 +130,8 @@ bp_error* stream_create(bp_device in, bp_stream** out) {
       void* native = nullptr;
       hook_error(b.fns.create(b.fns.user_data, to_bp_device(device), &native), b, "create");
       if (native == nullptr) {
-        throw_backend_error(make_error(BP_ERROR_INTERNAL, "create returned a NULL stream"),
-                            b.label, "stream create");
+        throw_backend_error(make_error(BP_ERROR_INTERNAL, "create returned a NULL stream"), b.label,
+                            "stream create");
       }
       record->native = native;
     }

@@ -186,11 +186,10 @@ bp_error* tensor_as_strided(const bp_tensor* self, const int64_t* sizes, const i
     const IntArrayRef shape = sizes_of(sizes, ndim, "tensor_as_strided");
     if (ndim > 0) require(strides, "tensor_as_strided", "strides");
     BP_CHECK(storage_offset >= 0,
-             "bp_api.tensor_as_strided: storage_offset must be non-negative, got ",
-             storage_offset);
+             "bp_api.tensor_as_strided: storage_offset must be non-negative, got ", storage_offset);
     try {
-      *out = new_reference(native::as_strided(tensor_from(self), shape,
-                                               IntArrayRef(strides, ndim), storage_offset));
+      *out = new_reference(
+          native::as_strided(tensor_from(self), shape, IntArrayRef(strides, ndim), storage_offset));
     } catch (const Error& e) {
       detail::throw_error(e.code(), detail::str_cat("bp_api.tensor_as_strided: ", e.message()));
     }

@@ -22,9 +22,9 @@
  * minor_version) never change in any version, so code can always read the version first.
  * `struct_size` is sizeof(bp_api) as the host compiled it: code built against newer headers
  * checks BP_API_HAS(api, field) before calling a function added after the minor version it
- * requires (fields marked "(0.1)" were added in 0.1, "(0.2)" in 0.2, "(0.3)" in 0.3). A plugin reports the API
- * version it was built against and the host refuses a different major version or a newer minor
- * version than its own.
+ * requires (fields marked "(0.1)" were added in 0.1, "(0.2)" in 0.2, "(0.3)" in 0.3). A plugin
+ * reports the API version it was built against and the host refuses a different major version or a
+ * newer minor version than its own.
  *
  * Structs passed in (descs, configs) may come from code built against older or newer headers:
  * fields past the caller's struct_size read as zero; a larger struct is accepted when every byte

@@ -89,7 +89,8 @@ typedef enum bp_iter_flags {
    * (float32), which is the common dtype and the dtype of an output the plan allocates; a given
    * output must be a dtype the result casts to safely. On the CPU an integer input is replaced by a
    * converted temporary; other devices convert while loading (the operand keeps its dtype). */
-  BP_ITER_UNARY_FLOAT_OP = (1 << 0) | (1 << 2) | (1 << 4) | (1 << 5) | (1 << 6) | (1 << 7) | (1 << 8)
+  BP_ITER_UNARY_FLOAT_OP =
+      (1 << 0) | (1 << 2) | (1 << 4) | (1 << 5) | (1 << 6) | (1 << 7) | (1 << 8)
 } bp_iter_flags;
 
 typedef struct bp_iter_config {
