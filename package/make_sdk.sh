@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Assembles backplane-sdk.tar.gz (the layout is in docs/building.md, "The SDK package"). Called by
 # //package:backplane_sdk as
-#   make_sdk.sh OUT.tar.gz --version_h=F --lib=F --cuda_plugin=F --conformance=F --cmake_config=F
-#     --cmake_config_version=F --pkgconfig=F --doc_links=F --headers F... --samples F... --docs F...
+#   make_sdk.sh OUT.tar.gz --version_h=F --lib=F --cuda_plugin=F --conformance=F --ops_txt=F
+#     --cmake_config=F --cmake_config_version=F --pkgconfig=F --doc_links=F --headers F...
+#     --samples F... --docs F...
 # Every file's place in the package comes from its option, not from its Bazel path. --docs are
 # Markdown files of the repository (docs/X.md goes to share/doc/backplane/X.md, package/README.md
 # to share/doc/backplane/README.md); their links, and those of the samples' Markdown, are rewritten
@@ -39,8 +40,8 @@ for arg in "$@"; do
       ;;
   esac
 done
-for key in version_h lib cuda_plugin conformance cmake_config cmake_config_version pkgconfig \
-  doc_links; do
+for key in version_h lib cuda_plugin conformance ops_txt cmake_config cmake_config_version \
+  pkgconfig doc_links; do
   [[ -n "${file[$key]:-}" ]] || die "missing --$key=FILE"
 done
 
@@ -82,6 +83,7 @@ put 644 include/backplane "${headers[@]}"
 put_binary lib "${file[lib]}"
 put_binary lib/backplane "${file[cuda_plugin]}"
 put_binary bin "${file[conformance]}"
+put 644 share/backplane "${file[ops_txt]}"
 fill "${file[cmake_config]}" lib/cmake/Backplane/BackplaneConfig.cmake
 fill "${file[cmake_config_version]}" lib/cmake/Backplane/BackplaneConfigVersion.cmake
 fill "${file[pkgconfig]}" lib/pkgconfig/backplane.pc

@@ -11,6 +11,7 @@
 
 #include "conformance/cli/commands.h"
 #include "conformance/cli/options.h"
+#include "conformance/cli/schemas.h"
 #include "conformance/io/case_file.h"
 #include "conformance/io/progress.h"
 #include "conformance/io/report.h"
@@ -131,8 +132,16 @@ int run(CliOptions o, const BackendFactories& backends, std::ostream& out, std::
     for (const Profile& p : profiles()) out << p.name << "\t" << p.description << "\n";
     return 0;
   }
+  if (o.list_ops && o.schemas) {
+    list_schemas(out);
+    return 0;
+  }
   if (o.list_ops) {
     list_ops(o, out);
+    return 0;
+  }
+  if (!o.schema.empty()) {
+    describe_ops(o.schema, out);
     return 0;
   }
   const Profile* profile = nullptr;
@@ -175,7 +184,7 @@ int run(CliOptions o, const BackendFactories& backends, std::ostream& out, std::
     results = run_case_file(o, *backend, compare_with, tolerances, err);
   } else {
     RunOptions options;
-    options.ops_regex = o.ops_regex;
+    options.ops = o.ops;
     options.dtypes = o.dtypes;
     options.isolate = o.isolate.value_or(false);
     options.entry_timeout_seconds = o.timeout_seconds;

@@ -1,7 +1,7 @@
 // backplane-conformance's command line, as a function so tests can drive it.
 //
 //   BackendFactories backends = {cpu_backend_factory()};
-//   int status = run_cli({"--ops", "^add", "--json", "r.json"}, backends, std::cout, std::cerr);
+//   int status = run_cli({"--ops", "add", "--json", "r.json"}, backends, std::cout, std::cerr);
 //
 // Exit status: 0 when the verdict passes, 1 when it fails (unexpected failures, no case run, a
 // profile gap, registered ops without an entry), 2 for usage errors. `--help` lists the options;

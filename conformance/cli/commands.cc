@@ -14,11 +14,12 @@
 namespace bp::conformance {
 
 void list_ops(const CliOptions& o, std::ostream& out) {
+  const std::vector<const OpEntry*> selected = select_entries(op_database(), o.ops);
   out << std::left << std::setw(24) << "entry" << std::setw(11) << "family" << std::setw(6)
       << "tier" << std::setw(8) << "dtypes"
       << "variants (* = not declared)\n";
-  for (const OpEntry& e : op_database().entries()) {
-    if (!entry_selected(e, o.ops_regex)) continue;
+  for (const OpEntry* entry : selected) {
+    const OpEntry& e = *entry;
     out << std::left << std::setw(24) << e.name << std::setw(11) << e.family << std::setw(6)
         << e.tier << std::setw(8) << e.dtypes.list().size();
     for (const OpVariant& v : e.variants) out << " " << v.op << (is_declared(v.op) ? "" : "*");
@@ -181,10 +182,9 @@ int replay(const CliOptions& o, const Backend& backend, const Backend* compare_w
 
 size_t write_cases(const CliOptions& o, const Tolerances& tolerances) {
   std::vector<Case> all;
-  for (const OpEntry& e : op_database().entries()) {
-    if (!entry_selected(e, o.ops_regex)) continue;
-    for (ScalarType t : (e.dtypes & o.dtypes).list()) {
-      Plan plan = plan_cases(e, t, tolerances);
+  for (const OpEntry* e : select_entries(op_database(), o.ops)) {
+    for (ScalarType t : (e->dtypes & o.dtypes).list()) {
+      Plan plan = plan_cases(*e, t, tolerances);
       for (Case& c : plan.cases) all.push_back(std::move(c));
     }
   }

@@ -13,7 +13,8 @@
 
 namespace bp::conformance {
 
-// --list-ops: every entry with its family, tier, dtypes and variants (declared or not).
+// --list-ops: the entries o.ops selects (all by default) with their family, tier, dtypes and
+// variants (declared or not). Errors: std::invalid_argument when o.ops selects nothing.
 void list_ops(const CliOptions& o, std::ostream& out);
 
 // --cases FILE: runs the file's cases; the results come back as a run's (one op per case op).

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 namespace bp::conformance {
 
@@ -27,10 +28,21 @@ Backend:
                             Every plugin load is tried first in a child process, killed after
                             $BP_PLUGIN_LOAD_TIMEOUT seconds (default 60; 0: no trial load)
 Selection:
-  --ops REGEX               entries or ops whose name matches (ECMAScript regex, searched)
+  --ops NAMES               comma-separated names, each matched exactly: an op's base name
+                            (add: add.Tensor with add_.Tensor and add.out, add.Scalar, ...), an
+                            op (add.out, sum.IntList_out) or an entry (sum.dim_IntList); a name
+                            that selects nothing is a usage error naming close names
+  --ops-regex REGEX         entries with an entry or op name (or base name) that REGEX
+                            (ECMAScript) matches whole: '(add|mul)\..*'; with --ops: either
   --dtypes LIST             comma-separated dtypes (default: all 12), e.g. float32,int64
   --profile NAME            fail unless the profile's ops all pass: tier1, tier1-all-dtypes
   --list-ops, --list-profiles
+Ops and schemas:
+  --list-ops --schemas      every declared op's schema (PyTorch syntax), one a line
+  --schema NAMES            each overload of the named ops (names as --ops takes them): its
+                            schema, the dtypes the suite checks, its variants (functional,
+                            in-place, out=) and which of them the Common key provides to a
+                            backend that registers only the out= op
 Running:
   --isolate                 run each entry (each case of --cases / --replay) in a child
                             process: a crash, a hang or an exit fails its case, not the run;
@@ -106,7 +118,9 @@ CliOptions parse_options(const std::vector<std::string>& args) {
     } else if (flag == "--device") {
       o.device = next();
     } else if (flag == "--ops") {
-      o.ops_regex = next();
+      for (std::string& name : split_op_names(flag, next())) o.ops.names.push_back(std::move(name));
+    } else if (flag == "--ops-regex") {
+      o.ops.regex = next();
     } else if (flag == "--dtypes") {
       std::istringstream list(next());
       std::string name;
@@ -148,6 +162,10 @@ CliOptions parse_options(const std::vector<std::string>& args) {
       o.write_cases = user_path(next());
     } else if (flag == "--list-ops") {
       o.list_ops = true;
+    } else if (flag == "--schemas") {
+      o.schemas = true;
+    } else if (flag == "--schema") {
+      for (std::string& name : split_op_names(flag, next())) o.schema.push_back(std::move(name));
     } else if (flag == "--list-backends") {
       o.list_backends = true;
     } else if (flag == "--debug-checks") {
@@ -164,6 +182,7 @@ CliOptions parse_options(const std::vector<std::string>& args) {
       throw std::invalid_argument("unknown option '" + args[i] + "'");
     }
   }
+  if (o.schemas && !o.list_ops) throw std::invalid_argument("--schemas goes with --list-ops");
   if (!o.report_dir.empty()) {
     const std::filesystem::path dir(o.report_dir);
     if (o.json_report.empty()) o.json_report = (dir / "report.json").string();

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "conformance/framework/dtype_set.h"
+#include "conformance/runner/op_selection.h"
 
 namespace bp::conformance {
 
@@ -17,7 +18,8 @@ struct CliOptions {
   std::string backend = "cpu";
   // With a plugin path: which of the plugin's backends to test ("": its only one).
   std::string device;
-  std::string ops_regex;
+  // --ops NAMES (repeatable), --ops-regex REGEX: the entries to run, list or write.
+  OpSelection ops;
   DtypeSet dtypes = kAllDtypes;
   std::string profile;
   // --isolate / --no-isolate; unset: isolated for plugin backends (isolate_by_default).
@@ -36,6 +38,10 @@ struct CliOptions {
   std::string replay;
   std::string write_cases;
   bool list_ops = false;
+  // --list-ops --schemas: every declared op's schema instead of the entries.
+  bool schemas = false;
+  // --schema NAMES: the ops to describe (names as --ops takes them).
+  std::vector<std::string> schema;
   bool list_backends = false;
   bool list_plugins = false;
   bool debug_checks = false;

@@ -8,7 +8,6 @@
 #include "conformance/runner/compare.h"
 #include "conformance/runner/in_flight.h"
 #include "conformance/runner/isolate.h"
-#include "conformance/runner/name_filter.h"
 #include "conformance/runner/planner.h"
 #include "sdk/dispatch/dispatcher.h"
 
@@ -61,13 +60,6 @@ CaseRecord record_of(const Case& c, const CaseOutcome& o) {
 
 }  // namespace
 
-bool entry_selected(const OpEntry& entry, const std::string& regex) {
-  if (regex.empty()) return true;
-  std::vector<std::string_view> names{entry.name};
-  for (const OpVariant& v : entry.variants) names.push_back(v.op);
-  return any_name_matches(regex, names);
-}
-
 void run_entry(const OpEntry& entry, const Backend& backend, const RunOptions& options,
                const EntryHooks& hooks) {
   const Tolerances& tolerances = options.tolerances ? *options.tolerances : Tolerances::builtin();
@@ -116,10 +108,7 @@ RunResults run_suite(const OpDatabase& db, const Backend& backend, const RunOpti
   results.tolerance_sources = tolerances.sources();
   results.tolerance_overrides = tolerances.vendor_overrides();
   results.ops_without_entry = ops_without_entry(db);
-  std::vector<const OpEntry*> selected;
-  for (const OpEntry& e : db.entries()) {
-    if (entry_selected(e, options.ops_regex)) selected.push_back(&e);
-  }
+  const std::vector<const OpEntry*> selected = select_entries(db, options.ops);
   Progress progress{0, selected.size(), "", 0};
   for (const OpEntry* e : selected) {
     const size_t first = results.ops.size();

@@ -2,7 +2,7 @@
 // on one backend; in process, or with crash isolation (isolate.h).
 //
 //   RunOptions options;
-//   options.ops_regex = "^add";                  // entries or ops whose name matches
+//   options.ops.names = {"add"};                 // add.Tensor, add.Scalar, ... (op_selection.h)
 //   options.dtypes = DtypeSet(ScalarType::kFloat32);
 //   options.on_failure = write_repro;            // returns the repro file's path
 //   RunResults r = run_suite(op_database(), backend, options);
@@ -24,6 +24,7 @@
 #include "conformance/runner/backend.h"
 #include "conformance/runner/case.h"
 #include "conformance/runner/execute.h"
+#include "conformance/runner/op_selection.h"
 #include "conformance/runner/results.h"
 #include "conformance/runner/tolerances.h"
 
@@ -40,7 +41,7 @@ struct Progress {
 using FailureSink = std::function<std::string(const Case&, const CaseOutcome&)>;
 
 struct RunOptions {
-  std::string ops_regex;  // empty: every entry
+  OpSelection ops;  // empty: every entry
   DtypeSet dtypes = kAllDtypes;
   bool isolate = false;
   int entry_timeout_seconds = 300;         // isolation: a child taking longer is killed
@@ -50,9 +51,7 @@ struct RunOptions {
   std::function<void(const Progress&)> progress;
 };
 
-// Whether an entry is selected by `regex` (its name or one of its variants' names matches).
-bool entry_selected(const OpEntry& entry, const std::string& regex);
-
+// Errors: std::invalid_argument when options.ops selects nothing (select_entries).
 RunResults run_suite(const OpDatabase& db, const Backend& backend, const RunOptions& options);
 
 // Ops the registry has (the dispatcher's ops in namespace bp) that no entry of `db` covers.

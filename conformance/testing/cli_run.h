@@ -1,6 +1,6 @@
 // Runs the conformance CLI in-process for tests and captures what it printed; reads its reports.
 //
-//   const CliRun r = run_cli_quietly({"--ops", "^neg$"}, test_backend_factories());
+//   const CliRun r = run_cli_quietly({"--ops", "neg"}, test_backend_factories());
 //   EXPECT_EQ(r.status, 0) << r.out << r.err;
 #ifndef BACKPLANE_CONFORMANCE_TESTING_CLI_RUN_H_
 #define BACKPLANE_CONFORMANCE_TESTING_CLI_RUN_H_

@@ -41,8 +41,8 @@ void write(const std::string& path, const std::string& text) { std::ofstream(pat
 
 TEST(Cli, WritesJsonAndHtmlReportsWithEveryOpAndDtype) {
   const std::string dir = temp_dir("reports");
-  const CliRun r = cli({"--ops", "^(add|mul)\\.Tensor$|^abs$", "--dtypes", "float32,int32",
-                        "--json", dir + "/r.json", "--html", dir + "/r.html", "--no-repro"});
+  const CliRun r = cli({"--ops", "add.Tensor,mul.Tensor,abs", "--dtypes", "float32,int32", "--json",
+                        dir + "/r.json", "--html", dir + "/r.html", "--no-repro"});
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_THAT(r.out, HasSubstr("Verdict: PASS"));
   const json report = json::parse(read(dir + "/r.json"));
@@ -70,7 +70,7 @@ TEST(Cli, WritesJsonAndHtmlReportsWithEveryOpAndDtype) {
 
 TEST(Cli, AFailureWritesAReproFileThatReplayRunsAgain) {
   const std::string dir = temp_dir("repros");
-  const CliRun r = cli({"--backend", "wrong_values_int32", "--ops", "^add\\.Tensor$", "--dtypes",
+  const CliRun r = cli({"--backend", "wrong_values_int32", "--ops", "add.Tensor", "--dtypes",
                         "int32", "--repro-dir", dir});
   ASSERT_EQ(r.status, 1) << r.out << r.err;
   std::string repro;
@@ -95,9 +95,8 @@ TEST(Cli, AFailureWritesAReproFileThatReplayRunsAgain) {
 
 TEST(Cli, CasesWrittenAsDataRunAgainAndPass) {
   const std::string dir = temp_dir("cases");
-  const CliRun w =
-      cli({"--ops", "^(add\\.Tensor|neg|exp|view|transpose\\.int|clone|fill_\\.Scalar)$",
-           "--dtypes", "float32,int64,bool", "--write-cases", dir + "/cases.json"});
+  const CliRun w = cli({"--ops", "add.Tensor,neg,exp,view,transpose.int,clone,fill_.Scalar",
+                        "--dtypes", "float32,int64,bool", "--write-cases", dir + "/cases.json"});
   ASSERT_EQ(w.status, 0) << w.err;
   const std::string text = read(dir + "/cases.json");
   EXPECT_THAT(text, HasSubstr("\"nan\""));  // special values are written losslessly
@@ -150,21 +149,21 @@ TEST(Cli, ExpectedFailuresDoNotFailTheRunAndUnexpectedPassesAreReported) {
         "add_.Tensor int32\n"
         "add.out *\n"
         "add.Tensor float32  # fixed since: passes\n");
-  const CliRun r = cli({"--backend", "wrong_values_int32", "--ops", "^add\\.Tensor$", "--dtypes",
+  const CliRun r = cli({"--backend", "wrong_values_int32", "--ops", "add.Tensor", "--dtypes",
                         "int32,float32", "--expected-failures", dir + "/xfail.txt", "--no-repro"});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_THAT(r.out, HasSubstr("Expected failures: 3"));
   EXPECT_THAT(r.out, HasSubstr("Unexpected passes: 2"));
-  const CliRun without = cli({"--backend", "wrong_values_int32", "--ops", "^add\\.Tensor$",
-                              "--dtypes", "int32", "--no-repro"});
+  const CliRun without = cli({"--backend", "wrong_values_int32", "--ops", "add.Tensor", "--dtypes",
+                              "int32", "--no-repro"});
   EXPECT_EQ(without.status, 1);
 }
 
 TEST(Cli, TheTier1ProfileFailsWhenItsOpsDoNotAllPass) {
-  const CliRun r = cli({"--ops", "^neg$", "--profile", "tier1", "--no-repro"});
+  const CliRun r = cli({"--ops", "neg", "--profile", "tier1", "--no-repro"});
   EXPECT_EQ(r.status, 1);
   EXPECT_THAT(r.out, HasSubstr("profile 'tier1'"));
-  const CliRun nothing = cli({"--backend", "supports_nothing", "--ops", "^add\\.", "--no-repro"});
+  const CliRun nothing = cli({"--backend", "supports_nothing", "--ops", "add", "--no-repro"});
   EXPECT_EQ(nothing.status, 1);
   EXPECT_THAT(nothing.out, HasSubstr("no case ran"));
 }
@@ -172,7 +171,7 @@ TEST(Cli, TheTier1ProfileFailsWhenItsOpsDoNotAllPass) {
 TEST(Cli, VendorTolerancesAreRecordedInTheReport) {
   const std::string dir = temp_dir("tolerances");
   write(dir + "/tol.json", R"({"ops": {"exp": {"float32": {"atol": 1e-4, "rtol": 1e-4}}}})");
-  const CliRun r = cli({"--ops", "^exp$", "--dtypes", "float32", "--tolerances", dir + "/tol.json",
+  const CliRun r = cli({"--ops", "exp", "--dtypes", "float32", "--tolerances", dir + "/tol.json",
                         "--json", dir + "/r.json", "--no-repro"});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   const json report = json::parse(read(dir + "/r.json"));

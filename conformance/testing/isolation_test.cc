@@ -16,7 +16,7 @@ TEST(Isolation, ACrashFailsItsOpsAndTheRunGoesOn) {
   auto backend = make_test_backend(Defect::kCrashes);
   const CpuBackend cpu;
   RunOptions options;
-  options.ops_regex = "^(add|mul)\\.|^view$";
+  options.ops.names = {"add", "mul", "view"};
   options.dtypes = DtypeSet(ScalarType::kInt32) | DtypeSet(ScalarType::kFloat32);
   options.compare_with = &cpu;
   options.isolate = true;

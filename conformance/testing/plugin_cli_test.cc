@@ -36,7 +36,7 @@ json run_report(const std::vector<std::string>& args, CliRun* run) {
 
 TEST(PluginCli, APluginsKernelsAndItsCpuFallbackPassAndAreReportedAsSuch) {
   CliRun r;
-  const json report = run_report({"--backend", kPlugin, "--ops", "^(add|mul)\\.Tensor$|^neg$"}, &r);
+  const json report = run_report({"--backend", kPlugin, "--ops", "add.Tensor,mul.Tensor,neg"}, &r);
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_THAT(r.out, HasSubstr("Verdict: PASS"));
   EXPECT_EQ(report["backend"]["name"], "cplug");
@@ -62,8 +62,7 @@ TEST(PluginCli, APluginsKernelsAndItsCpuFallbackPassAndAreReportedAsSuch) {
 
 TEST(PluginCli, TheSameRunInChildProcessesGivesTheSameVerdict) {
   CliRun r;
-  const json report =
-      run_report({"--backend", kPlugin, "--ops", "^mul\\.Tensor$", "--isolate"}, &r);
+  const json report = run_report({"--backend", kPlugin, "--ops", "mul.Tensor", "--isolate"}, &r);
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_EQ(report_op(report, "mul.out")["status"], "pass");
 }
@@ -91,9 +90,8 @@ TEST(PluginCli, PluginsThatCannotBeTestedGiveClearErrors) {
 
 // --debug-checks: a correct plugin's kernels pass the host's checks against the meta functions.
 TEST(PluginCli, DebugChecksPassACorrectPlugin) {
-  const CliRun r =
-      cli({"--backend", kPlugin, "--debug-checks", "--ops", "^(add|mul)(_?\\.Tensor|\\.out)$",
-           "--dtypes", "float32,int64", "--no-repro"});
+  const CliRun r = cli({"--backend", kPlugin, "--debug-checks", "--ops", "add.Tensor,mul.Tensor",
+                        "--dtypes", "float32,int64", "--no-repro"});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_THAT(r.out, HasSubstr("Verdict: PASS"));
 }
@@ -101,20 +99,20 @@ TEST(PluginCli, DebugChecksPassACorrectPlugin) {
 // Every load attempt is kept as a record: --list-plugins prints them, failures with their cause.
 TEST(PluginCli, ListPluginsPrintsEachLoadAttempt) {
   cli({"--backend", "sdk/c_api/testing/libno_such_plugin.so"});
-  cli({"--backend", kPlugin, "--ops", "^neg$", "--dtypes", "float32", "--no-repro"});
+  cli({"--backend", kPlugin, "--ops", "neg", "--dtypes", "float32", "--no-repro"});
   const CliRun r = cli({"--list-plugins"});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("failed  sdk/c_api/testing/libno_such_plugin.so: cannot load "
                                "plugin 'sdk/c_api/testing/libno_such_plugin.so': no such file "
-                               "(host C ABI 0.2)\n"));
+                               "(host C ABI 0.3)\n"));
   EXPECT_THAT(r.out,
-              HasSubstr("loaded  cplug  " + kPlugin + "  (built against C ABI 0.2; host 0.2)\n"));
+              HasSubstr("loaded  cplug  " + kPlugin + "  (built against C ABI 0.3; host 0.3)\n"));
 }
 
 // `--backend cuda` loads the reference CUDA plugin: on a machine without a GPU (CI) the run stops
 // with the plugin's own reason; with one, add.out passes.
 TEST(PluginCli, TheCudaBackendRunsOrSaysWhyCudaIsUnavailable) {
-  const CliRun r = cli({"--backend", "cuda", "--ops", "^add\\.out$", "--dtypes", "float32"});
+  const CliRun r = cli({"--backend", "cuda", "--ops", "add.out", "--dtypes", "float32"});
   if (r.status == 2) {
     EXPECT_THAT(r.err, HasSubstr("cannot test plugin reference_backend/cuda/libbackplane_cuda.so"));
     EXPECT_THAT(r.err, HasSubstr("CUDA unavailable: "));
@@ -128,7 +126,7 @@ TEST(PluginCli, TheCudaBackendRunsOrSaysWhyCudaIsUnavailable) {
 TEST(PluginCli, ThePluginIsUnloadedAfterARunSoItCanBeLoadedAgain) {
   for (int i = 0; i < 2; ++i) {
     CliRun r;
-    run_report({"--backend", kPlugin, "--ops", "^add\\.out$", "--dtypes", "float32"}, &r);
+    run_report({"--backend", kPlugin, "--ops", "add.out", "--dtypes", "float32"}, &r);
     ASSERT_EQ(r.status, 0) << "run " << i << ": " << r.out << r.err;
   }
 }

@@ -14,7 +14,7 @@
  *     (which copies the tensors to the CPU, runs the op there and copies the results back).
  *
  * Test it with the conformance suite:
- *   backplane-conformance --backend path/to/libtoy_plugin.so --ops '^(add|sub|mul|neg)'
+ *   backplane-conformance --backend path/to/libtoy_plugin.so --ops add,sub,mul,neg
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -37,7 +37,7 @@ static bp_error* toy_allocate(void* user_data, bp_device device, size_t nbytes, 
   (void)user_data;
   (void)device;
   raw = malloc(sizeof(void*) + TOY_ALIGNMENT + nbytes);
-  if (raw == NULL) return api->error_create(BP_ERROR_OUT_OF_MEMORY, "toy: out of device memory");
+  if (raw == NULL) return api->error_create(BP_ERROR_OUT_OF_MEMORY, "out of device memory");
   aligned =
       ((uintptr_t)(raw + sizeof(void*)) + TOY_ALIGNMENT - 1) & ~(uintptr_t)(TOY_ALIGNMENT - 1);
   ((void**)aligned)[-1] = raw;

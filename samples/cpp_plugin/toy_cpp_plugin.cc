@@ -6,7 +6,7 @@
 // fallback.
 //
 // Test it with the conformance suite:
-//   backplane-conformance --backend path/to/libtoy_cpp_plugin.so --ops '^(add|mul)'
+//   backplane-conformance --backend path/to/libtoy_cpp_plugin.so --ops add,mul
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -30,8 +30,7 @@ bp_error* allocate(void*, bp_device, size_t nbytes, void** out) {
   // aligned_alloc wants a multiple of the alignment (and at least one byte).
   const size_t rounded = (nbytes + kAlignment) / kAlignment * kAlignment;
   *out = std::aligned_alloc(kAlignment, rounded);
-  return *out != nullptr ? nullptr
-                         : api->error_create(BP_ERROR_OUT_OF_MEMORY, "toycc: out of memory");
+  return *out != nullptr ? nullptr : api->error_create(BP_ERROR_OUT_OF_MEMORY, "out of memory");
 }
 
 void deallocate(void*, bp_device, void* ptr) { std::free(ptr); }

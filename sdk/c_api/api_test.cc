@@ -158,6 +158,60 @@ void record(void* user_data, int32_t level, const char* message) {
   static_cast<Log*>(user_data)->messages.emplace_back(level, message);
 }
 
+TEST(Tensors, AsStridedViewsShareMemoryAndGiveReductionsTheInputsRank) {
+  ASSERT_TRUE(BP_API_HAS(api(), tensor_as_strided));
+  // sum.IntList_out(self[2, 3], dim=[1], keepdim=False, out[2]): out viewed as [2, 3] with
+  // stride 0 along the reduced dimension, the output a reduction plan wants.
+  const Tensor self = filled(BP_DTYPE_FLOAT32, {2, 3});
+  const Tensor out = Tensor::from_host<float>(api(), {5, 7}, {2});
+  const Tensor view = out.as_strided({2, 3}, {1, 0}, out.info().storage_offset);
+  EXPECT_EQ(view.data(), out.data());
+  EXPECT_EQ(view.strides(), (std::vector<int64_t>{1, 0}));
+  EXPECT_EQ(view.to_host<float>(), (std::vector<float>{5, 5, 5, 7, 7, 7}));
+  const Plan plan(api(), {view.get()}, {self.get()},
+                  BP_ITER_IS_REDUCTION | BP_ITER_PROMOTE_INPUTS_TO_COMMON_DTYPE);
+  EXPECT_TRUE(plan.info().is_reduction);
+  EXPECT_EQ(plan.info().num_output_elements, 2);
+  EXPECT_EQ(plan.operand(0).data, out.data());
+  // An offset into the storage; the view keeps the memory alive after its base is gone.
+  const Tensor tail = [] {
+    const Tensor base = Tensor::from_host<float>(api(), {1, 2, 3, 4}, {4});
+    return base.as_strided({2}, {1}, 2);
+  }();
+  EXPECT_EQ(tail.to_host<float>(), (std::vector<float>{3, 4}));
+}
+
+TEST(Tensors, AsStridedErrorsNameTheFunctionAndTheGeometry) {
+  const Tensor t = filled(BP_DTYPE_FLOAT32, {6});
+  const int64_t sizes[2] = {4, 4}, strides[2] = {1, 4}, negative[1] = {-1};
+  auto as_strided = [&](const int64_t* sz, const int64_t* st, size_t ndim, int64_t offset) {
+    bp_tensor* out = nullptr;
+    const ErrorHandle error(api(), api()->tensor_as_strided(t.get(), sz, st, ndim, offset, &out));
+    EXPECT_EQ(out, nullptr);
+    return std::to_string(error.code()) + " " + error.message();
+  };
+  const std::string invalid = std::to_string(BP_ERROR_INVALID_ARGUMENT) + " ";
+  EXPECT_EQ(as_strided(sizes, strides, 2, 0),
+            invalid +
+                "bp_api.tensor_as_strided: setStorage: sizes [4, 4], strides [1, 4], "
+                "storage offset 0, and itemsize 4 requiring a storage size of 64 are out "
+                "of bounds for storage of size 24");
+  EXPECT_EQ(as_strided(sizes, negative, 1, 0),
+            invalid +
+                "bp_api.tensor_as_strided: as_strided: Negative strides are not supported "
+                "at the moment, got strides: [-1]");
+  EXPECT_EQ(as_strided(sizes, strides, 1, -1),
+            invalid + "bp_api.tensor_as_strided: storage_offset must be non-negative, got -1");
+  EXPECT_EQ(as_strided(nullptr, strides, 1, 0),
+            invalid + "bp_api.tensor_as_strided: `sizes` is NULL");
+  EXPECT_EQ(as_strided(sizes, nullptr, 1, 0),
+            invalid + "bp_api.tensor_as_strided: `strides` is NULL");
+  bp_tensor* out = nullptr;
+  EXPECT_EQ(
+      ErrorHandle(api(), api()->tensor_as_strided(nullptr, sizes, strides, 0, 0, &out)).message(),
+      "bp_api.tensor_as_strided: `self` is NULL");
+}
+
 TEST(Logging, WarningsAndNotesReachTheHandler) {
   Log log;
   api()->set_log_handler(&record, &log);
@@ -173,7 +227,7 @@ TEST(Logging, WarningsAndNotesReachTheHandler) {
   EXPECT_EQ(log.messages[1].first, BP_LOG_INFO);
   EXPECT_EQ(log.messages[1].second,
             "loaded plugin 'cplug' from sdk/c_api/testing/libc_test_plugin.so (built against C "
-            "ABI 0.2)");
+            "ABI 0.3)");
 }
 
 TEST(Threads, CallsFromManyThreadsAtOnceAgree) {

@@ -56,7 +56,7 @@ class DeviceFunctions final : public Allocator,
     void* ptr = nullptr;
     if (bp_error* err =
             allocator_.allocate(allocator_.user_data, to_bp_device(device), nbytes, &ptr)) {
-      throw_error_object(err, detail::str_cat("[", label_, "] allocate ", nbytes, " bytes: "));
+      throw_backend_error(err, label_, detail::str_cat("allocate ", nbytes, " bytes"));
     }
     auto* allocation = new Allocation{shared_from_this(), ptr, device};
     DataPtr owned(ptr, allocation, &free_allocation, device);
@@ -79,14 +79,14 @@ class DeviceFunctions final : public Allocator,
             const char* what, void* dst, Device dst_device, const void* src, Device src_device,
             size_t nbytes) const {
     if (bp_error* err = fn(copies_, dst, dst_device, src, src_device, nbytes)) {
-      throw_error_object(err, detail::str_cat("[", label_, "] ", what, " (", nbytes, " bytes): "));
+      throw_backend_error(err, label_, detail::str_cat(what, " (", nbytes, " bytes)"));
     }
   }
 
   void synchronize(Device device) const {
     if (copies_.synchronize == nullptr) return;
     if (bp_error* err = copies_.synchronize(copies_.user_data, to_bp_device(device))) {
-      throw_error_object(err, detail::str_cat("[", label_, "] synchronize: "));
+      throw_backend_error(err, label_, "synchronize");
     }
   }
 

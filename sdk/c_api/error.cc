@@ -53,6 +53,24 @@ void throw_error_object(bp_error* error, std::string_view prefix) {
   detail::throw_error(code, std::move(message));
 }
 
+std::string_view without_backend_name(std::string_view message, std::string_view label) {
+  if (label.empty()) return message;
+  const std::string bracketed = detail::str_cat("[", label, "] ");
+  const std::string named = detail::str_cat(label, ": ");
+  for (const std::string& prefix : {bracketed, named}) {
+    if (message.starts_with(prefix)) return message.substr(prefix.size());
+  }
+  return message;
+}
+
+void throw_backend_error(bp_error* error, std::string_view label, std::string_view context) {
+  const ErrorCode code = static_cast<ErrorCode>(error->code);
+  std::string message =
+      detail::str_cat("[", label, "] ", context, ": ", without_backend_name(error->message, label));
+  destroy_error(error);
+  detail::throw_error(code, std::move(message));
+}
+
 // ---- The ABI's error functions ---------------------------------------------------------------
 
 namespace {

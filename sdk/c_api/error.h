@@ -8,7 +8,7 @@
 //   }
 //
 //   bp_error* err = plugin_fn(...);
-//   if (err) throw_error_object(err, "[npu] add.out: ");  // bp::Error with the same code
+//   if (err) throw_backend_error(err, "npu", "add.out");  // "[npu] add.out: <its message>"
 //
 // No C++ exception crosses the C ABI: every entry point runs its body in guarded(), which turns a
 // bp::Error into an error object with the same code and message, std::bad_alloc into
@@ -64,6 +64,17 @@ inline void require(const void* p, const char* function, const char* what) {
 // Takes ownership of `error` (destroys it) and throws a bp::Error with its code and
 // `prefix` + its message.
 [[noreturn]] void throw_error_object(bp_error* error, std::string_view prefix);
+
+// `message` less a leading "[label] " (an error the host raised for this backend, passed on by
+// the plugin: "[npu] allocate 16 bytes: ...") or "label: " (a plugin naming itself, as the
+// samples once did), so that the backend is named once however many layers pass the error on.
+std::string_view without_backend_name(std::string_view message, std::string_view label);
+
+// An error a backend's function returned, with the host's context added once: takes ownership of
+// `error` and throws a bp::Error with its code and "[label] context: message", the message
+// without_backend_name. ("[npu] add.out: out of device memory", not "[npu] add.out: npu: ...".)
+[[noreturn]] void throw_backend_error(bp_error* error, std::string_view label,
+                                      std::string_view context);
 
 }  // namespace bp::c_api
 

@@ -2,6 +2,9 @@
 #include "sdk/c_api/iter.h"
 
 #include <memory>
+#include <optional>
+#include <string>
+#include <utility>
 
 #include "sdk/c_api/convert.h"
 #include "sdk/c_api/error.h"
@@ -34,6 +37,39 @@ void apply_flags(uint32_t flags, TensorIteratorConfig& config) {
       .is_reduction(on(BP_ITER_IS_REDUCTION));
 }
 
+// With BP_ITER_CHECK_ALL_SAME_DTYPE in effect (promotion and casting switch it off), operands of
+// different dtypes fail here, naming the config, the operands and the flags that would accept
+// them: TensorIterator's own message ("Found dtype float32 but expected int32") is PyTorch's and
+// reads, through a plugin, as if the plugin had raised it.
+void check_same_dtype(const bp_iter_config& c) {
+  auto on = [&](uint32_t flag) { return (c.flags & flag) != 0; };
+  if (!on(BP_ITER_CHECK_ALL_SAME_DTYPE) || on(BP_ITER_PROMOTE_INPUTS_TO_COMMON_DTYPE) ||
+      on(BP_ITER_CAST_COMMON_DTYPE_TO_OUTPUTS)) {
+    return;
+  }
+  std::optional<std::pair<std::string, ScalarType>> first;
+  for (size_t i = 0; i < c.noutputs + c.ninputs; ++i) {
+    const bool output = i < c.noutputs;
+    const bp_tensor* handle = output ? c.outputs[i] : c.inputs[i - c.noutputs];
+    if (handle == nullptr) continue;  // an output the plan allocates
+    const Tensor t = tensor_from(handle);
+    const std::string name =
+        detail::str_cat(output ? "output " : "input ", output ? i : i - c.noutputs);
+    if (!first) {
+      first.emplace(name, t.dtype());
+      continue;
+    }
+    BP_CHECK(t.dtype() == first->second,
+             "bp_api.iter_build: the iterator config requires one dtype for every operand "
+             "(BP_ITER_CHECK_ALL_SAME_DTYPE",
+             c.flags == BP_ITER_UNARY_OP ? ", part of BP_ITER_UNARY_OP" : "", "), but ",
+             first->first, " is ", first->second, " and ", name, " is ", t.dtype(),
+             ". For an op with a floating result on integer input use BP_ITER_UNARY_FLOAT_OP "
+             "(integer inputs promote to float); for inputs of different dtypes add "
+             "BP_ITER_PROMOTE_INPUTS_TO_COMMON_DTYPE | BP_ITER_CAST_COMMON_DTYPE_TO_OUTPUTS");
+  }
+}
+
 const TensorIteratorBase& plan_of(const bp_iter* iter, const char* function) {
   require(iter, function, "iter");
   return *iter->plan;
@@ -55,6 +91,7 @@ bp_error* iter_build(const bp_iter_config* in, bp_iter** out) {
       config.add_owned_input(tensor_from(c.inputs[i]));
     }
     apply_flags(c.flags, config);
+    check_same_dtype(c);
     auto plan = std::make_unique<TensorIterator>(config.build());
     TensorIteratorBase* base = plan.get();
     *out = new bp_iter{std::move(plan), base};

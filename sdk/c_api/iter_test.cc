@@ -1,5 +1,6 @@
 // Iteration plans through the C ABI: geometry after coalescing, operand byte strides and dtypes,
 // outputs the plan allocates, reductions, 32-bit sub-plans, and errors.
+#include <cstdint>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -153,6 +154,60 @@ TEST(IterationPlans, ACpuPlanCastsItsOutputsBack) {
   }
   check(api(), api()->iter_cast_outputs(plan.get()));
   EXPECT_EQ(out.to_host<double>(), (std::vector<double>{-4, 10, 2}));
+}
+
+TEST(IterationPlans, AFloatUnaryPlanPromotesIntegerInputsToFloat) {
+  // exp of an int32 tensor: a float32 result. On the CPU the input is converted to a float32
+  // temporary; on another device it keeps its dtype (the kernel converts while loading).
+  const Tensor a = filled(BP_DTYPE_INT32, {3});
+  const Plan plan(api(), {nullptr}, {a.get()}, BP_ITER_UNARY_FLOAT_OP);
+  EXPECT_EQ(plan.info().common_dtype, BP_DTYPE_FLOAT32);
+  EXPECT_EQ(plan.tensor(0).dtype(), BP_DTYPE_FLOAT32);
+  const bp_iter_operand x = plan.operand(1);
+  ASSERT_EQ(x.dtype, BP_DTYPE_FLOAT32);
+  std::vector<float> converted;
+  for (int64_t i = 0; i < 3; ++i) {
+    converted.push_back(static_cast<const float*>(x.data)[i * x.strides[0] / 4]);
+  }
+  const std::vector<int32_t> ints = a.to_host<int32_t>();
+  EXPECT_EQ(converted, std::vector<float>(ints.begin(), ints.end()));
+
+  const HostBackend dev("float_plan_dev");
+  const Tensor on_dev = copy_to(filled(BP_DTYPE_INT64, {4}), dev.device());
+  const Plan device_plan(api(), {nullptr}, {on_dev.get()}, BP_ITER_UNARY_FLOAT_OP);
+  EXPECT_EQ(device_plan.info().common_dtype, BP_DTYPE_FLOAT32);
+  EXPECT_EQ(device_plan.operand(0).dtype, BP_DTYPE_FLOAT32);
+  EXPECT_EQ(device_plan.operand(1).dtype, BP_DTYPE_INT64);
+
+  // Floating inputs keep their dtype; an integer output cannot hold the result.
+  const Tensor d = filled(BP_DTYPE_FLOAT64, {2});
+  EXPECT_EQ(Plan(api(), {nullptr}, {d.get()}, BP_ITER_UNARY_FLOAT_OP).info().common_dtype,
+            BP_DTYPE_FLOAT64);
+  const Tensor int_out = Tensor::empty(api(), {3}, BP_DTYPE_INT32);
+  EXPECT_EQ(error_of([&] { Plan(api(), {int_out.get()}, {a.get()}, BP_ITER_UNARY_FLOAT_OP); }),
+            "result type float32 can't be cast to the desired output type int32");
+}
+
+TEST(IterationPlans, ASameDtypePlanNamesTheOperandsTheirDtypesAndTheFlagThatAllowsThem) {
+  const Tensor a = filled(BP_DTYPE_INT32, {3});
+  const Tensor out = Tensor::empty(api(), {3}, BP_DTYPE_FLOAT32);
+  EXPECT_EQ(error_of([&] { Plan(api(), {out.get()}, {a.get()}, BP_ITER_UNARY_OP); }),
+            "bp_api.iter_build: the iterator config requires one dtype for every operand "
+            "(BP_ITER_CHECK_ALL_SAME_DTYPE, part of BP_ITER_UNARY_OP), but output 0 is float32 "
+            "and input 0 is int32. For an op with a floating result on integer input use "
+            "BP_ITER_UNARY_FLOAT_OP (integer inputs promote to float); for inputs of different "
+            "dtypes add BP_ITER_PROMOTE_INPUTS_TO_COMMON_DTYPE | "
+            "BP_ITER_CAST_COMMON_DTYPE_TO_OUTPUTS");
+  const Tensor b = filled(BP_DTYPE_FLOAT64, {3});
+  EXPECT_EQ(error_of([&] {
+              Plan(api(), {nullptr}, {a.get(), b.get()},
+                   BP_ITER_CHECK_ALL_SAME_DTYPE | BP_ITER_RESIZE_OUTPUTS);
+            }),
+            "bp_api.iter_build: the iterator config requires one dtype for every operand "
+            "(BP_ITER_CHECK_ALL_SAME_DTYPE), but input 0 is int32 and input 1 is float64. For an "
+            "op with a floating result on integer input use BP_ITER_UNARY_FLOAT_OP (integer "
+            "inputs promote to float); for inputs of different dtypes add "
+            "BP_ITER_PROMOTE_INPUTS_TO_COMMON_DTYPE | BP_ITER_CAST_COMMON_DTYPE_TO_OUTPUTS");
 }
 
 TEST(IterationPlans, ErrorsArePyTorchsAndBadArgumentsAreCaught) {

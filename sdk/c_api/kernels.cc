@@ -83,7 +83,7 @@ void call_c_kernel(const PluginKernel& k, const bp_op& op, Stack& stack, size_t 
   };
   if (error != nullptr) {
     release_all();
-    throw_error_object(error, prefix());
+    throw_backend_error(error, k.label, op.label);
   }
   Stack out;
   out.reserve(results.size());

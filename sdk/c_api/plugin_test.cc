@@ -179,7 +179,7 @@ TEST(CcPlugin, ATypedKernelServesItsOpAndItsErrorsNameThePluginAndTheOp) {
   EXPECT_EQ(bytes_of(got), bytes_of(neg.call({arg(a)}).tensor(0)));
   const Tensor b = copy_to(filled(BP_DTYPE_FLOAT64, {2}), dev);
   EXPECT_EQ(error_of([&] { neg.call({arg(b)}); }),
-            "[neg] [ccplug] neg.out: ccplug: only contiguous float32");
+            "[neg] [ccplug] neg.out: only contiguous float32");
   // Ops without a kernel reach its CPU fallback.
   const Op exp(api(), "exp");
   EXPECT_EQ(bytes_of(exp.call({arg(copy_to(a, dev))}).tensor(0)),

@@ -99,7 +99,7 @@ BackendStreams hooks_of(const StreamRecord& record) {
 // Throws a hook's error as "[npu] stream <what>: <message>" with its code (NULL: nothing).
 void hook_error(bp_error* err, const BackendStreams& b, const char* what) {
   if (err != nullptr) {
-    throw_error_object(err, detail::str_cat("[", b.label, "] stream ", what, ": "));
+    throw_backend_error(err, b.label, detail::str_cat("stream ", what));
   }
 }
 
@@ -130,8 +130,8 @@ bp_error* stream_create(bp_device in, bp_stream** out) {
       void* native = nullptr;
       hook_error(b.fns.create(b.fns.user_data, to_bp_device(device), &native), b, "create");
       if (native == nullptr) {
-        throw_error_object(make_error(BP_ERROR_INTERNAL, "create returned a NULL stream"),
-                           detail::str_cat("[", b.label, "] stream create: "));
+        throw_backend_error(make_error(BP_ERROR_INTERNAL, "create returned a NULL stream"), b.label,
+                            "stream create");
       }
       record->native = native;
     }

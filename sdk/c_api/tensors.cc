@@ -11,6 +11,7 @@
 #include "sdk/core/empty.h"
 #include "sdk/core/geometry_check.h"
 #include "sdk/core/tensor_impl.h"
+#include "sdk/core/views.h"
 #include "sdk/ops/copies.h"
 
 namespace bp::c_api {
@@ -177,6 +178,24 @@ bp_error* tensor_is_contiguous(const bp_tensor* tensor, int32_t memory_format, b
   });
 }
 
+bp_error* tensor_as_strided(const bp_tensor* self, const int64_t* sizes, const int64_t* strides,
+                            size_t ndim, int64_t storage_offset, bp_tensor** out) {
+  return guarded([&] {
+    require(self, "tensor_as_strided", "self");
+    require(out, "tensor_as_strided", "out");
+    const IntArrayRef shape = sizes_of(sizes, ndim, "tensor_as_strided");
+    if (ndim > 0) require(strides, "tensor_as_strided", "strides");
+    BP_CHECK(storage_offset >= 0,
+             "bp_api.tensor_as_strided: storage_offset must be non-negative, got ", storage_offset);
+    try {
+      *out = new_reference(
+          native::as_strided(tensor_from(self), shape, IntArrayRef(strides, ndim), storage_offset));
+    } catch (const Error& e) {
+      detail::throw_error(e.code(), detail::str_cat("bp_api.tensor_as_strided: ", e.message()));
+    }
+  });
+}
+
 }  // namespace
 
 void install_tensor_functions(bp_api& api) {
@@ -189,6 +208,7 @@ void install_tensor_functions(bp_api& api) {
   api.tensor_release = &tensor_release;
   api.tensor_info = &tensor_info;
   api.tensor_is_contiguous = &tensor_is_contiguous;
+  api.tensor_as_strided = &tensor_as_strided;
 }
 
 }  // namespace bp::c_api

@@ -22,9 +22,9 @@
  * minor_version) never change in any version, so code can always read the version first.
  * `struct_size` is sizeof(bp_api) as the host compiled it: code built against newer headers
  * checks BP_API_HAS(api, field) before calling a function added after the minor version it
- * requires (fields marked "(0.1)" were added in 0.1, "(0.2)" in 0.2). A plugin reports the API
- * version it was built against and the host refuses a different major version or a newer minor
- * version than its own.
+ * requires (fields marked "(0.1)" were added in 0.1, "(0.2)" in 0.2, "(0.3)" in 0.3). A plugin
+ * reports the API version it was built against and the host refuses a different major version or a
+ * newer minor version than its own.
  *
  * Structs passed in (descs, configs) may come from code built against older or newer headers:
  * fields past the caller's struct_size read as zero; a larger struct is accepted when every byte
@@ -47,7 +47,7 @@ extern "C" {
 #endif
 
 #define BP_API_MAJOR 0
-#define BP_API_MINOR 2
+#define BP_API_MINOR 3
 
 /* Whether the table `api` has the function `field` (it was built with headers that have it). */
 #define BP_API_HAS(api, field) \
@@ -107,7 +107,7 @@ typedef struct bp_api {
   const char* (*error_message)(const bp_error* error);
   void (*error_destroy)(bp_error* error);
 
-  /* "0.1.0 (C ABI 0.2)": static, never freed. */
+  /* "0.1.0 (C ABI 0.3)": static, never freed. */
   const char* (*version_string)(void);
 
   /* ---- Tensors ---------------------------------------------------------------------------
@@ -394,6 +394,22 @@ typedef struct bp_api {
    * BP_ERROR_INVALID_ARGUMENT when `args` is not the argument array of a kernel call running on
    * this thread (another thread, or after the kernel returned) or a pointer is NULL. */
   bp_error* (*kernel_call_iter)(const bp_value* args, const bp_iter** out);
+
+  /* ---- (0.3) Views ---------------------------------------------------------------------------
+   * A view of `self` (any device) with `ndim` sizes and strides (in elements) starting
+   * `storage_offset` elements into self's storage: it shares self's memory, as PyTorch's
+   * as_strided. Reductions use it to drop reduced dimensions from a keepdim-shaped plan output
+   * (iter.h, "Reductions"); any other reshaping of an output a kernel writes works the same way.
+   * `sizes` and `strides` are borrowed (may be NULL when ndim is 0); pass self's storage_offset
+   * (bp_tensor_info) to keep it. *out is a new reference (tensor_release); it keeps the memory
+   * alive, self may be released first. Thread safety: any thread. Errors (nothing is written to
+   * *out): BP_ERROR_INVALID_ARGUMENT for NULL pointers, a negative offset and the geometry
+   * checks of as_strided ("bp_api.tensor_as_strided: as_strided: Negative strides are not
+   * supported at the moment, got strides: [-1]"; "... requiring a storage size of 48 are out of
+   * bounds for storage of size 24"). */
+  bp_error* (*tensor_as_strided)(const bp_tensor* self, const int64_t* sizes,
+                                 const int64_t* strides, size_t ndim, int64_t storage_offset,
+                                 bp_tensor** out);
 } bp_api;
 
 #ifdef __cplusplus

@@ -167,6 +167,23 @@ class Tensor {
   int64_t numel() const { return info().numel; }
   void* data() const { return info().data; }
 
+  // A view sharing this tensor's memory with these sizes and strides (elements) from
+  // `storage_offset` (api->tensor_as_strided, C ABI 0.3; throws BP_ERROR_NOT_IMPLEMENTED on an
+  // older host, and the call's error otherwise).
+  Tensor as_strided(const std::vector<int64_t>& sizes, const std::vector<int64_t>& strides,
+                    int64_t storage_offset) const {
+    if (!BP_API_HAS(api_, tensor_as_strided)) {
+      throw Error(BP_ERROR_NOT_IMPLEMENTED, "tensor_as_strided needs a host of C ABI 0.3 or later");
+    }
+    if (sizes.size() != strides.size()) {
+      throw Error(BP_ERROR_INVALID_ARGUMENT, "as_strided: sizes and strides differ in length");
+    }
+    bp_tensor* out = nullptr;
+    check(api_, api_->tensor_as_strided(handle_, sizes.data(), strides.data(), sizes.size(),
+                                        storage_offset, &out));
+    return Tensor(api_, out);
+  }
+
   // The elements in row-major order, copied to the host (any device with copy functions).
   template <typename T>
   std::vector<T> to_host() const {

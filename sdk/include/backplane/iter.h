@@ -18,11 +18,36 @@
  * The plan's dimension 0 is the fastest-moving one (the reverse of row-major order), as in
  * TensorIterator; strides are in bytes and 0 along broadcast dimensions.
  *
+ * Which flags: BP_ITER_BINARY_OP for binary pointwise ops (add, mul: inputs promote to a common
+ * dtype); BP_ITER_UNARY_OP for unary ops whose result has the input's dtype (neg, abs): every
+ * operand must have one dtype; BP_ITER_UNARY_FLOAT_OP for unary ops with a floating result (exp,
+ * sin, sqrt): integer and bool inputs promote to float32. With BP_ITER_UNARY_OP, exp of an int32
+ * tensor fails in iter_build with "bp_api.iter_build: the iterator config requires one dtype
+ * for every operand (BP_ITER_CHECK_ALL_SAME_DTYPE, part of BP_ITER_UNARY_OP), but output 0 is
+ * float32 and input 0 is int32. ...", naming the flag that would accept it. An out= kernel
+ * served through the Common key needs no flags: api->kernel_call_iter hands it the plan the op's
+ * meta function built (api.h).
+ *
  * Reductions: pass BP_ITER_IS_REDUCTION (and not BP_ITER_RESIZE_OUTPUTS) with outputs of the
- * input's rank whose reduced dimensions have size 1 (keepdim shape; view them so if the op drops
- * the dimensions). The plan's outputs then have stride 0 along the reduced dimensions;
- * num_output_elements and num_reduce_dims describe the split, and a 32-bit sub-plan that covers
- * part of a reduced dimension says so with should_accumulate / is_final_output.
+ * input's rank that have size 1 or stride 0 along the reduced dimensions. The plan's outputs
+ * then have stride 0 along the reduced dimensions; num_output_elements and num_reduce_dims
+ * describe the split, and a 32-bit sub-plan that covers part of a reduced dimension says so with
+ * should_accumulate / is_final_output. A reduction's out= kernel, called through the Common key,
+ * gets its arguments in schema order, as the caller gave them; for
+ *   sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None,
+ *                   Tensor(a!) out)
+ * - dim: BP_VALUE_NONE or an empty BP_VALUE_INT_LIST (every dimension), else an INT_LIST (or
+ *   one BP_VALUE_INT) of dimensions that may be negative (count from the end: add self's ndim);
+ * - keepdim: a BP_VALUE_BOOL;
+ * - dtype: BP_VALUE_NONE or a BP_VALUE_DTYPE;
+ * - out: already checked and resized by the op's meta function: the reduced shape (reduced
+ *   dimensions kept with size 1 when keepdim, dropped otherwise) and the result dtype: the dtype=
+ *   argument, else int64 for bool and integer inputs (sum and prod of int32 give int64, as in
+ *   PyTorch), else self's dtype. Sums reduce in out's dtype.
+ * For keepdim=False, view out with the input's rank before building the plan:
+ * api->tensor_as_strided(out, self's sizes, strides with 0 along the reduced dimensions and
+ * out's strides along the others, ndim, out's storage_offset, &view) (api.h, 0.3); the view
+ * writes into out's memory. Use it as the plan's output, then release it.
  *
  * CPU plans: with BP_ITER_PROMOTE_INPUTS_TO_COMMON_DTYPE or BP_ITER_CAST_COMMON_DTYPE_TO_OUTPUTS,
  * operands of another dtype than the common one are replaced by converted temporaries (other
@@ -55,8 +80,17 @@ typedef enum bp_iter_flags {
   BP_ITER_IS_REDUCTION = 1 << 9,
   /* What binary pointwise ops use (ATen's build_binary_op). */
   BP_ITER_BINARY_OP = (1 << 0) | (1 << 2) | (1 << 3) | (1 << 4) | (1 << 6) | (1 << 7) | (1 << 8),
-  /* What unary pointwise ops use (ATen's build_unary_op). */
-  BP_ITER_UNARY_OP = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 8)
+  /* Unary pointwise ops whose result has the input's dtype (neg, abs, bitwise_not: ATen's
+   * build_borrowing_unary_op): every operand of one dtype, or the build fails naming the operands
+   * and their dtypes. */
+  BP_ITER_UNARY_OP = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 8),
+  /* Unary pointwise ops with a floating result (exp, sin, sqrt, sigmoid: ATen's
+   * build_borrowing_unary_float_op): integer and bool inputs promote to the default float dtype
+   * (float32), which is the common dtype and the dtype of an output the plan allocates; a given
+   * output must be a dtype the result casts to safely. On the CPU an integer input is replaced by a
+   * converted temporary; other devices convert while loading (the operand keeps its dtype). */
+  BP_ITER_UNARY_FLOAT_OP =
+      (1 << 0) | (1 << 2) | (1 << 4) | (1 << 5) | (1 << 6) | (1 << 7) | (1 << 8)
 } bp_iter_flags;
 
 typedef struct bp_iter_config {
