@@ -56,6 +56,9 @@ CaseRecord record_of(const Case& c, const CaseOutcome& o) {
   r.transfers = o.transfers;
   r.handles = o.handles;
   r.expects_error = c.expect.error.has_value();
+  r.id = c.id;
+  r.staging = o.staging;
+  r.fallback_calls = o.fallback_calls;
   return r;
 }
 
@@ -116,9 +119,16 @@ RunResults run_suite(const OpDatabase& db, const Backend& backend, const RunOpti
   results.tolerance_sources = tolerances.sources();
   results.tolerance_overrides = tolerances.vendor_overrides();
   results.ops_without_entry = ops_without_entry(db);
+  results.ops_regex = options.ops_regex;
+  results.dtypes = options.dtypes;
+  results.shard = options.shard;
+  results.case_results_level = options.case_results;
   std::vector<const OpEntry*> selected;
+  size_t matching = 0;
   for (const OpEntry& e : db.entries()) {
-    if (entry_selected(e, options.ops_regex)) selected.push_back(&e);
+    if (entry_selected(e, options.ops_regex) && options.shard.has(matching++)) {
+      selected.push_back(&e);
+    }
   }
   Progress progress{0, selected.size(), "", 0};
   for (const OpEntry* e : selected) {
@@ -138,7 +148,7 @@ RunResults run_suite(const OpDatabase& db, const Backend& backend, const RunOpti
     }
     auto sink = [&](const CaseRecord& record) {
       for (size_t i = first; i < results.ops.size(); ++i) {
-        if (results.ops[i].op == record.op) results.ops[i].add(record);
+        if (results.ops[i].op == record.op) results.add(results.ops[i], record);
       }
       if (record.verdict == Verdict::kFail) ++progress.failed;
     };
