@@ -56,9 +56,9 @@ CaseRecord label_of(const json& j, size_t index) {
 }
 
 // Runs `run(index, case, output)` for each case of the case file at `path` (streamed: one case in
-// memory at a time) that is in `shard`, in this process or, isolated, in child processes with a per-case timeout (a
-// child after a crash reads the file again and skips the cases already run); `sink` receives each
-// record and what the case printed.
+// memory at a time) that is in `shard`, in this process or, isolated, in child processes with a
+// per-case timeout (a child after a crash reads the file again and skips the cases already run);
+// `sink` receives each record and what the case printed.
 void for_each_case(const CliOptions& o, const std::string& path, const Shard& shard,
                    const std::function<CaseRecord(size_t, const json&, std::ostream&)>& run,
                    const IsolatedSink& sink) {
@@ -189,15 +189,17 @@ int replay(const CliOptions& o, const Backend& backend, const Backend* compare_w
     return r;
   };
   int status = 0;
-  for_each_case(o, o.replay, Shard{}, replay_case, [&](const CaseRecord& r, const std::string& text) {
-    out << text;
-    if (text.empty()) {  // the child crashed, hung or exited in the case
-      out << "op:       " << r.op << " [" << r.check << "] " << scalar_type_name(r.dtype) << "\n";
-      for (const std::string& f : r.failures) out << "failure:  " << f << "\n";
-      out << "verdict:  fail on backend '" << backend.name() << "'\n";
-    }
-    if (r.verdict != Verdict::kPass) status = 1;
-  });
+  for_each_case(o, o.replay, Shard{}, replay_case,
+                [&](const CaseRecord& r, const std::string& text) {
+                  out << text;
+                  if (text.empty()) {  // the child crashed, hung or exited in the case
+                    out << "op:       " << r.op << " [" << r.check << "] "
+                        << scalar_type_name(r.dtype) << "\n";
+                    for (const std::string& f : r.failures) out << "failure:  " << f << "\n";
+                    out << "verdict:  fail on backend '" << backend.name() << "'\n";
+                  }
+                  if (r.verdict != Verdict::kPass) status = 1;
+                });
   return status;
 }
 

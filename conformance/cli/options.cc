@@ -105,7 +105,8 @@ Shard parse_shard(const std::string& value) {
   const std::string k = value.substr(0, slash);
   const std::string n = slash == std::string::npos ? "" : value.substr(slash + 1);
   for (const std::string& part : {k, n}) {
-    if (part.empty() || part.size() > 6 || part.find_first_not_of("0123456789") != std::string::npos)
+    if (part.empty() || part.size() > 6 ||
+        part.find_first_not_of("0123456789") != std::string::npos)
       throw std::invalid_argument(message);
   }
   const Shard shard{std::stoi(k), std::stoi(n)};
@@ -122,8 +123,10 @@ bool parse_split_option(CliOptions& o, const std::string& flag,
     o.merge_reports.push_back(user_path(flag));
   } else if (o.merge && flag != "--report-dir" && flag != "--json" && flag != "--html" &&
              flag != "--text" && flag != "--quiet" && flag != "--help" && flag != "-h") {
-    throw std::invalid_argument("merge takes REPORT.json files and --report-dir, --json, --html, "
-                                "--text; not '" + flag + "'");
+    throw std::invalid_argument(
+        "merge takes REPORT.json files and --report-dir, --json, --html, "
+        "--text; not '" +
+        flag + "'");
   } else if (flag == "--shard") {
     o.shard = parse_shard(next());
   } else if (flag == "--case-results") {

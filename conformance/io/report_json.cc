@@ -1,8 +1,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <string_view>
 #include <stdexcept>
+#include <string_view>
 
 #include "conformance/io/report.h"
 
@@ -125,11 +125,10 @@ json report_json(const RunResults& results, const RunVerdict& verdict, const Pro
         {"cases", results.cases_file.empty() ? json(nullptr) : json(results.cases_file)},
         {"shard", {{"index", results.shard.index}, {"count", results.shard.count}}},
         {"case_results", std::string(case_results_level_name(results.case_results_level))}}},
-      {"expected_failures",
-       results.expected_failures_file.empty()
-           ? json(nullptr)
-           : json{{"file", results.expected_failures_file},
-                  {"text", results.expected_failures_text}}},
+      {"expected_failures", results.expected_failures_file.empty()
+                                ? json(nullptr)
+                                : json{{"file", results.expected_failures_file},
+                                       {"text", results.expected_failures_text}}},
       {"verdict",
        {{"passed", verdict.passed},
         {"reasons", verdict.reasons},

@@ -35,10 +35,9 @@ Cell cell_of(const json& j) {
   c.unsupported = j.at("unsupported").get<int>();
   c.unsupported_reason = j.value("unsupported_reason", std::string());
   for (const json& f : j.value("failures", json::array())) {
-    c.failures.push_back(FailureRecord{f.at("check").get<std::string>(),
-                                       f.at("sample").get<std::string>(),
-                                       f.at("message").get<std::string>(),
-                                       f.at("repro").get<std::string>()});
+    c.failures.push_back(
+        FailureRecord{f.at("check").get<std::string>(), f.at("sample").get<std::string>(),
+                      f.at("message").get<std::string>(), f.at("repro").get<std::string>()});
   }
   return c;
 }
@@ -58,8 +57,8 @@ OpResult op_of(const json& j) {
   // via_fallback in the report also counts kernels' calls of the fallback; with
   // calls_via_fallback restored, the report's value comes out again either way.
   op.serving.via_fallback = j.at("via_fallback").get<bool>() && op.calls_via_fallback == 0;
-  op.transfers = Transfers{j.at("bytes_to_device").get<int64_t>(),
-                           j.at("bytes_to_host").get<int64_t>()};
+  op.transfers =
+      Transfers{j.at("bytes_to_device").get<int64_t>(), j.at("bytes_to_host").get<int64_t>()};
   op.staging = Transfers{j.at("staging_bytes_to_device").get<int64_t>(),
                          j.at("staging_bytes_to_host").get<int64_t>()};
   const json& h = j.at("handles");
@@ -111,8 +110,9 @@ CaseResultsLevel level_of(const std::string& name) {
 
 ReportFile report_of(const json& j) {
   if (j.value("format", std::string()) != "backplane-conformance-report") {
-    throw std::runtime_error("not a backplane-conformance report (no \"format\": "
-                             "\"backplane-conformance-report\")");
+    throw std::runtime_error(
+        "not a backplane-conformance report (no \"format\": "
+        "\"backplane-conformance-report\")");
   }
   if (j.value("incomplete", false)) {
     throw std::runtime_error("the placeholder of a run that did not finish, not a report");

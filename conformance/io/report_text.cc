@@ -67,8 +67,7 @@ void print_summary(const RunResults& results, const RunVerdict& verdict, const P
     out << std::left << std::setw(26) << op.op << std::setw(6) << op.tier << std::setw(12)
         << variant_kind_name(op.kind) << std::right << std::setw(6) << c.pass << std::setw(6)
         << c.fail << std::setw(7) << c.unsupported << std::setw(7) << c.xfail << std::setw(9)
-        << c.not_run << "  "
-        << cell_status_name(op.overall()) << "\n";
+        << c.not_run << "  " << cell_status_name(op.overall()) << "\n";
   }
   if (!undeclared.empty()) {
     out << "\nNot declared yet (" << undeclared.size() << " ops, reported as 'not declared'):";

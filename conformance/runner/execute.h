@@ -41,9 +41,9 @@ struct CaseOutcome {
   std::vector<Sizes> actual_strides;  // their strides
   // The results that are not tensors (result_type's ScalarType), as they print ("float32").
   std::vector<std::string> actual_plain;
-  Transfers transfers;   // bytes the backend moved during the op's call (the CPU fallback's, a
-                         // kernel's own copies)
-  Transfers staging;     // bytes the suite moved: arguments to the device, results back
+  Transfers transfers;  // bytes the backend moved during the op's call (the CPU fallback's, a
+                        // kernel's own copies)
+  Transfers staging;    // bytes the suite moved: arguments to the device, results back
   // Calls of the CPU fallback during the op's call (sdk/dispatch/cpu_fallback.h): 0 when the
   // backend's kernels served it themselves.
   int64_t fallback_calls = 0;

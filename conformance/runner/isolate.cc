@@ -76,12 +76,9 @@ void write_line(int fd, const json& j) {
 }
 
 json label_json(size_t index, const CaseRecord& label) {
-  return json{{"begin", index},
-              {"id", label.id},
-              {"op", label.op},
-              {"dtype", index_of(label.dtype)},
-              {"check", label.check},
-              {"sample", label.sample}};
+  return json{{"begin", index},       {"id", label.id},
+              {"op", label.op},       {"dtype", index_of(label.dtype)},
+              {"check", label.check}, {"sample", label.sample}};
 }
 
 // The child: runs `body` from case `start`, skipping the cells in `crashed`.

@@ -13,7 +13,8 @@ namespace {
 
 std::string dtype_list(DtypeSet dtypes) {
   std::string names;
-  for (ScalarType t : dtypes.list()) names += (names.empty() ? "" : ",") + std::string(scalar_type_name(t));
+  for (ScalarType t : dtypes.list())
+    names += (names.empty() ? "" : ",") + std::string(scalar_type_name(t));
   return names;
 }
 
@@ -23,9 +24,9 @@ void require_same(const std::vector<RunResults>& shards, const std::vector<std::
                   const std::string& what, Get get) {
   for (size_t i = 1; i < shards.size(); ++i) {
     if (get(shards[i]) != get(shards[0])) {
-      throw std::invalid_argument("cannot merge: " + names[0] + " and " + names[i] +
-                                  " differ in " + what + " ('" + get(shards[0]) + "' and '" +
-                                  get(shards[i]) + "'): they are not shards of one run");
+      throw std::invalid_argument("cannot merge: " + names[0] + " and " + names[i] + " differ in " +
+                                  what + " ('" + get(shards[0]) + "' and '" + get(shards[i]) +
+                                  "'): they are not shards of one run");
     }
   }
 }
@@ -129,9 +130,10 @@ RunResults merge_results(std::vector<RunResults> shards, const std::vector<std::
       auto it = rank.find(op);
       return it == rank.end() ? std::pair(rank.size(), rank.size()) : it->second;
     };
-    std::stable_sort(merged.ops.begin(), merged.ops.end(), [&](const OpResult& a, const OpResult& b) {
-      return rank_of(a.op).second < rank_of(b.op).second;
-    });
+    std::stable_sort(merged.ops.begin(), merged.ops.end(),
+                     [&](const OpResult& a, const OpResult& b) {
+                       return rank_of(a.op).second < rank_of(b.op).second;
+                     });
     std::stable_sort(merged.case_results.begin(), merged.case_results.end(),
                      [&](const CaseResult& a, const CaseResult& b) {
                        return rank_of(a.op).first < rank_of(b.op).first;
@@ -145,9 +147,9 @@ RunResults merge_results(std::vector<RunResults> shards, const std::vector<std::
       auto it = first.find(op);
       return it == first.end() ? first.size() : it->second;
     };
-    std::stable_sort(merged.ops.begin(), merged.ops.end(), [&](const OpResult& a, const OpResult& b) {
-      return first_of(a.op) < first_of(b.op);
-    });
+    std::stable_sort(
+        merged.ops.begin(), merged.ops.end(),
+        [&](const OpResult& a, const OpResult& b) { return first_of(a.op) < first_of(b.op); });
   }
   if (!merged.expected_failures_text.empty()) {
     for (OpResult& op : merged.ops) {

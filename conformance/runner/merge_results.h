@@ -19,11 +19,12 @@
 namespace bp::conformance {
 
 // Merges the shards' results: ops in the database's order (a case file's: in the order of their
-// first case when every case is listed, else of first appearance shard by shard), cell counts and bytes summed, per-case results concatenated,
-// seconds summed, the expected-failures file applied again to the whole (its notes are the whole
-// run's). The result is shard 1 of 1. `names[i]` names shards[i] in errors (its file).
-// Errors: std::invalid_argument naming the files when the shards are not the parts of one run:
-// no shards, a different backend, selection (--ops, --dtypes, --cases), expected-failures file,
+// first case when every case is listed, else of first appearance shard by shard), cell counts and
+// bytes summed, per-case results concatenated, seconds summed, the expected-failures file applied
+// again to the whole (its notes are the whole run's). The result is shard 1 of 1. `names[i]` names
+// shards[i] in errors (its file). Errors: std::invalid_argument naming the files when the shards
+// are not the parts of one run: no shards, a different backend, selection (--ops, --dtypes,
+// --cases), expected-failures file,
 // --case-results or shard count, or a shard missing or given twice.
 RunResults merge_results(std::vector<RunResults> shards, const std::vector<std::string>& names,
                          const OpDatabase& db);

@@ -113,7 +113,7 @@ struct OpResult {
   Transfers transfers;   // bytes moved during its calls (the CPU fallback's, kernels' own)
   Transfers staging;     // bytes the suite moved to stage its cases (arguments, results)
   HandleCounts handles;  // tensor handles its C ABI kernels created, released, leaked...
-  int64_t calls = 0;               // cases that called it (records that are not errors)
+  int64_t calls = 0;     // cases that called it (records that are not errors)
   int64_t calls_via_fallback = 0;  // of them: calls during which the CPU fallback ran
 
   CellStatus status(ScalarType dtype) const;
@@ -173,9 +173,9 @@ struct RunResults {
   // The selection, for readers and for merging shards' reports (which must agree on it).
   std::string ops_regex;
   DtypeSet dtypes = kAllDtypes;
-  std::string cases_file;               // --cases FILE, or ""
-  std::string expected_failures_file;   // --expected-failures FILE, or ""
-  std::string expected_failures_text;   // its text (merging applies it again)
+  std::string cases_file;              // --cases FILE, or ""
+  std::string expected_failures_file;  // --expected-failures FILE, or ""
+  std::string expected_failures_text;  // its text (merging applies it again)
   Shard shard;
   CaseResultsLevel case_results_level = CaseResultsLevel::kNone;
   std::vector<CaseResult> case_results;  // in run order, as case_results_level keeps them

@@ -77,8 +77,8 @@ void apply_expected_failures(RunResults& results, const ExpectedFailures& xf) {
   for (const ExpectedFailures::Line& line : xf.lines) {
     OpResult* op = results.find(line.op);
     if (op == nullptr) {
-      results.notes.push_back(std::string(kExpectedFailuresNote) + std::to_string(line.line) + ": no op '" +
-                              line.op + "' in this run");
+      results.notes.push_back(std::string(kExpectedFailuresNote) + std::to_string(line.line) +
+                              ": no op '" + line.op + "' in this run");
       continue;
     }
     for (ScalarType t : op->dtypes.list()) {

@@ -48,8 +48,8 @@ std::string routing_list(const std::string& summary) {
 
 TEST(ReportFields, ServedByCountsCallsAKernelHandsToTheCpuFallback) {
   const std::string dir = temp_dir("c_kernel_fallback");
-  const CliRun r = cli({"--backend", "c_kernel_fallback", "--ops", "^(add|neg)([._]|$)",
-                        "--dtypes", "float32", "--no-repro", "--json", dir + "/r.json"});
+  const CliRun r = cli({"--backend", "c_kernel_fallback", "--ops", "^(add|neg)([._]|$)", "--dtypes",
+                        "float32", "--no-repro", "--json", dir + "/r.json"});
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   const json report = read_json(dir + "/r.json");
   const json& out = report_op(report, "add.out");
@@ -106,8 +106,8 @@ TEST(ReportFields, AKernelThatComputesItselfIsServedByItsKernelAndMovesNoBytes) 
 
 TEST(ReportFields, FailuresShowTheErrorCodeTheKernelReturned) {
   const std::string dir = temp_dir("error_code");
-  const CliRun r = cli({"--backend", "allocator_returns_null", "--ops", "^add([._]|$)",
-                        "--dtypes", "float32", "--no-repro", "--json", dir + "/r.json"});
+  const CliRun r = cli({"--backend", "allocator_returns_null", "--ops", "^add([._]|$)", "--dtypes",
+                        "float32", "--no-repro", "--json", dir + "/r.json"});
   EXPECT_EQ(r.status, 1);
   EXPECT_THAT(r.out, HasSubstr("the allocator returned NULL for 132 bytes without an error"));
   EXPECT_THAT(r.out, HasSubstr("(InternalError, error code 7)"));
@@ -123,7 +123,8 @@ TEST(ReportFields, TheSummaryNamesItsColumns) {
                                "case made)"));
   EXPECT_THAT(r.out, HasSubstr("  pass  fail  unsup  xfail  not run  status\n"));
   // neg has 11 PyTorch dtypes but the run selected float32 only: 1 pass, 10 not run.
-  EXPECT_THAT(r.out, MatchesRegex("(.|\n)*\nneg  +1  +functional  +1  +0  +0  +0  +10  pass\n(.|\n)*"));
+  EXPECT_THAT(r.out,
+              MatchesRegex("(.|\n)*\nneg  +1  +functional  +1  +0  +0  +0  +10  pass\n(.|\n)*"));
   EXPECT_THAT(r.out, Not(HasSubstr("other")));
 }
 
@@ -198,8 +199,9 @@ TEST(ReportFields, PerCaseResultsOfACaseFileKeepItsIds) {
   EXPECT_EQ(r.status, 1);
   const json cases = read_json(dir + "/r.json")["cases"];
   ASSERT_EQ(cases.size(), 5u) << cases.dump(1);
-  EXPECT_EQ(cases[0], (json{{"id", "team/add-1"}, {"op", "add.Tensor"}, {"dtype", "float32"},
-                            {"status", "pass"}}));
+  EXPECT_EQ(
+      cases[0],
+      (json{{"id", "team/add-1"}, {"op", "add.Tensor"}, {"dtype", "float32"}, {"status", "pass"}}));
   EXPECT_EQ(cases[1]["status"], "fail");
   EXPECT_THAT(cases[1]["message"].get<std::string>(), HasSubstr("elements differ"));
   EXPECT_EQ(cases[2]["id"], "team/unreadable");

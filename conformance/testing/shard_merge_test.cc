@@ -119,9 +119,9 @@ TEST(ShardMerge, ExpectedFailuresAndAProfileGiveTheSameVerdictMerged) {
         "add.out float32 # passes: an unexpected pass\n"
         "no_such.op *\n");
   const json whole = expect_four_shards_merge_to_one_run(
-      "xfail_profile", {"--backend", "wrong_values_int32", "--ops", "^(add|mul|neg|abs)([._]|$)",
-                        "--dtypes", "float32,int32", "--expected-failures", dir + "/xfail.txt",
-                        "--profile", "tier1"});
+      "xfail_profile",
+      {"--backend", "wrong_values_int32", "--ops", "^(add|mul|neg|abs)([._]|$)", "--dtypes",
+       "float32,int32", "--expected-failures", dir + "/xfail.txt", "--profile", "tier1"});
   EXPECT_FALSE(whole["verdict"]["passed"]);
   EXPECT_GT(whole["verdict"]["expected_failures"].get<int>(), 0);
   EXPECT_EQ(whole["verdict"]["unexpected_passes"], 1);
@@ -140,9 +140,10 @@ TEST(ShardMerge, NoResultInAnyShardStaysAFailureMerged) {
 TEST(ShardMerge, CaseFileShardsByCaseInProcessAndIsolated) {
   const std::string dir = temp_dir("case_file");
   const std::string cases = dir + "/cases.json";
-  ASSERT_EQ(cli({"--ops", "^(add|neg)([._]|$)", "--dtypes", "float32,int64", "--write-cases", cases})
-                .status,
-            0);
+  ASSERT_EQ(
+      cli({"--ops", "^(add|neg)([._]|$)", "--dtypes", "float32,int64", "--write-cases", cases})
+          .status,
+      0);
   const json in_process = expect_four_shards_merge_to_one_run("cases", {"--cases", cases});
   // Per-case results are on by default with --cases, one per case, with the planner's ids.
   EXPECT_EQ(in_process["selection"]["case_results"], "all");
@@ -165,8 +166,9 @@ TEST(ShardMerge, IsolatedDatabaseRunsShardTheSame) {
 std::vector<std::string> two_shards(const std::string& dir, std::vector<std::string> extra = {}) {
   std::vector<std::string> paths;
   for (int k = 1; k <= 2; ++k) {
-    std::vector<std::string> args = {"--ops", "^(neg|abs)$", "--dtypes", "float32", "--no-repro",
-                                     "--shard", std::to_string(k) + "/2"};
+    std::vector<std::string> args = {
+        "--ops",   "^(neg|abs)$",           "--dtypes", "float32", "--no-repro",
+        "--shard", std::to_string(k) + "/2"};
     args.insert(args.end(), extra.begin(), extra.end());
     paths.push_back(dir + "/shard" + std::to_string(k) + ".json");
     args.insert(args.end(), {"--json", paths.back()});
@@ -195,8 +197,7 @@ TEST(ShardMerge, RefusesReportsThatAreNotTheShardsOfOneRun) {
   EXPECT_THAT(twice.err, HasSubstr("shard 1/2 is given twice"));
 
   std::filesystem::create_directories(dir + "/other");
-  const std::vector<std::string> dtypes =
-      two_shards(dir + "/other", {"--dtypes", "float32,int64"});
+  const std::vector<std::string> dtypes = two_shards(dir + "/other", {"--dtypes", "float32,int64"});
   const CliRun different = merge({a[0], dtypes[1]});
   EXPECT_EQ(different.status, 2);
   EXPECT_THAT(different.err, HasSubstr("differ in --dtypes ('float32' and 'int64,float32')"));
@@ -231,8 +232,7 @@ TEST(ShardMerge, RefusesReportsThatAreNotTheShardsOfOneRun) {
   EXPECT_THAT(merge({third, a[1]}).err, HasSubstr("differ in the shard count ('3' and '2')"));
 
   std::filesystem::create_directories(dir + "/levels");
-  const std::vector<std::string> levels =
-      two_shards(dir + "/levels", {"--case-results", "none"});
+  const std::vector<std::string> levels = two_shards(dir + "/levels", {"--case-results", "none"});
   EXPECT_THAT(merge({a[0], levels[1]}).err, HasSubstr("differ in --case-results"));
 }
 
@@ -279,8 +279,8 @@ TEST_F(ShardEnvironment, ShardsAsBazelSays) {
   ::setenv("TEST_TOTAL_SHARDS", "3", 1);
   ::setenv("TEST_SHARD_INDEX", "2", 1);
   ::setenv("TEST_SHARD_STATUS_FILE", (dir + "/status").c_str(), 1);
-  const CliRun r =
-      cli({"--ops", "^(neg|abs|add|mul)([._]|$)", "--dtypes", "float32", "--json", dir + "/r.json"});
+  const CliRun r = cli(
+      {"--ops", "^(neg|abs|add|mul)([._]|$)", "--dtypes", "float32", "--json", dir + "/r.json"});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_TRUE(std::filesystem::exists(dir + "/status"));
   EXPECT_EQ(read_json(dir + "/r.json")["selection"]["shard"], (json{{"index", 3}, {"count", 3}}));
