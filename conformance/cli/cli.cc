@@ -144,6 +144,13 @@ int run(CliOptions o, const BackendFactories& backends, std::ostream& out, std::
     describe_ops(o.schema, out);
     return 0;
   }
+  if (o.merge) {
+    const MergedRun merged = merge_reports(o);
+    const RunVerdict verdict = judge(merged.results, merged.profile, op_database());
+    write_reports(o, merged.results, verdict, merged.profile, out);
+    return verdict.passed ? 0 : 1;
+  }
+  if (!o.shard_status_file.empty()) write_text_file(o.shard_status_file, "");
   const Profile* profile = nullptr;
   if (!o.profile.empty()) {
     profile = find_profile(o.profile);
@@ -190,6 +197,8 @@ int run(CliOptions o, const BackendFactories& backends, std::ostream& out, std::
     options.entry_timeout_seconds = o.timeout_seconds;
     options.tolerances = &tolerances;
     options.compare_with = compare_with;
+    options.shard = o.shard;
+    options.case_results = o.case_results.value_or(CaseResultsLevel::kFailures);
     const std::string backend_name = backend->name();
     if (o.repros) {
       options.on_failure = [&](const Case& c, const CaseOutcome& outcome) {
@@ -203,7 +212,10 @@ int run(CliOptions o, const BackendFactories& backends, std::ostream& out, std::
   }
   teardown();
   if (!o.expected_failures.empty()) {
-    apply_expected_failures(results, ExpectedFailures::load(o.expected_failures));
+    const ExpectedFailures xf = ExpectedFailures::load(o.expected_failures);
+    results.expected_failures_file = o.expected_failures;
+    results.expected_failures_text = xf.text;
+    apply_expected_failures(results, xf);
   }
   const RunVerdict verdict = judge(results, profile, op_database());
   write_reports(o, results, verdict, profile, out);

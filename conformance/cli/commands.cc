@@ -5,9 +5,11 @@
 #include <sstream>
 
 #include "conformance/io/case_file.h"
+#include "conformance/io/report.h"
 #include "conformance/ops/database.h"
 #include "conformance/runner/in_flight.h"
 #include "conformance/runner/isolate.h"
+#include "conformance/runner/merge_results.h"
 #include "conformance/runner/planner.h"
 #include "conformance/runner/run.h"
 
@@ -29,10 +31,19 @@ void list_ops(const CliOptions& o, std::ostream& out) {
 
 namespace {
 
+// A case file case's id: its "id", else "case <index>" (from its JSON alone: it may not parse).
+std::string case_id_of(const json& j, size_t index) {
+  if (j.is_object() && j.contains("id") && j.at("id").is_string()) {
+    return j.at("id").get<std::string>();
+  }
+  return "case " + std::to_string(index);
+}
+
 // A case file case's name for isolation and crash messages, from its JSON alone (it may not
 // parse as a case).
 CaseRecord label_of(const json& j, size_t index) {
   CaseRecord label;
+  label.id = case_id_of(j, index);
   label.op = case_op_name(j);
   label.check = "case";
   label.sample = "case " + std::to_string(index);
@@ -46,14 +57,15 @@ CaseRecord label_of(const json& j, size_t index) {
 }
 
 // Runs `run(index, case, output)` for each case of the case file at `path` (streamed: one case in
-// memory at a time), in this process or, isolated, in child processes with a per-case timeout (a
-// child after a crash reads the file again and skips the cases already run); `sink` receives each
-// record and what the case printed.
-void for_each_case(const CliOptions& o, const std::string& path,
+// memory at a time) that is in `shard`, in this process or, isolated, in child processes with a
+// per-case timeout (a child after a crash reads the file again and skips the cases already run);
+// `sink` receives each record and what the case printed.
+void for_each_case(const CliOptions& o, const std::string& path, const Shard& shard,
                    const std::function<CaseRecord(size_t, const json&, std::ostream&)>& run,
                    const IsolatedSink& sink) {
   if (!o.isolate.value_or(false)) {
     read_case_file(path, [&](size_t i, const json& c) {
+      if (!shard.has(i)) return;
       std::ostringstream output;
       const CaseRecord r = run(i, c, output);
       sink(r, output.str());
@@ -69,6 +81,7 @@ void for_each_case(const CliOptions& o, const std::string& path,
       how,
       [&](const ChildHooks& hooks) {
         read_case_file(path, [&](size_t i, const json& c) {
+          if (!shard.has(i)) return;
           const CaseRecord label = label_of(c, i);
           if (hooks.skip(i, label)) return;
           hooks.begin(i, label);
@@ -90,24 +103,32 @@ RunResults run_case_file(const CliOptions& o, const Backend& backend, const Back
   results.isolated = o.isolate.value_or(false);
   results.tolerance_sources = tolerances.sources();
   results.tolerance_overrides = tolerances.vendor_overrides();
+  results.cases_file = o.cases;
+  results.shard = o.shard;
+  results.case_results_level = o.case_results.value_or(CaseResultsLevel::kAll);
   auto run_case = [&](size_t i, const json& json_case, std::ostream& messages) {
     const std::string op_name = case_op_name(json_case);
     CaseRecord record;
     record.op = op_name;
+    record.id = case_id_of(json_case, i);
     try {
-      const Case c = case_from_json(json_case, tolerances);
+      Case c = case_from_json(json_case, tolerances);
+      if (c.id.empty()) c.id = record.id;
       set_in_flight(
           case_in_flight(c.op, scalar_type_name(c.dtype), c.check,
                          c.description.empty() ? "case " + std::to_string(i) : c.description));
       const CaseOutcome outcome = execute(c, backend, ExecuteOptions{compare_with});
-      record = CaseRecord{c.op,
-                          c.dtype,
-                          c.check,
-                          outcome.verdict,
-                          outcome.failures,
-                          c.description.empty() ? "case " + std::to_string(i) : c.description,
-                          "",
-                          outcome.transfers};
+      record.op = c.op;
+      record.dtype = c.dtype;
+      record.check = c.check;
+      record.verdict = outcome.verdict;
+      record.failures = outcome.failures;
+      record.sample = c.description.empty() ? "case " + std::to_string(i) : c.description;
+      record.transfers = outcome.transfers;
+      record.handles = outcome.handles;
+      record.id = c.id;
+      record.staging = outcome.staging;
+      record.fallback_calls = outcome.fallback_calls;
       if (outcome.verdict == Verdict::kFail && o.repros) {
         record.repro = write_repro(o.repro_dir, c, outcome, backend.name());
       }
@@ -117,6 +138,7 @@ RunResults run_case_file(const CliOptions& o, const Backend& backend, const Back
       record.verdict = Verdict::kFail;
       record.failures = {std::string("cannot run the case: ") + e.what()};
       record.sample = "case " + std::to_string(i);
+      record.error = true;
     }
     return record;
   };
@@ -135,9 +157,9 @@ RunResults run_case_file(const CliOptions& o, const Backend& backend, const Back
     // The dtype columns of a case file are the dtypes its cases count for.
     op->dtypes = op->dtypes | DtypeSet(record.dtype);
     op->selected = op->dtypes;
-    op->add(record);
+    results.add(*op, record);
   };
-  for_each_case(o, o.cases, run_case, add);
+  for_each_case(o, o.cases, o.shard, run_case, add);
   return results;
 }
 
@@ -168,16 +190,43 @@ int replay(const CliOptions& o, const Backend& backend, const Backend* compare_w
     return r;
   };
   int status = 0;
-  for_each_case(o, o.replay, replay_case, [&](const CaseRecord& r, const std::string& text) {
-    out << text;
-    if (text.empty()) {  // the child crashed, hung or exited in the case
-      out << "op:       " << r.op << " [" << r.check << "] " << scalar_type_name(r.dtype) << "\n";
-      for (const std::string& f : r.failures) out << "failure:  " << f << "\n";
-      out << "verdict:  fail on backend '" << backend.name() << "'\n";
-    }
-    if (r.verdict != Verdict::kPass) status = 1;
-  });
+  for_each_case(o, o.replay, Shard{}, replay_case,
+                [&](const CaseRecord& r, const std::string& text) {
+                  out << text;
+                  if (text.empty()) {  // the child crashed, hung or exited in the case
+                    out << "op:       " << r.op << " [" << r.check << "] "
+                        << scalar_type_name(r.dtype) << "\n";
+                    for (const std::string& f : r.failures) out << "failure:  " << f << "\n";
+                    out << "verdict:  fail on backend '" << backend.name() << "'\n";
+                  }
+                  if (r.verdict != Verdict::kPass) status = 1;
+                });
   return status;
+}
+
+MergedRun merge_reports(const CliOptions& o) {
+  std::vector<RunResults> shards;
+  std::string profile;
+  for (const std::string& path : o.merge_reports) {
+    ReportFile file = read_report_json(path);
+    if (!shards.empty() && file.profile != profile) {
+      throw std::invalid_argument("cannot merge: " + o.merge_reports[0] + " and " + path +
+                                  " differ in --profile ('" + profile + "' and '" + file.profile +
+                                  "'): they are not shards of one run");
+    }
+    profile = file.profile;
+    shards.push_back(std::move(file.results));
+  }
+  MergedRun merged;
+  merged.results = merge_results(std::move(shards), o.merge_reports, op_database());
+  if (!profile.empty()) {
+    merged.profile = find_profile(profile);
+    if (merged.profile == nullptr) {
+      throw std::runtime_error("report " + o.merge_reports[0] + ": unknown profile '" + profile +
+                               "'");
+    }
+  }
+  return merged;
 }
 
 size_t write_cases(const CliOptions& o, const Tolerances& tolerances) {

@@ -10,6 +10,7 @@
 #include "conformance/cli/options.h"
 #include "conformance/runner/results.h"
 #include "conformance/runner/tolerances.h"
+#include "conformance/runner/verdict.h"
 
 namespace bp::conformance {
 
@@ -25,6 +26,16 @@ RunResults run_case_file(const CliOptions& o, const Backend& backend, const Back
 // Returns the exit status (0: passes now).
 int replay(const CliOptions& o, const Backend& backend, const Backend* compare_with,
            const Tolerances& tolerances, std::ostream& out);
+
+// merge REPORT.json...: the shards' reports read and merged (merge_results.h), and their
+// profile (null for none). Errors: std::invalid_argument when the reports are not the shards of
+// one run (merge_results, or different profiles); std::runtime_error for a report that cannot be
+// read (read_report_json).
+struct MergedRun {
+  RunResults results;
+  const Profile* profile = nullptr;
+};
+MergedRun merge_reports(const CliOptions& o);
 
 // --write-cases FILE: writes the selected entries' cases (no run). Returns how many.
 size_t write_cases(const CliOptions& o, const Tolerances& tolerances);

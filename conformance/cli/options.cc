@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
@@ -10,6 +11,7 @@ namespace bp::conformance {
 
 std::string usage() {
   return R"(Usage: backplane-conformance [options]
+       backplane-conformance merge [--report-dir DIR | --json/--html/--text FILE] REPORT.json...
 
 Checks every op of a backend against naive references (docs/conformance_guide.md).
 
@@ -60,6 +62,16 @@ Output:
   --text FILE               write the summary (as printed) to FILE
   --repro-dir DIR           where each failure's repro file goes (default: conformance-repros)
   --no-repro                write no repro files
+Per-case results, sharding, merging:
+  --case-results all|failures|none
+                            which cases report.json lists one by one (id, status, message):
+                            default all with --cases, failures (the cases that did not pass)
+                            for the op database (its ~168,000 cases make a large report)
+  --shard K/N               run shard K (from 1) of N: the selected entries (the cases of
+                            --cases), item i in shard i % N + 1; Bazel's TEST_TOTAL_SHARDS /
+                            TEST_SHARD_INDEX shard the same way when set
+  merge REPORT.json...      merge the JSON reports of every shard of one run into one verdict
+                            and report (exit status: the merged verdict)
 Cases as data:
   --cases FILE              run the cases of a case file instead of the op database
   --replay FILE             run a repro file's case again and show the difference
@@ -94,11 +106,94 @@ int positive_seconds(const std::string& flag, const std::string& value) {
   return static_cast<int>(std::stol(value));
 }
 
+// --- Sharding, per-case results and merging: their options and environment. ---
+
+// "K/N" with 1 <= K <= N (at most 100000 shards).
+Shard parse_shard(const std::string& value) {
+  const std::string message =
+      "--shard: expected K/N, shard K (from 1) of N, with 1 <= K <= N <= 100000 (e.g. 2/4), got '" +
+      value + "'";
+  const size_t slash = value.find('/');
+  const std::string k = value.substr(0, slash);
+  const std::string n = slash == std::string::npos ? "" : value.substr(slash + 1);
+  for (const std::string& part : {k, n}) {
+    if (part.empty() || part.size() > 6 ||
+        part.find_first_not_of("0123456789") != std::string::npos)
+      throw std::invalid_argument(message);
+  }
+  const Shard shard{std::stoi(k), std::stoi(n)};
+  if (shard.count < 1 || shard.count > 100000 || shard.index < 1 || shard.index > shard.count)
+    throw std::invalid_argument(message);
+  return shard;
+}
+
+// The options of this block; false for any other flag. With `merge`, only these and the
+// report options are accepted.
+bool parse_split_option(CliOptions& o, const std::string& flag,
+                        const std::function<std::string()>& next) {
+  if (o.merge && !flag.starts_with("-")) {
+    o.merge_reports.push_back(user_path(flag));
+  } else if (o.merge && flag != "--report-dir" && flag != "--json" && flag != "--html" &&
+             flag != "--text" && flag != "--quiet" && flag != "--help" && flag != "-h") {
+    throw std::invalid_argument(
+        "merge takes REPORT.json files and --report-dir, --json, --html, "
+        "--text; not '" +
+        flag + "'");
+  } else if (flag == "--shard") {
+    o.shard = parse_shard(next());
+  } else if (flag == "--case-results") {
+    const std::string level = next();
+    if (level == "all") {
+      o.case_results = CaseResultsLevel::kAll;
+    } else if (level == "failures") {
+      o.case_results = CaseResultsLevel::kFailures;
+    } else if (level == "none") {
+      o.case_results = CaseResultsLevel::kNone;
+    } else {
+      throw std::invalid_argument("--case-results: expected all, failures or none, got '" + level +
+                                  "'");
+    }
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// Bazel's (and GoogleTest's) test sharding: TEST_TOTAL_SHARDS shards, this one TEST_SHARD_INDEX
+// (from 0); TEST_SHARD_STATUS_FILE is touched to say that sharding is supported.
+void apply_sharding_environment(CliOptions& o, bool shard_flag_given) {
+  const char* total = std::getenv("TEST_TOTAL_SHARDS");
+  if (total == nullptr || *total == '\0') return;
+  const char* index = std::getenv("TEST_SHARD_INDEX");
+  if (shard_flag_given) {
+    throw std::invalid_argument(
+        "--shard and the test runner's sharding (TEST_TOTAL_SHARDS is set) both ask for a shard: "
+        "give one of them");
+  }
+  const std::string k = index == nullptr ? "" : index;
+  const std::string n = total;
+  if (k.empty() || k.size() > 6 || k.find_first_not_of("0123456789") != std::string::npos) {
+    throw std::invalid_argument("TEST_SHARD_INDEX is '" + k + "': with TEST_TOTAL_SHARDS=" + n +
+                                " it must be a shard index from 0 to " + n + " - 1");
+  }
+  try {
+    o.shard = parse_shard(std::to_string(std::stoi(k) + 1) + "/" + n);
+  } catch (const std::invalid_argument&) {
+    throw std::invalid_argument("TEST_TOTAL_SHARDS=" + n + " and TEST_SHARD_INDEX=" + k +
+                                ": expected 1 to 100000 shards and an index from 0 to " +
+                                "TEST_TOTAL_SHARDS - 1");
+  }
+  const char* status = std::getenv("TEST_SHARD_STATUS_FILE");
+  if (status != nullptr) o.shard_status_file = status;
+}
+
 }  // namespace
 
 CliOptions parse_options(const std::vector<std::string>& args) {
   CliOptions o;
-  for (size_t i = 0; i < args.size(); ++i) {
+  o.merge = !args.empty() && args[0] == "merge";
+  bool shard_flag_given = false;
+  for (size_t i = o.merge ? 1 : 0; i < args.size(); ++i) {
     std::string flag = args[i];
     std::string value;
     bool has_value = false;
@@ -112,7 +207,9 @@ CliOptions parse_options(const std::vector<std::string>& args) {
       if (i + 1 >= args.size()) throw std::invalid_argument(flag + " needs a value");
       return args[++i];
     };
-    if (flag == "--backend") {
+    if (parse_split_option(o, flag, next)) {
+      shard_flag_given = shard_flag_given || flag == "--shard";
+    } else if (flag == "--backend") {
       o.backend = next();
       if (is_plugin_path(o.backend)) o.backend = user_path(o.backend);
     } else if (flag == "--device") {
@@ -191,6 +288,10 @@ CliOptions parse_options(const std::vector<std::string>& args) {
     if (o.repro_dir == "conformance-repros") o.repro_dir = (dir / "repros").string();
   }
   if (o.repro_dir == "conformance-repros") o.repro_dir = user_path(o.repro_dir);
+  if (o.merge && o.merge_reports.empty() && !o.help) {
+    throw std::invalid_argument("merge: give the JSON reports of every shard of a run");
+  }
+  if (!o.merge) apply_sharding_environment(o, shard_flag_given);
   return o;
 }
 

@@ -10,6 +10,7 @@
 
 #include "conformance/framework/dtype_set.h"
 #include "conformance/runner/op_selection.h"
+#include "conformance/runner/results.h"
 
 namespace bp::conformance {
 
@@ -48,6 +49,14 @@ struct CliOptions {
   bool list_profiles = false;
   bool quiet = false;
   bool help = false;
+  // Sharding, per-case results and merging (docs/conformance.md "Reports").
+  Shard shard;  // --shard K/N, or from Bazel's TEST_TOTAL_SHARDS and TEST_SHARD_INDEX
+  // $TEST_SHARD_STATUS_FILE when the shard came from the environment: touched to tell the test
+  // runner that this program shards.
+  std::string shard_status_file;
+  std::optional<CaseResultsLevel> case_results;  // unset: all with --cases, else failures
+  bool merge = false;                            // `merge REPORT.json...`
+  std::vector<std::string> merge_reports;
 };
 
 // Whether --backend names a shared library to load rather than an in-process backend.

@@ -51,6 +51,7 @@ json case_to_json(const Case& c) {
          {"dtype", std::string(scalar_type_name(c.dtype))},
          {"args", std::move(args)},
          {"expect", std::move(expect)}};
+  if (!c.id.empty()) j["id"] = c.id;
   if (!c.entry.empty()) j["entry"] = c.entry;
   if (!c.check.empty()) j["check"] = c.check;
   if (!c.description.empty()) j["description"] = c.description;
@@ -105,6 +106,10 @@ Case case_from_json(const json& j, const Tolerances& tolerances) {
   c.expect.unmodified = expect.value("unmodified", std::vector<std::string>{});
   c.expect.written = expect.value("written", std::vector<std::string>{});
   c.expect.check_meta = expect.value("check_meta", false);
+  if (j.contains("id")) {
+    if (!j.at("id").is_string()) throw std::runtime_error("id is not a string");
+    c.id = j.at("id").get<std::string>();
+  }
   c.entry = j.value("entry", std::string());
   c.check = j.value("check", std::string("case"));
   c.description = j.value("description", std::string());

@@ -30,6 +30,18 @@ nlohmann::json report_json(const RunResults& results, const RunVerdict& verdict,
 std::string report_html(const RunResults& results, const RunVerdict& verdict,
                         const Profile* profile);
 
+// A JSON report read back, for `backplane-conformance merge`: the run's results as far as the
+// report holds them (ops, cells with their counts and first failures, per-case results, the
+// selection, shard and expected-failures file; not the per-cell expected-failure marks, which
+// merging applies again from the file's text) and its profile's name ("" for none).
+struct ReportFile {
+  RunResults results;
+  std::string profile;
+};
+// Errors: std::runtime_error naming `path`: unreadable, not JSON, not a report of this format or
+// version, the placeholder of a run that did not finish, or a field missing or of the wrong type.
+ReportFile read_report_json(const std::string& path);
+
 // Writes `text` to `path`, creating its directory. Errors: std::runtime_error.
 void write_text_file(const std::string& path, const std::string& text);
 

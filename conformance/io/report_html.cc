@@ -117,6 +117,9 @@ std::string report_html(const RunResults& results, const RunVerdict& verdict,
     << (profile != nullptr ? escape(profile->name) : std::string("none")) << " &middot; "
     << std::fixed << std::setprecision(1) << results.seconds << " s"
     << (results.isolated ? " &middot; crash isolation" : "")
+    << (results.shard.count > 1 ? " &middot; shard " + std::to_string(results.shard.index) + "/" +
+                                      std::to_string(results.shard.count)
+                                : std::string())
     << " &middot; cases: " << results.cases(Verdict::kPass) << " passed, "
     << results.cases(Verdict::kFail) << " failed, " << results.cases(Verdict::kUnsupported)
     << " unsupported</div>\n";
@@ -160,8 +163,8 @@ std::string report_html(const RunResults& results, const RunVerdict& verdict,
       h << "<td class=\"c " << css(s) << "\" title=\"" << escape(title.str()) << "\">" << mark(s)
         << "</td>";
     }
-    h << "<td class=\"route\">" << escape(op.serving.path);
-    if (op.transfers.total() > 0) h << "; " << op.transfers.total() << " bytes moved";
+    h << "<td class=\"route\">" << escape(op.served_by());
+    if (op.transfers.total() > 0) h << "; " << op.transfers.total() << " bytes moved by its calls";
     if (op.handles.leaked > 0) h << "; " << op.handles.leaked << " tensor references leaked";
     if (op.handles.over_released > 0)
       h << "; " << op.handles.over_released << " tensor references over-released";

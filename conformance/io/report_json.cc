@@ -1,6 +1,8 @@
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <stdexcept>
+#include <string_view>
 
 #include "conformance/io/report.h"
 
@@ -16,6 +18,50 @@ void write_text_file(const std::string& path, const std::string& text) {
   if (!out) throw std::runtime_error("cannot write " + path);
 }
 
+namespace {
+
+json dtype_names(DtypeSet dtypes) {
+  json names = json::array();
+  for (ScalarType t : dtypes.list()) names.push_back(std::string(scalar_type_name(t)));
+  return names;
+}
+
+// A case's status in the report: "pass", "fail", "error", "unsupported", or "xfail" (a failure
+// or error in a cell listed in the expected-failures file).
+std::string case_status(const CaseResult& c, const OpResult* op) {
+  if (c.verdict == Verdict::kPass) return "pass";
+  if (c.verdict == Verdict::kUnsupported) return "unsupported";
+  if (op != nullptr) {
+    auto it = op->cells.find(c.dtype);
+    if (it != op->cells.end() && it->second.expected_to_fail) return "xfail";
+  }
+  return c.error ? "error" : "fail";
+}
+
+// The per-case results, compact: "op" and "dtype" only where the id does not start with them
+// (case files' own ids), "message" and "repro" only when there is one.
+json case_results_json(const RunResults& results) {
+  std::map<std::string_view, const OpResult*> ops;
+  for (const OpResult& op : results.ops) ops[op.op] = &op;
+  json cases = json::array();
+  for (const CaseResult& c : results.case_results) {
+    auto it = ops.find(c.op);
+    json j{{"id", c.id}, {"status", case_status(c, it == ops.end() ? nullptr : it->second)}};
+    const std::string dtype(scalar_type_name(c.dtype));
+    if (!c.id.starts_with(c.op + "/" + dtype + "/")) {
+      j["op"] = c.op;
+      j["dtype"] = dtype;
+    }
+    if (c.error && j["status"] == "xfail") j["error"] = true;  // an expected error
+    if (!c.message.empty()) j["message"] = c.message;
+    if (!c.repro.empty()) j["repro"] = c.repro;
+    cases.push_back(std::move(j));
+  }
+  return cases;
+}
+
+}  // namespace
+
 json report_json(const RunResults& results, const RunVerdict& verdict, const Profile* profile) {
   json ops = json::array();
   for (const OpResult& op : results.ops) {
@@ -25,6 +71,7 @@ json report_json(const RunResults& results, const RunVerdict& verdict, const Pro
       if (auto it = op.cells.find(t); it != op.cells.end()) {
         const Cell& c = it->second;
         cell["passed"] = c.passed;
+        cell["passed_errors"] = c.passed_errors;
         cell["failed"] = c.failed;
         cell["unsupported"] = c.unsupported;
         if (!c.unsupported_reason.empty()) cell["unsupported_reason"] = c.unsupported_reason;
@@ -46,26 +93,43 @@ json report_json(const RunResults& results, const RunVerdict& verdict, const Pro
                        {"kind", std::string(variant_kind_name(op.kind))},
                        {"declared", op.declared},
                        {"status", std::string(cell_status_name(op.overall()))},
-                       {"served_by", op.serving.path},
+                       {"served_by", op.served_by()},
+                       {"dispatch_table", op.serving.path},
                        {"via_common", op.serving.via_common},
-                       {"via_fallback", op.serving.via_fallback},
+                       {"via_fallback", op.via_fallback()},
+                       {"calls", {{"total", op.calls}, {"cpu_fallback", op.calls_via_fallback}}},
                        {"bytes_to_device", op.transfers.to_device},
                        {"bytes_to_host", op.transfers.to_host},
+                       {"staging_bytes_to_device", op.staging.to_device},
+                       {"staging_bytes_to_host", op.staging.to_host},
                        {"handles",
                         {{"created", op.handles.created},
                          {"released", op.handles.released},
                          {"returned", op.handles.returned},
                          {"leaked", op.handles.leaked},
                          {"over_released", op.handles.over_released}}},
+                       {"op_dtypes", dtype_names(op.dtypes)},
+                       {"selected_dtypes", dtype_names(op.selected)},
                        {"dtypes", std::move(dtypes)}});
   }
   int declared = 0;
   for (const OpResult& op : results.ops) declared += op.declared;
-  return json{
+  json report{
       {"format", "backplane-conformance-report"},
       {"version", 1},
       {"backend", {{"name", results.backend}, {"description", results.backend_description}}},
       {"profile", profile != nullptr ? json(profile->name) : json(nullptr)},
+      {"selection",
+       {{"ops", results.ops},
+        {"ops_regex", results.ops_regex},
+        {"dtypes", dtype_names(results.dtypes)},
+        {"cases", results.cases_file.empty() ? json(nullptr) : json(results.cases_file)},
+        {"shard", {{"index", results.shard.index}, {"count", results.shard.count}}},
+        {"case_results", std::string(case_results_level_name(results.case_results_level))}}},
+      {"expected_failures", results.expected_failures_file.empty()
+                                ? json(nullptr)
+                                : json{{"file", results.expected_failures_file},
+                                       {"text", results.expected_failures_text}}},
       {"verdict",
        {{"passed", verdict.passed},
         {"reasons", verdict.reasons},
@@ -85,7 +149,12 @@ json report_json(const RunResults& results, const RunVerdict& verdict, const Pro
       {"tolerances",
        {{"sources", results.tolerance_sources}, {"vendor_overrides", results.tolerance_overrides}}},
       {"notes", results.notes},
+      {"ops_without_entry", results.ops_without_entry},
       {"ops", std::move(ops)}};
+  if (results.case_results_level != CaseResultsLevel::kNone) {
+    report["cases"] = case_results_json(results);
+  }
+  return report;
 }
 
 }  // namespace bp::conformance

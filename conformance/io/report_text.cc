@@ -8,8 +8,9 @@ namespace {
 
 constexpr size_t kFailuresShown = 20;
 
+// An op's cells (its PyTorch dtypes) by status, as the summary's columns count them.
 struct Counts {
-  int pass = 0, fail = 0, unsupported = 0, other = 0;
+  int pass = 0, fail = 0, unsupported = 0, xfail = 0, not_run = 0;
 };
 
 Counts count_cells(const OpResult& op) {
@@ -27,8 +28,13 @@ Counts count_cells(const OpResult& op) {
       case CellStatus::kPartial:
         ++c.unsupported;
         break;
-      default:
-        ++c.other;
+      case CellStatus::kExpectedFail:
+        ++c.xfail;
+        break;
+      case CellStatus::kNotRun:
+      case CellStatus::kNotDeclared:  // undeclared ops are listed apart, not in the table
+      case CellStatus::kNotApplicable:
+        ++c.not_run;
     }
   }
   return c;
@@ -39,12 +45,18 @@ Counts count_cells(const OpResult& op) {
 void print_summary(const RunResults& results, const RunVerdict& verdict, const Profile* profile,
                    std::ostream& out) {
   out << "\nBackplane conformance on backend '" << results.backend << "' ("
-      << results.backend_description << ")" << (results.isolated ? ", isolated" : "") << ", "
-      << std::fixed << std::setprecision(1) << results.seconds << " s\n\n";
+      << results.backend_description << ")" << (results.isolated ? ", isolated" : "");
+  if (results.shard.count > 1) {
+    out << ", shard " << results.shard.index << "/" << results.shard.count;
+  }
+  out << ", " << std::fixed << std::setprecision(1) << results.seconds << " s\n\n";
+  out << "Columns count an op's op x dtype cells (its PyTorch dtypes): pass (unexpected passes\n"
+         "included), fail, unsup (unsupported or partial), xfail (expected failures), not run\n"
+         "(dtype filtered out, or no case made).\n\n";
   out << std::left << std::setw(26) << "op" << std::setw(6) << "tier" << std::setw(12) << "variant"
       << std::right << std::setw(6) << "pass" << std::setw(6) << "fail" << std::setw(7) << "unsup"
-      << std::setw(7) << "other"
-      << "  status   (op x dtype cells)\n";
+      << std::setw(7) << "xfail" << std::setw(9) << "not run"
+      << "  status\n";
   std::vector<std::string> undeclared;
   for (const OpResult& op : results.ops) {
     if (!op.declared) {
@@ -54,8 +66,8 @@ void print_summary(const RunResults& results, const RunVerdict& verdict, const P
     const Counts c = count_cells(op);
     out << std::left << std::setw(26) << op.op << std::setw(6) << op.tier << std::setw(12)
         << variant_kind_name(op.kind) << std::right << std::setw(6) << c.pass << std::setw(6)
-        << c.fail << std::setw(7) << c.unsupported << std::setw(7) << c.other << "  "
-        << cell_status_name(op.overall()) << "\n";
+        << c.fail << std::setw(7) << c.unsupported << std::setw(7) << c.xfail << std::setw(9)
+        << c.not_run << "  " << cell_status_name(op.overall()) << "\n";
   }
   if (!undeclared.empty()) {
     out << "\nNot declared yet (" << undeclared.size() << " ops, reported as 'not declared'):";
@@ -80,12 +92,12 @@ void print_summary(const RunResults& results, const RunVerdict& verdict, const P
     out << "  ... and " << shown - kFailuresShown << " more (see the reports)\n";
   bool routed = false;
   for (const OpResult& op : results.ops) {
-    if (!op.serving.via_common && !op.serving.via_fallback && op.transfers.total() == 0) continue;
-    if (!routed) out << "\nOps served through the Common key or a backend fallback:\n";
+    if (!op.serving.via_common && !op.via_fallback()) continue;
+    if (!routed) out << "\nOps served through the Common key or the CPU fallback:\n";
     routed = true;
-    out << "  " << std::left << std::setw(24) << op.op << " " << op.serving.path << "; "
+    out << "  " << std::left << std::setw(24) << op.op << " " << op.served_by() << "; "
         << op.transfers.to_device << " bytes to the device, " << op.transfers.to_host
-        << " bytes back\n";
+        << " bytes back during its calls\n";
   }
   bool ledger = false;
   for (const OpResult& op : results.ops) {

@@ -52,6 +52,9 @@ struct Case {
   std::string description;  // the sample in one line
   uint64_t seed = 0;        // the seed its sample was drawn with
   int sample_index = -1;    // cases of one sample share it (variants must agree)
+  // The case's id in reports (per-case results): a case file's `id`, else generated; the
+  // planner's are "<op>/<dtype>/<sample index>/<check>" ("add.Tensor/float32/3/out").
+  std::string id;
 };
 
 }  // namespace bp::conformance

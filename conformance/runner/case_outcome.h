@@ -7,6 +7,7 @@
 #ifndef BACKPLANE_CONFORMANCE_RUNNER_CASE_OUTCOME_H_
 #define BACKPLANE_CONFORMANCE_RUNNER_CASE_OUTCOME_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -26,7 +27,12 @@ struct CaseOutcome {
   std::vector<Sizes> actual_strides;  // their strides
   // The results that are not tensors (result_type's ScalarType), as they print ("float32").
   std::vector<std::string> actual_plain;
-  Transfers transfers;   // bytes the backend moved during the op's calls
+  Transfers transfers;  // bytes the backend moved during the op's call (the CPU fallback's, a
+                        // kernel's own copies)
+  Transfers staging;    // bytes the suite moved: arguments to the device, results back
+  // Calls of the CPU fallback during the op's call (sdk/dispatch/cpu_fallback.h): 0 when the
+  // backend's kernels served it themselves.
+  int64_t fallback_calls = 0;
   HandleCounts handles;  // what the backend's C ABI kernels did with tensor handles
 
   // Marks the outcome failed, with `why` as one more failure line.

@@ -8,6 +8,7 @@
 #include "conformance/runner/compare.h"
 #include "conformance/runner/stack.h"
 #include "sdk/core/warning.h"
+#include "sdk/dispatch/cpu_fallback.h"
 #include "sdk/dispatch/dispatcher.h"
 
 namespace bp::conformance {
@@ -326,7 +327,9 @@ CaseOutcome execute_guarded(const Case& c, const Backend& backend, const Execute
   for (std::string& p : backend.take_handle_problems()) o.fail("[handles] before the call: " + p);
   const Transfers before = backend.transfers();
   const HandleCounts handles_before = backend.handles();
+  const int64_t fallback_before = cpu_fallback_calls();
   const CallResult r = call(*op, prepared.stack);
+  o.fallback_calls = cpu_fallback_calls() - fallback_before;
   const Transfers after = backend.transfers();
   o.transfers = Transfers{after.to_device - before.to_device, after.to_host - before.to_host};
   o.handles = backend.handles() - handles_before;
@@ -346,8 +349,12 @@ CaseOutcome execute_guarded(const Case& c, const Backend& backend, const Execute
       o.failures.push_back("unsupported: " + r.message);
       return o;
     }
-    o.fail(e.error ? "raised '" + r.message + "', expected an error containing '" + *e.error + "'"
-                   : "raised '" + r.message + "'");
+    // The code says which kind of error the kernel returned (a C kernel's bp_error code).
+    const std::string code = " (" + std::string(error_code_name(r.code)) + ", error code " +
+                             std::to_string(static_cast<int>(r.code)) + ")";
+    o.fail(e.error ? "raised '" + r.message + "'" + code + ", expected an error containing '" +
+                         *e.error + "'"
+                   : "raised '" + r.message + "'" + code);
     return o;
   }
   if (e.error) {
@@ -364,9 +371,15 @@ CaseOutcome execute_guarded(const Case& c, const Backend& backend, const Execute
 }  // namespace
 
 CaseOutcome execute(const Case& c, const Backend& backend, const ExecuteOptions& options) {
+  const Transfers before = backend.transfers();
   AllocationGuards guards(backend.device(), c.op);
   CaseOutcome o = execute_guarded(c, backend, options, guards);
   for (std::string& p : guards.finish()) o.fail("[guards] " + p);
+  // The suite's own staging: everything the counters saw during the case but the op's call
+  // (guard bytes go through uncounted copy functions).
+  const Transfers after = backend.transfers();
+  o.staging = Transfers{after.to_device - before.to_device - o.transfers.to_device,
+                        after.to_host - before.to_host - o.transfers.to_host};
   return o;
 }
 

@@ -35,6 +35,10 @@ json to_json(const CaseRecord& r) {
               {"to_device", r.transfers.to_device},
               {"to_host", r.transfers.to_host},
               {"expects_error", r.expects_error},
+              {"id", r.id},
+              {"error", r.error},
+              {"staging", {r.staging.to_device, r.staging.to_host}},
+              {"fallback_calls", r.fallback_calls},
               {"handles",
                {r.handles.created, r.handles.released, r.handles.returned, r.handles.leaked,
                 r.handles.over_released}}};
@@ -51,6 +55,11 @@ CaseRecord from_json(const json& j) {
   r.repro = j.at("repro").get<std::string>();
   r.transfers = Transfers{j.at("to_device").get<int64_t>(), j.at("to_host").get<int64_t>()};
   r.expects_error = j.at("expects_error").get<bool>();
+  r.id = j.at("id").get<std::string>();
+  r.error = j.at("error").get<bool>();
+  const std::vector<int64_t> staging = j.at("staging").get<std::vector<int64_t>>();
+  if (staging.size() == 2) r.staging = Transfers{staging[0], staging[1]};
+  r.fallback_calls = j.at("fallback_calls").get<int64_t>();
   const std::vector<int64_t> h = j.at("handles").get<std::vector<int64_t>>();
   if (h.size() == 5) r.handles = HandleCounts{h[0], h[1], h[2], h[3], h[4]};
   return r;
@@ -67,11 +76,9 @@ void write_line(int fd, const json& j) {
 }
 
 json label_json(size_t index, const CaseRecord& label) {
-  return json{{"begin", index},
-              {"op", label.op},
-              {"dtype", index_of(label.dtype)},
-              {"check", label.check},
-              {"sample", label.sample}};
+  return json{{"begin", index},       {"id", label.id},
+              {"op", label.op},       {"dtype", index_of(label.dtype)},
+              {"check", label.check}, {"sample", label.sample}};
 }
 
 // The child: runs `body` from case `start`, skipping the cells in `crashed`.
@@ -196,6 +203,8 @@ void run_isolated(const Isolation& how, const std::function<void(const ChildHook
       return;
     }
     CaseRecord r;
+    r.id = running->at("id").get<std::string>();
+    r.error = true;
     r.op = running->at("op").get<std::string>();
     r.dtype = static_cast<ScalarType>(running->at("dtype").get<int>());
     r.check = running->at("check").get<std::string>() + " (crash)";
@@ -224,6 +233,7 @@ void run_entry_isolated(const OpEntry& entry, const Backend& backend, const RunO
     r.dtype = c.dtype;
     r.check = c.check;
     r.sample = c.description;
+    r.id = c.id;
     return r;
   };
   run_isolated(

@@ -80,6 +80,12 @@ std::vector<std::string> close_names(std::string_view name,
   return out;
 }
 
+std::string join_op_names(const std::vector<std::string>& names) {
+  std::string joined;
+  for (const std::string& name : names) joined += (joined.empty() ? "" : ",") + name;
+  return joined;
+}
+
 std::vector<const OpEntry*> select_entries(const OpDatabase& db, const OpSelection& selection) {
   std::vector<const OpEntry*> selected;
   if (selection.all()) {

@@ -37,6 +37,9 @@ struct OpSelection {
 // for an empty list or an empty name ("add,,mul"), naming `flag`.
 std::vector<std::string> split_op_names(const std::string& flag, const std::string& list);
 
+// split_op_names' inverse: the names comma-separated ("" for none), as reports record --ops.
+std::string join_op_names(const std::vector<std::string>& names);
+
 // The entries of `db` the selection covers, in the database's order. A name or a regex that
 // selects nothing is the caller's mistake, never an empty run. Errors: std::invalid_argument
 // "--ops: 'sum.IntList' names no op or conformance entry (close: sum.IntList_out); ..." (up to

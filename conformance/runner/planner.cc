@@ -1,6 +1,7 @@
 #include "conformance/runner/planner.h"
 
 #include <exception>
+#include <map>
 
 #include "conformance/runner/guards.h"
 #include "sdk/core/promotion.h"
@@ -385,6 +386,15 @@ Plan plan_cases(const OpEntry& entry, ScalarType dtype, const Tolerances& tolera
     plan.entry_error = std::string("the conformance entry failed: ") + e.what();
   }
   plan.cases = std::move(planner.cases);
+  // Ids for per-case results, stable across runs and shards (a plan is deterministic); a second
+  // case of the same op, sample and check gets "#2".
+  std::map<std::string, int> seen;
+  for (Case& c : plan.cases) {
+    std::string id = c.op + "/" + std::string(scalar_type_name(c.dtype)) + "/" +
+                     std::to_string(c.sample_index) + "/" + c.check;
+    if (const int n = ++seen[id]; n > 1) id += "#" + std::to_string(n);
+    c.id = std::move(id);
+  }
   return plan;
 }
 

@@ -30,6 +30,13 @@ int severity(CellStatus s) {
   return 8;
 }
 
+// A record's failures (or unsupported reason) on one line.
+std::string joined_failures(const CaseRecord& r) {
+  std::string message;
+  for (const std::string& f : r.failures) message += (message.empty() ? "" : "; ") + f;
+  return message;
+}
+
 }  // namespace
 
 std::string_view cell_status_name(CellStatus s) {
@@ -93,7 +100,11 @@ void OpResult::add(const CaseRecord& r) {
   Cell& c = cells[r.dtype];
   transfers.to_device += r.transfers.to_device;
   transfers.to_host += r.transfers.to_host;
+  staging.to_device += r.staging.to_device;
+  staging.to_host += r.staging.to_host;
   handles += r.handles;
+  if (!r.error) ++calls;
+  if (r.fallback_calls > 0) ++calls_via_fallback;
   switch (r.verdict) {
     case Verdict::kPass:
       ++c.passed;
@@ -106,12 +117,65 @@ void OpResult::add(const CaseRecord& r) {
     case Verdict::kFail:
       ++c.failed;
       if (c.failures.size() < kFailuresKeptPerCell) {
-        std::string message;
-        for (const std::string& f : r.failures) message += (message.empty() ? "" : "; ") + f;
-        c.failures.push_back(FailureRecord{r.check, r.sample, message, r.repro});
+        c.failures.push_back(FailureRecord{r.check, r.sample, joined_failures(r), r.repro});
       }
       return;
   }
+}
+
+void OpResult::merge(const OpResult& o) {
+  dtypes = dtypes | o.dtypes;
+  selected = selected | o.selected;
+  for (const auto& [dtype, theirs] : o.cells) {
+    Cell& c = cells[dtype];
+    c.passed += theirs.passed;
+    c.passed_errors += theirs.passed_errors;
+    c.failed += theirs.failed;
+    c.unsupported += theirs.unsupported;
+    for (const FailureRecord& f : theirs.failures) {
+      if (c.failures.size() < kFailuresKeptPerCell) c.failures.push_back(f);
+    }
+    if (c.unsupported_reason.empty()) c.unsupported_reason = theirs.unsupported_reason;
+    c.expected_to_fail = c.expected_to_fail || theirs.expected_to_fail;
+  }
+  transfers.to_device += o.transfers.to_device;
+  transfers.to_host += o.transfers.to_host;
+  staging.to_device += o.staging.to_device;
+  staging.to_host += o.staging.to_host;
+  handles += o.handles;
+  calls += o.calls;
+  calls_via_fallback += o.calls_via_fallback;
+}
+
+std::string OpResult::served_by() const {
+  // A path through a backend fallback already names it; a kernel's hand-offs do not show in the
+  // dispatcher's table.
+  if (serving.via_fallback || calls_via_fallback == 0) return serving.path;
+  return serving.path + " + cpu_fallback (" + std::to_string(calls_via_fallback) + " of " +
+         std::to_string(calls) + " calls)";
+}
+
+std::string_view case_results_level_name(CaseResultsLevel level) {
+  switch (level) {
+    case CaseResultsLevel::kAll:
+      return "all";
+    case CaseResultsLevel::kFailures:
+      return "failures";
+    case CaseResultsLevel::kNone:
+      return "none";
+  }
+  return "?";
+}
+
+void RunResults::add(OpResult& op, const CaseRecord& r) {
+  op.add(r);
+  if (case_results_level == CaseResultsLevel::kNone) return;
+  if (case_results_level == CaseResultsLevel::kFailures && r.verdict == Verdict::kPass) return;
+  // Records that are no case's (a crash outside any case, a broken entry) get an id too.
+  std::string id =
+      r.id.empty() ? r.op + "/" + std::string(scalar_type_name(r.dtype)) + "/" + r.check : r.id;
+  case_results.push_back(CaseResult{std::move(id), r.op, r.dtype, r.check, r.verdict, r.error,
+                                    joined_failures(r), r.repro});
 }
 
 int64_t RunResults::cases(Verdict v) const {

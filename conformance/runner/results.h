@@ -61,6 +61,12 @@ struct CaseRecord {
   Transfers transfers;
   bool expects_error = false;  // the case checks that the op raises
   HandleCounts handles = {};   // what the backend's C ABI kernels did with tensor handles
+  std::string id;              // the case's id (Case::id), for per-case results
+  // The case produced no result to check (it could not be read or planned, or it crashed, hung
+  // or exited in isolation): a failure, reported per case as "error".
+  bool error = false;
+  Transfers staging;           // bytes the suite moved for the case (CaseOutcome::staging)
+  int64_t fallback_calls = 0;  // CPU fallback calls during the op's call
 
   // A failure that is no case's (a crash, a broken entry).
   static CaseRecord failure(std::string op, ScalarType dtype, std::string check,
@@ -71,6 +77,7 @@ struct CaseRecord {
     r.check = std::move(check);
     r.verdict = Verdict::kFail;
     r.failures = {std::move(message)};
+    r.error = true;
     return r;
   }
 };
@@ -102,15 +109,54 @@ struct OpResult {
   DtypeSet dtypes;    // PyTorch's dtypes for the op
   DtypeSet selected;  // the dtypes this run tested (the --dtypes filter)
   std::map<ScalarType, Cell> cells;
-  Serving serving;       // which kernel served it on the backend under test
-  Transfers transfers;   // bytes moved during its calls
+  Serving serving;       // which kernel the dispatcher's table names for the backend under test
+  Transfers transfers;   // bytes moved during its calls (the CPU fallback's, kernels' own)
+  Transfers staging;     // bytes the suite moved to stage its cases (arguments, results)
   HandleCounts handles;  // tensor handles its C ABI kernels created, released, leaked...
+  int64_t calls = 0;     // cases that called it (records that are not errors)
+  int64_t calls_via_fallback = 0;  // of them: calls during which the CPU fallback ran
 
   CellStatus status(ScalarType dtype) const;
+  // What served its calls: the dispatcher's path, plus "+ cpu_fallback (N of M calls)" when a
+  // kernel handed calls on to the CPU fallback.
+  std::string served_by() const;
+  // Whether the CPU fallback (as the backend's fallback, or called by a kernel) ran for it.
+  bool via_fallback() const { return serving.via_fallback || calls_via_fallback > 0; }
   // The worst status over the selected dtypes (for one-line summaries).
   CellStatus overall() const;
   // Adds one case's result.
   void add(const CaseRecord& record);
+  // Adds another shard's results for the same op: counts, failures (the first few), dtypes,
+  // bytes, handles and calls. `other.op` must equal `op`.
+  void merge(const OpResult& other);
+};
+
+// Per-case results kept in a run's results (--case-results): every case, the cases that did not
+// pass (failed, errors, unsupported), or none.
+enum class CaseResultsLevel { kAll, kFailures, kNone };
+// "all", "failures", "none".
+std::string_view case_results_level_name(CaseResultsLevel level);
+
+// One case's result, as the reports list it.
+struct CaseResult {
+  std::string id;
+  std::string op;
+  ScalarType dtype = ScalarType::kFloat32;
+  std::string check;
+  Verdict verdict = Verdict::kPass;
+  bool error = false;   // CaseRecord::error
+  std::string message;  // the failures (or the unsupported reason), "; "-joined
+  std::string repro;
+};
+
+// Which part of a sharded run this is (--shard K/N): shard `index` of `count`, from 1.
+// Items (the selected entries of the database, the cases of a case file) are dealt out in
+// turn: item i (from 0) belongs to shard i % count + 1, so every shard gets every family.
+struct Shard {
+  int index = 1;
+  int count = 1;
+
+  bool has(size_t item) const { return static_cast<int>(item % count) == index - 1; }
 };
 
 struct RunResults {
@@ -124,6 +170,19 @@ struct RunResults {
   std::vector<std::string> notes;  // things the reader should know (unknown expected failures...)
   // Ops in the registry that no entry of the op database covers (a conformance gap).
   std::vector<std::string> ops_without_entry;
+  // The selection, for readers and for merging shards' reports (which must agree on it).
+  std::string ops;        // --ops: the names, comma-separated, or ""
+  std::string ops_regex;  // --ops-regex, or ""
+  DtypeSet dtypes = kAllDtypes;
+  std::string cases_file;              // --cases FILE, or ""
+  std::string expected_failures_file;  // --expected-failures FILE, or ""
+  std::string expected_failures_text;  // its text (merging applies it again)
+  Shard shard;
+  CaseResultsLevel case_results_level = CaseResultsLevel::kNone;
+  std::vector<CaseResult> case_results;  // in run order, as case_results_level keeps them
+
+  // Adds a case's record to `op` and keeps its per-case result as case_results_level says.
+  void add(OpResult& op, const CaseRecord& record);
 
   int64_t cases(Verdict v) const;
   // Cases that ran an op to completion and checked its results (not only that it raises).

@@ -8,6 +8,7 @@
 #include "conformance/runner/compare.h"
 #include "conformance/runner/in_flight.h"
 #include "conformance/runner/isolate.h"
+#include "conformance/runner/op_selection.h"
 #include "conformance/runner/planner.h"
 #include "sdk/dispatch/dispatcher.h"
 
@@ -55,6 +56,9 @@ CaseRecord record_of(const Case& c, const CaseOutcome& o) {
   r.transfers = o.transfers;
   r.handles = o.handles;
   r.expects_error = c.expect.error.has_value();
+  r.id = c.id;
+  r.staging = o.staging;
+  r.fallback_calls = o.fallback_calls;
   return r;
 }
 
@@ -108,7 +112,17 @@ RunResults run_suite(const OpDatabase& db, const Backend& backend, const RunOpti
   results.tolerance_sources = tolerances.sources();
   results.tolerance_overrides = tolerances.vendor_overrides();
   results.ops_without_entry = ops_without_entry(db);
-  const std::vector<const OpEntry*> selected = select_entries(db, options.ops);
+  results.ops = join_op_names(options.ops.names);
+  results.ops_regex = options.ops.regex;
+  results.dtypes = options.dtypes;
+  results.shard = options.shard;
+  results.case_results_level = options.case_results;
+  // The shard's part of the selection: the selected entries dealt out in turn.
+  std::vector<const OpEntry*> selected;
+  size_t matching = 0;
+  for (const OpEntry* e : select_entries(db, options.ops)) {
+    if (options.shard.has(matching++)) selected.push_back(e);
+  }
   Progress progress{0, selected.size(), "", 0};
   for (const OpEntry* e : selected) {
     const size_t first = results.ops.size();
@@ -127,7 +141,7 @@ RunResults run_suite(const OpDatabase& db, const Backend& backend, const RunOpti
     }
     auto sink = [&](const CaseRecord& record) {
       for (size_t i = first; i < results.ops.size(); ++i) {
-        if (results.ops[i].op == record.op) results.ops[i].add(record);
+        if (results.ops[i].op == record.op) results.add(results.ops[i], record);
       }
       if (record.verdict == Verdict::kFail) ++progress.failed;
     };

@@ -49,6 +49,8 @@ struct RunOptions {
   const Backend* compare_with = nullptr;   // plugin backends: also compare with this (CPU)
   FailureSink on_failure;
   std::function<void(const Progress&)> progress;
+  Shard shard;  // run only this shard's entries (Shard::has over the selected entries)
+  CaseResultsLevel case_results = CaseResultsLevel::kFailures;  // RunResults::case_results
 };
 
 // Errors: std::invalid_argument when options.ops selects nothing (select_entries).

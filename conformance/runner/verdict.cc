@@ -34,6 +34,7 @@ DtypeSet required_dtypes(const Profile& p, DtypeSet dtypes) {
 
 ExpectedFailures ExpectedFailures::parse(const std::string& text) {
   ExpectedFailures xf;
+  xf.text = text;
   std::istringstream in(text);
   std::string raw;
   int number = 0;
@@ -64,12 +65,20 @@ ExpectedFailures ExpectedFailures::load(const std::string& path) {
   return parse(text.str());
 }
 
+namespace {
+constexpr std::string_view kExpectedFailuresNote = "expected failures, line ";
+}  // namespace
+
+bool is_expected_failures_note(std::string_view note) {
+  return note.starts_with(kExpectedFailuresNote);
+}
+
 void apply_expected_failures(RunResults& results, const ExpectedFailures& xf) {
   for (const ExpectedFailures::Line& line : xf.lines) {
     OpResult* op = results.find(line.op);
     if (op == nullptr) {
-      results.notes.push_back("expected failures, line " + std::to_string(line.line) + ": no op '" +
-                              line.op + "' in this run");
+      results.notes.push_back(std::string(kExpectedFailuresNote) + std::to_string(line.line) +
+                              ": no op '" + line.op + "' in this run");
       continue;
     }
     for (ScalarType t : op->dtypes.list()) {
@@ -149,6 +158,9 @@ RunVerdict judge(const RunResults& results, const Profile* profile, const OpData
       if (entry.tier > profile->tier) continue;
       for (const OpVariant& variant : entry.variants) {
         const OpResult* op = results.find(variant.op);
+        // A shard sees only its part of the run: the ops it did not run are the other shards'
+        // (or filtered out, which the merged verdict reports).
+        if (op == nullptr && results.shard.count > 1) continue;
         for (ScalarType t : required_dtypes(*profile, entry.dtypes).list()) {
           const CellStatus s = op == nullptr ? CellStatus::kNotRun : op->status(t);
           if (s != CellStatus::kPass) {

@@ -20,6 +20,7 @@
 #define BACKPLANE_CONFORMANCE_RUNNER_VERDICT_H_
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "conformance/runner/results.h"
@@ -47,6 +48,7 @@ struct ExpectedFailures {
     int line = 0;
   };
   std::vector<Line> lines;
+  std::string text;  // the text parsed (reports carry it, so that merging applies it again)
 
   // Errors: std::runtime_error naming the line for a malformed line or an unknown dtype.
   static ExpectedFailures parse(const std::string& text);
@@ -55,6 +57,9 @@ struct ExpectedFailures {
 
 // Marks the listed cells; notes lines that name no op of the run in `results.notes`.
 void apply_expected_failures(RunResults& results, const ExpectedFailures& xf);
+// Whether a note is one of those apply_expected_failures writes (merging shards writes them
+// again for the whole run).
+bool is_expected_failures_note(std::string_view note);
 
 struct RunVerdict {
   bool passed = true;
@@ -66,7 +71,8 @@ struct RunVerdict {
 };
 
 // `db` lists what a profile requires: required ops missing from `results` (filtered out) are
-// gaps too.
+// gaps too, except in one shard of a sharded run (results.shard.count > 1), which judges the
+// profile on its own ops only; the merged results (merge_results.h) judge all.
 RunVerdict judge(const RunResults& results, const Profile* profile, const OpDatabase& db);
 
 }  // namespace bp::conformance

@@ -134,8 +134,10 @@ const Defect kDefects[] = {Defect::kNone,
                            Defect::kWritesPastCommonOutput,
                            Defect::kAllocatorReturnsNull,
                            Defect::kReleasesBorrowed,
-                           Defect::kLeaksTensor};
-static_assert(sizeof kDefects / sizeof kDefects[0] == static_cast<size_t>(Defect::kLeaksTensor) + 1,
+                           Defect::kLeaksTensor,
+                           Defect::kCKernelCallsFallback};
+static_assert(sizeof kDefects / sizeof kDefects[0] ==
+                  static_cast<size_t>(Defect::kCKernelCallsFallback) + 1,
               "kDefects lists every Defect in order");
 
 std::string describe(Defect d) {
@@ -164,6 +166,8 @@ std::string describe(Defect d) {
       return "broken (C ABI): add.out releases its borrowed argument self";
     case Defect::kLeaksTensor:
       return "broken (C ABI): add.out leaks a tensor per call";
+    case Defect::kCKernelCallsFallback:
+      return "a correct C ABI backend: its add.out kernel hands every call to api->cpu_fallback";
   }
   return "";
 }
@@ -196,6 +200,8 @@ std::string defect_backend_name(Defect d) {
       return "releases_borrowed";
     case Defect::kLeaksTensor:
       return "leaks_tensor";
+    case Defect::kCKernelCallsFallback:
+      return "c_kernel_fallback";
   }
   return "";
 }
@@ -385,7 +391,7 @@ class CAbiTestBackend final : public CAbiBackend {
 
 bool is_c_abi_defect(Defect d) {
   return d == Defect::kAllocatorReturnsNull || d == Defect::kReleasesBorrowed ||
-         d == Defect::kLeaksTensor;
+         d == Defect::kLeaksTensor || d == Defect::kCKernelCallsFallback;
 }
 
 std::unique_ptr<CAbiBackend> make_c_abi_test_backend(Defect d) {

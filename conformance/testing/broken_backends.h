@@ -27,6 +27,8 @@
 //   kReleasesBorrowed   add.out releases its argument `self`, a reference it does not own
 //   kLeaksTensor        add.out creates a float32 [2] tensor with api->tensor_empty per call and
 //                       keeps it past the call (released only when the backend goes)
+//   kCKernelCallsFallback  none: a correct backend whose add.out kernel hands every call to
+//                       api->cpu_fallback (what the report's served_by must show)
 //
 // Test-only. Thread safety: one backend of a kind at a time (each registers a named backend).
 #ifndef BACKPLANE_CONFORMANCE_TESTING_BROKEN_BACKENDS_H_
@@ -54,11 +56,12 @@ enum class Defect {
   kAllocatorReturnsNull,
   kReleasesBorrowed,
   kLeaksTensor,
+  kCKernelCallsFallback,
 };
 
 // "fallback", "wrong_values_int32", "ignores_strides", "writes_past_output", "modifies_input",
 // "wrong_output_shape", "crashes", "supports_nothing", "writes_past_common_output",
-// "allocator_returns_null", "releases_borrowed", "leaks_tensor".
+// "allocator_returns_null", "releases_borrowed", "leaks_tensor", "c_kernel_fallback".
 std::string defect_backend_name(Defect d);
 
 // A test backend on a PluginBackend (every defect but those of the C ABI backends).
@@ -66,7 +69,8 @@ std::unique_ptr<PluginBackend> make_test_backend(Defect d);
 
 // Whether `d` is a defect of a C ABI test backend.
 bool is_c_abi_defect(Defect d);
-// A C ABI test backend with defect `d` (kAllocatorReturnsNull, kReleasesBorrowed, kLeaksTensor).
+// A C ABI test backend with defect `d` (kAllocatorReturnsNull, kReleasesBorrowed, kLeaksTensor,
+// kCKernelCallsFallback).
 // Errors: std::runtime_error when the C ABI refuses the registration.
 std::unique_ptr<CAbiBackend> make_c_abi_test_backend(Defect d);
 

@@ -1,5 +1,6 @@
 #include "sdk/dispatch/cpu_fallback.h"
 
+#include <atomic>
 #include <map>
 #include <optional>
 #include <string>
@@ -88,9 +89,14 @@ void map_tensors(Value& v, F&& f) {
   }
 }
 
+std::atomic<int64_t> fallback_calls{0};
+
 }  // namespace
 
+int64_t cpu_fallback_calls() { return fallback_calls.load(std::memory_order_relaxed); }
+
 void cpu_fallback(void*, const OperatorHandle& op, DispatchKeySet, Stack* stack) {
+  fallback_calls.fetch_add(1, std::memory_order_relaxed);
   const FunctionSchema& schema = op.schema();
   size_t n = schema.arguments.size();
   BP_CHECK(stack->size() >= n, "cpu_fallback: expected ", n, " arguments on the stack");

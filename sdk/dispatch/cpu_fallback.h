@@ -22,6 +22,8 @@
 #ifndef BACKPLANE_SDK_DISPATCH_CPU_FALLBACK_H_
 #define BACKPLANE_SDK_DISPATCH_CPU_FALLBACK_H_
 
+#include <cstdint>
+
 #include "sdk/dispatch/dispatch_key.h"
 #include "sdk/dispatch/operator_handle.h"
 #include "sdk/dispatch/value.h"
@@ -30,6 +32,11 @@ namespace bp {
 
 // A BoxedKernelFn; `user_data` is unused.
 void cpu_fallback(void* user_data, const OperatorHandle& op, DispatchKeySet keys, Stack* stack);
+
+// How many calls cpu_fallback has started in this process, on any thread (a backend's fallback
+// and C kernels calling api->cpu_fallback alike): the conformance suite reports what served an
+// op's calls from it. Thread safety: an atomic counter; any thread.
+int64_t cpu_fallback_calls();
 
 }  // namespace bp
 
