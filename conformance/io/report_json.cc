@@ -120,7 +120,7 @@ json report_json(const RunResults& results, const RunVerdict& verdict, const Pro
       {"backend", {{"name", results.backend}, {"description", results.backend_description}}},
       {"profile", profile != nullptr ? json(profile->name) : json(nullptr)},
       {"selection",
-       {{"ops", results.ops},
+       {{"ops", results.ops_names},
         {"ops_regex", results.ops_regex},
         {"dtypes", dtype_names(results.dtypes)},
         {"cases", results.cases_file.empty() ? json(nullptr) : json(results.cases_file)},

@@ -132,7 +132,7 @@ ReportFile report_of(const json& j) {
   r.notes = j.at("notes").get<std::vector<std::string>>();
   r.ops_without_entry = j.at("ops_without_entry").get<std::vector<std::string>>();
   const json& sel = j.at("selection");
-  r.ops = sel.at("ops").get<std::string>();
+  r.ops_names = sel.at("ops").get<std::string>();
   r.ops_regex = sel.at("ops_regex").get<std::string>();
   r.dtypes = dtypes_of(sel.at("dtypes"));
   r.cases_file = sel.at("cases").is_null() ? "" : sel.at("cases").get<std::string>();

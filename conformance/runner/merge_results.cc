@@ -34,7 +34,7 @@ void require_same(const std::vector<RunResults>& shards, const std::vector<std::
 void check_shards(const std::vector<RunResults>& shards, const std::vector<std::string>& names) {
   if (shards.empty()) throw std::invalid_argument("merge: no reports given");
   require_same(shards, names, "backend", [](const RunResults& r) { return r.backend; });
-  require_same(shards, names, "--ops", [](const RunResults& r) { return r.ops; });
+  require_same(shards, names, "--ops", [](const RunResults& r) { return r.ops_names; });
   require_same(shards, names, "--ops-regex", [](const RunResults& r) { return r.ops_regex; });
   require_same(shards, names, "--dtypes", [](const RunResults& r) { return dtype_list(r.dtypes); });
   require_same(shards, names, "--cases", [](const RunResults& r) { return r.cases_file; });

@@ -171,7 +171,7 @@ struct RunResults {
   // Ops in the registry that no entry of the op database covers (a conformance gap).
   std::vector<std::string> ops_without_entry;
   // The selection, for readers and for merging shards' reports (which must agree on it).
-  std::string ops;        // --ops: the names, comma-separated, or ""
+  std::string ops_names;  // --ops: the names, comma-separated, or ""
   std::string ops_regex;  // --ops-regex, or ""
   DtypeSet dtypes = kAllDtypes;
   std::string cases_file;              // --cases FILE, or ""

@@ -112,7 +112,7 @@ RunResults run_suite(const OpDatabase& db, const Backend& backend, const RunOpti
   results.tolerance_sources = tolerances.sources();
   results.tolerance_overrides = tolerances.vendor_overrides();
   results.ops_without_entry = ops_without_entry(db);
-  results.ops = join_op_names(options.ops.names);
+  results.ops_names = join_op_names(options.ops.names);
   results.ops_regex = options.ops.regex;
   results.dtypes = options.dtypes;
   results.shard = options.shard;
