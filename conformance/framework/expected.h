@@ -35,6 +35,10 @@ struct ExpectedOutput {
   std::string aliases;
   // The output may be an input itself (contiguous() of a contiguous tensor, to() a no-op).
   bool may_alias = false;
+  // Every element of the output's whole storage after the call (in its dtype, storage order),
+  // elements outside its view included: what an in-place op on a strided view must leave
+  // around it. Checked with the output's tolerance; its length must be the storage's.
+  std::optional<std::vector<Wide>> storage;
   // Set for a result that is not a tensor (result_type's ScalarType): the value it must equal;
   // the fields above are then unused.
   std::optional<Value> plain;

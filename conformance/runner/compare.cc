@@ -92,6 +92,15 @@ std::string compare_identical(const RefTensor& a, const RefTensor& b) {
       a, b, [&](const Wide& x, const Wide& y) { return identical(x, y, b.dtype); }, " bit for bit");
 }
 
+RefTensor storage_elements(const Tensor& host) {
+  const size_t n = host.storage().nbytes() / host.itemsize();
+  RefTensor r{host.dtype(), {static_cast<int64_t>(n)}, {}};
+  r.values.reserve(n);
+  const auto* base = static_cast<const char*>(host.storage().data());
+  for (size_t i = 0; i < n; ++i) r.values.push_back(read_element(base + i * host.itemsize(), host.dtype()));
+  return r;
+}
+
 std::vector<uint8_t> storage_bytes(const Tensor& host) {
   const size_t n = host.storage().nbytes();
   std::vector<uint8_t> bytes(n);

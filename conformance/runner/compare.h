@@ -24,6 +24,9 @@ std::string compare_values(const RefTensor& actual, const RefTensor& expected, T
 // Dtype, sizes and values bit for bit (NaN matches NaN; -0.0 differs from 0.0).
 std::string compare_identical(const RefTensor& a, const RefTensor& b);
 
+// Every element of a CPU tensor's whole storage in storage order, as a 1-d tensor of its dtype
+// (elements outside the tensor's view included).
+RefTensor storage_elements(const Tensor& host);
 // The bytes of a CPU tensor's whole storage.
 std::vector<uint8_t> storage_bytes(const Tensor& host);
 // Per storage element: whether one of the tensor's elements lives there.
