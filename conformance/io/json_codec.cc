@@ -8,6 +8,7 @@
 
 #include "conformance/framework/layouts.h"
 #include "conformance/runner/compare.h"
+#include "conformance/runner/execute.h"
 #include "sdk/core/empty.h"
 #include "sdk/core/geometry_check.h"
 #include "sdk/core/memory_format.h"
@@ -363,6 +364,11 @@ ExpectedOutput expected_output_from_json(const json& j, const FunctionSchema& sc
     if (schema.returns.size() != 1 || schema.returns[0].type.kind == TypeKind::kTensor) {
       malformed("a \"value\" output for an op that does not return one non-tensor", j);
     }
+    if (!plain_result_checked(schema.returns[0].type)) {
+      throw std::runtime_error("a result of type " + to_string(schema.returns[0].type) +
+                               " is not supported in case files (the suite checks tensors, "
+                               "Tensor[] and bool, int, float and ScalarType values)");
+    }
     SampleValue v = argument_from_json(j.at("value"), schema.returns[0].type);
     o.plain = std::get<Value>(std::move(v));
     return o;
@@ -470,7 +476,7 @@ SampleValue argument_from_json(const json& j, const Type& type, const NamedStora
         return list;
       }
       default:
-        malformed("lists of this type are not supported in case files", j);
+        malformed("arguments of type " + to_string(type) + " are not supported in case files", j);
     }
   }
   switch (type.kind) {
@@ -502,7 +508,7 @@ SampleValue argument_from_json(const json& j, const Type& type, const NamedStora
     case TypeKind::kMemoryFormat:
       return Value(memory_format_from_json(j));
     default:
-      malformed("arguments of this type are not supported in case files", j);
+      malformed("arguments of type " + to_string(type) + " are not supported in case files", j);
   }
 }
 

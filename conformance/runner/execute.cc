@@ -313,6 +313,19 @@ std::string_view verdict_name(Verdict v) {
   return "?";
 }
 
+bool plain_result_checked(const Type& type) {
+  if (type.is_list) return false;
+  switch (type.kind) {
+    case TypeKind::kBool:
+    case TypeKind::kInt:
+    case TypeKind::kFloat:
+    case TypeKind::kScalarType:
+      return true;
+    default:
+      return false;
+  }
+}
+
 void CaseOutcome::fail(std::string why) {
   verdict = Verdict::kFail;
   failures.push_back(std::move(why));

@@ -27,6 +27,7 @@
 #include "conformance/framework/ref_tensor.h"
 #include "conformance/runner/backend.h"
 #include "conformance/runner/case.h"
+#include "sdk/dispatch/schema.h"
 
 namespace bp::conformance {
 
@@ -53,6 +54,11 @@ struct ExecuteOptions {
 };
 
 CaseOutcome execute(const Case& c, const Backend& backend, const ExecuteOptions& options = {});
+
+// Whether the executor checks a result of schema type `type` that is not a tensor (compared as
+// a value: bool, int, float, ScalarType). Results of other types fail a case with "returned a
+// value of type ..., which the suite does not check".
+bool plain_result_checked(const Type& type);
 
 }  // namespace bp::conformance
 
