@@ -217,8 +217,7 @@ const Tensor& named_storage(const std::string& name, const NamedStorages* storag
   if (storages != nullptr) {
     if (auto it = storages->find(name); it != storages->end()) return it->second;
   }
-  throw std::runtime_error("storage '" + excerpt(name) +
-                           "' is not one of the case's \"storages\"");
+  throw std::runtime_error("storage '" + excerpt(name) + "' is not one of the case's \"storages\"");
 }
 
 }  // namespace
@@ -266,12 +265,8 @@ json tensor_to_json(const Tensor& host, const StorageNames* names) {
          {"sizes", Sizes(host.sizes().begin(), host.sizes().end())},
          {"strides", Sizes(host.strides().begin(), host.strides().end())},
          {"storage_offset", host.storage_offset()}};
-  const auto named = names != nullptr ? names->find(host.storage().impl()) : StorageNames::const_iterator();
-  if (names != nullptr && named != names->end()) {
-    j["storage"] = named->second;
-  } else {
-    j["storage"] = storage_elements_to_json(host);
-  }
+  const bool named = names != nullptr && names->count(host.storage().impl()) != 0;
+  j["storage"] = named ? json(names->at(host.storage().impl())) : storage_elements_to_json(host);
   if (host.is_wrapped_number()) j["wrapped_number"] = true;
   return j;
 }
@@ -296,8 +291,8 @@ Tensor tensor_from_json(const json& j, const NamedStorages* storages) {
       base = named_storage(name, storages);
       if (j.contains("dtype") && dtype_from_json(j.at("dtype")) != base.dtype()) {
         throw std::runtime_error("dtype " + excerpt(j.at("dtype").dump()) + " differs from " +
-                                 std::string(scalar_type_name(base.dtype())) + ", the dtype of storage '" +
-                                 excerpt(name) + "'");
+                                 std::string(scalar_type_name(base.dtype())) +
+                                 ", the dtype of storage '" + excerpt(name) + "'");
       }
     } else if (j.contains("storage")) {
       base = in_context("\"storage\": ", [&] {

@@ -149,8 +149,8 @@ TEST(ExpectedOutputFromJson, UnspecifiedValuesOfAHugeShapeAllocateNothing) {
 TEST(StoragesFromJson, TensorsNamingAStorageAreViewsOfIt) {
   const NamedStorages storages = storages_from_json(
       json::parse(R"({"x": {"dtype": "float32", "values": [0, 1, 2, 3, 4, 5]}})"));
-  const Tensor self = tensor_from_json(json::parse(R"({"storage": "x", "sizes": [2, 3]})"),
-                                       &storages);
+  const Tensor self =
+      tensor_from_json(json::parse(R"({"storage": "x", "sizes": [2, 3]})"), &storages);
   const Tensor column = tensor_from_json(
       json::parse(R"({"dtype": "float32", "storage": "x", "sizes": [2], "strides": [3],
                       "storage_offset": 1})"),
@@ -193,10 +193,9 @@ TEST(StoragesFromJson, NamesTheStorageAndWhatIsWrong) {
 }
 
 TEST(SharedStoragesToJson, NamesOnlyStoragesSeveralTensorsViewAndWritesThemOnce) {
-  const NamedStorages storages = storages_from_json(
-      json::parse(R"({"x": {"dtype": "float32", "values": [0, 1, 2, 3]}})"));
-  const Tensor a = tensor_from_json(json::parse(R"({"storage": "x", "sizes": [2, 2]})"),
-                                    &storages);
+  const NamedStorages storages =
+      storages_from_json(json::parse(R"({"x": {"dtype": "float32", "values": [0, 1, 2, 3]}})"));
+  const Tensor a = tensor_from_json(json::parse(R"({"storage": "x", "sizes": [2, 2]})"), &storages);
   const Tensor b = tensor_from_json(
       json::parse(R"({"storage": "x", "sizes": [2, 2], "strides": [1, 2]})"), &storages);
   const Tensor own = tensor_from_json(json::parse(R"({"dtype": "int64", "sizes": [1],
@@ -206,7 +205,8 @@ TEST(SharedStoragesToJson, NamesOnlyStoragesSeveralTensorsViewAndWritesThemOnce)
                                  {"alpha", Value(Scalar(int64_t{2}))}};
   StorageNames names;
   const json written = shared_storages_to_json(args, &names);
-  EXPECT_EQ(written, json::parse(R"({"s0": {"dtype": "float32", "values": [0.0, 1.0, 2.0, 3.0]}})"));
+  EXPECT_EQ(written,
+            json::parse(R"({"s0": {"dtype": "float32", "values": [0.0, 1.0, 2.0, 3.0]}})"));
   ASSERT_EQ(names.size(), 1u);
   EXPECT_EQ(argument_to_json(args[0].value, &names),
             json::parse(R"({"dtype": "float32", "sizes": [2, 2], "strides": [2, 1],
@@ -291,11 +291,10 @@ TEST(ExpectedOutputFromJson, AWholeStorageRoundTrips) {
 
 TEST(ExpectedOutputFromJson, AResultTypeTheSuiteDoesNotCheckIsNamed) {
   const FunctionSchema scalar_result = parse_schema("f(Tensor self) -> Scalar");
-  EXPECT_EQ(error_of([&] {
-              expected_output_from_json(json::parse(R"({"value": 1})"), scalar_result);
-            }),
-            "a result of type Scalar is not supported in case files (the suite checks tensors, "
-            "Tensor[] and bool, int, float and ScalarType values)");
+  EXPECT_EQ(
+      error_of([&] { expected_output_from_json(json::parse(R"({"value": 1})"), scalar_result); }),
+      "a result of type Scalar is not supported in case files (the suite checks tensors, "
+      "Tensor[] and bool, int, float and ScalarType values)");
   const FunctionSchema dtype_result = parse_schema("f(Tensor self) -> ScalarType");
   EXPECT_EQ(expected_output_from_json(json::parse(R"({"value": "int8"})"), dtype_result)
                 .plain->ref<ScalarType>(),

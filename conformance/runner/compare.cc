@@ -97,7 +97,9 @@ RefTensor storage_elements(const Tensor& host) {
   RefTensor r{host.dtype(), {static_cast<int64_t>(n)}, {}};
   r.values.reserve(n);
   const auto* base = static_cast<const char*>(host.storage().data());
-  for (size_t i = 0; i < n; ++i) r.values.push_back(read_element(base + i * host.itemsize(), host.dtype()));
+  for (size_t i = 0; i < n; ++i) {
+    r.values.push_back(read_element(base + i * host.itemsize(), host.dtype()));
+  }
   return r;
 }
 

@@ -200,8 +200,8 @@ std::vector<CaseOutcome> execute_text(const std::string& text, const Backend& ba
 TEST(CaseFileFeaturesApi, ReadCaseTextThenExecutePassesOnCpuAndOnAPluginBackend) {
   const CpuBackend cpu;
   const std::unique_ptr<PluginBackend> plugin = make_test_backend(Defect::kNone);
-  for (const Backend* backend : {static_cast<const Backend*>(&cpu),
-                                 static_cast<const Backend*>(plugin.get())}) {
+  for (const Backend* backend :
+       {static_cast<const Backend*>(&cpu), static_cast<const Backend*>(plugin.get())}) {
     for (const char* text : {kSharedStorageCases, kListAndValueCases}) {
       const std::vector<CaseOutcome> outcomes = execute_text(text, *backend);
       for (size_t i = 0; i < outcomes.size(); ++i) {
@@ -225,14 +225,15 @@ TEST(CaseFileFeaturesApi, CopiesInsteadOfViewsAndAWrongStorageFail) {
           "storage": [0, 1, 2, 3, 4, 5, 6, 7, 8]})");
   json wrong_storage = cases[4];
   wrong_storage["expect"]["outputs"][0]["storage"] = json::array({0, 1, 2, 3, 7, 6});
-  for (const Backend* backend : {static_cast<const Backend*>(&cpu),
-                                 static_cast<const Backend*>(plugin.get())}) {
-    EXPECT_THAT(execute(case_from_json(copied, Tolerances::builtin()), *backend).failures,
-                ElementsAre(std::string("succeeded, expected an error containing '") + kOverlap +
-                            "'"));
-    EXPECT_THAT(execute(case_from_json(wrong_storage, Tolerances::builtin()), *backend).failures,
-                ElementsAre("storage: 1 of 6 elements differ (atol 1e-05, rtol 1.3e-06): at [5] got 5, "
-                            "expected 6"));
+  for (const Backend* backend :
+       {static_cast<const Backend*>(&cpu), static_cast<const Backend*>(plugin.get())}) {
+    EXPECT_THAT(
+        execute(case_from_json(copied, Tolerances::builtin()), *backend).failures,
+        ElementsAre(std::string("succeeded, expected an error containing '") + kOverlap + "'"));
+    EXPECT_THAT(
+        execute(case_from_json(wrong_storage, Tolerances::builtin()), *backend).failures,
+        ElementsAre("storage: 1 of 6 elements differ (atol 1e-05, rtol 1.3e-06): at [5] got 5, "
+                    "expected 6"));
   }
 }
 
