@@ -84,6 +84,7 @@ CallResult call(const OperatorHandle& op, Stack& stack) {
           r.plain.emplace_back();
         }
         break;
+      // The values of plain_result_checked's types.
       case Value::Tag::kBool:
       case Value::Tag::kInt:
       case Value::Tag::kDouble:
