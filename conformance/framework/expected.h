@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "conformance/framework/ref_tensor.h"
+#include "sdk/dispatch/schema.h"
 #include "sdk/dispatch/value.h"
 
 namespace bp::conformance {
@@ -35,6 +36,10 @@ struct ExpectedOutput {
   std::string aliases;
   // The output may be an input itself (contiguous() of a contiguous tensor, to() a no-op).
   bool may_alias = false;
+  // Every element of the output's whole storage after the call (in its dtype, storage order),
+  // elements outside its view included: what an in-place op on a strided view must leave
+  // around it. Checked with the output's tolerance; its length must be the storage's.
+  std::optional<std::vector<Wide>> storage;
   // Set for a result that is not a tensor (result_type's ScalarType): the value it must equal;
   // the fields above are then unused.
   std::optional<Value> plain;
@@ -79,6 +84,22 @@ struct RefError {
   std::optional<Sizes> result_sizes;
   std::optional<ScalarType> result_dtype;
 };
+
+// Whether the executor checks a result of schema type `type` that is not a tensor (compared as
+// a value: bool, int, float, ScalarType). Results of other types fail a case with "returned a
+// value of type ..., which the suite does not check".
+inline bool plain_result_checked(const Type& type) {
+  if (type.is_list) return false;
+  switch (type.kind) {
+    case TypeKind::kBool:
+    case TypeKind::kInt:
+    case TypeKind::kFloat:
+    case TypeKind::kScalarType:
+      return true;
+    default:
+      return false;
+  }
+}
 
 }  // namespace bp::conformance
 

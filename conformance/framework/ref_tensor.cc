@@ -145,6 +145,17 @@ int64_t byte_offset(const Tensor& t, const Index& index) {
 
 }  // namespace
 
+RefTensor storage_elements(const Tensor& host) {
+  const size_t n = host.storage().nbytes() / host.itemsize();
+  RefTensor r{host.dtype(), {static_cast<int64_t>(n)}, {}};
+  r.values.reserve(n);
+  const auto* base = static_cast<const char*>(host.storage().data());
+  for (size_t i = 0; i < n; ++i) {
+    r.values.push_back(read_element(base + i * host.itemsize(), host.dtype()));
+  }
+  return r;
+}
+
 RefTensor read_tensor(const Tensor& t) {
   RefTensor out{t.dtype(), Sizes(t.sizes().begin(), t.sizes().end()), {}};
   out.values.reserve(static_cast<size_t>(t.numel()));

@@ -63,6 +63,9 @@ void write_element(void* p, ScalarType dtype, const Wide& w);
 
 // The elements of a CPU tensor (any sizes, strides and offset) in row-major order.
 RefTensor read_tensor(const Tensor& t);
+// Every element of a CPU tensor's whole storage in storage order, as a 1-d tensor of its dtype
+// (elements outside the tensor's view included).
+RefTensor storage_elements(const Tensor& host);
 // Writes `values` (row-major, values.numel() == t.numel()) into a CPU tensor's elements, through
 // its strides. Writing into a tensor whose elements overlap keeps the last write.
 void write_tensor(const Tensor& t, const RefTensor& values);

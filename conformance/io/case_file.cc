@@ -28,8 +28,11 @@ std::string file_name_part(std::string s) {
 }  // namespace
 
 json case_to_json(const Case& c) {
+  // Storages that several arguments view are written once, by name, and the views name them.
+  StorageNames names;
+  json storages = shared_storages_to_json(c.args, &names);
   json args = json::object();
-  for (const SampleArg& a : c.args) args[a.name] = argument_to_json(a.value);
+  for (const SampleArg& a : c.args) args[a.name] = argument_to_json(a.value, &names);
   json expect = json::object();
   if (c.expect.error) {
     expect["error"] = *c.expect.error;
@@ -52,6 +55,7 @@ json case_to_json(const Case& c) {
          {"args", std::move(args)},
          {"expect", std::move(expect)}};
   if (!c.id.empty()) j["id"] = c.id;
+  if (!storages.empty()) j["storages"] = std::move(storages);
   if (!c.entry.empty()) j["entry"] = c.entry;
   if (!c.check.empty()) j["check"] = c.check;
   if (!c.description.empty()) j["description"] = c.description;
@@ -64,6 +68,8 @@ Case case_from_json(const json& j, const Tolerances& tolerances) {
   c.op = j.at("op").get<std::string>();
   std::optional<OperatorHandle> op = Dispatcher::singleton().find_op(c.op);
   if (!op) throw std::runtime_error("op '" + excerpt(c.op) + "' is not declared");
+  const NamedStorages storages =
+      j.contains("storages") ? storages_from_json(j.at("storages")) : NamedStorages();
   const json& args = j.value("args", json::object());
   for (const auto& [name, value] : args.items()) {
     const Argument* schema_arg = nullptr;
@@ -75,7 +81,7 @@ Case case_from_json(const json& j, const Tolerances& tolerances) {
                                to_string(op->schema()));
     }
     try {
-      c.args.push_back({name, argument_from_json(value, schema_arg->type)});
+      c.args.push_back({name, argument_from_json(value, schema_arg->type, &storages)});
     } catch (const std::exception& e) {
       throw std::runtime_error("argument '" + name + "': " + e.what());
     }

@@ -8,7 +8,9 @@
 //               "other": {"dtype": "float32", "sizes": [], "values": [2.5]}, "alpha": 2},
 //      "expect": {"outputs": [{"dtype": "float32", "sizes": [2], "values": [6, "nan"]}]}}]}
 //
-// Arguments are read as the op's schema types them, so a case's op must be declared.
+// Arguments are read as the op's schema types them, so a case's op must be declared. Tensors that
+// share a buffer name one of the case's "storages" (json_codec.h); case_to_json writes a storage
+// that several arguments view that way, once.
 //
 // Reading streams: one case is in memory at a time (a 200 MB file needs about one case's worth
 // of memory, not gigabytes). Limits on input: JSON nested at most kMaxCaseFileDepth deep;

@@ -167,5 +167,86 @@ TEST(CaseFromJson, NamesTheArgumentAndTheBadValue) {
   EXPECT_THROW(case_from_json(bad, Tolerances::builtin()), std::runtime_error);
 }
 
+// x[:, 0].add_(x[:, 1]) for x = arange(4).view(2, 2): two arguments over one named storage.
+const char kSharedStorageCase[] = R"({
+  "op": "add_.Tensor",
+  "storages": {"x": {"dtype": "float32", "values": [0, 1, 2, 3]}},
+  "args": {"self": {"storage": "x", "sizes": [2], "strides": [2]},
+           "other": {"storage": "x", "sizes": [2], "strides": [2], "storage_offset": 1}},
+  "expect": {"outputs": [{"dtype": "float32", "sizes": [2], "values": [1, 5],
+                          "storage": [1, 1, 5, 3]}],
+             "returns_args": ["self"]}})";
+
+const Tensor& tensor_arg(const Case& c, const std::string& name) {
+  for (const SampleArg& a : c.args) {
+    if (a.name == name) return std::get<TensorArg>(a.value).host;
+  }
+  throw std::runtime_error("no argument " + name);
+}
+
+TEST(CaseFromJson, ArgumentsNamingOneStorageShareIt) {
+  const Case c = case_from_json(json::parse(kSharedStorageCase), Tolerances::builtin());
+  const Tensor& self = tensor_arg(c, "self");
+  const Tensor& other = tensor_arg(c, "other");
+  EXPECT_TRUE(self.is_alias_of(other));
+  EXPECT_EQ(other.storage_offset(), 1);
+  ASSERT_TRUE(c.expect.outputs[0].storage.has_value());
+  EXPECT_EQ(c.expect.outputs[0].storage->size(), 4u);
+}
+
+TEST(CaseFile, SharedStoragesAndWholeStoragesSurviveARoundTrip) {
+  const Case c = case_from_json(json::parse(kSharedStorageCase), Tolerances::builtin());
+  const json written = case_to_json(c);
+  // The storage is written once, under a name both arguments give.
+  ASSERT_TRUE(written.contains("storages"));
+  EXPECT_EQ(written["storages"].size(), 1u);
+  EXPECT_EQ(written["args"]["self"]["storage"], "s0");
+  EXPECT_EQ(written["args"]["other"]["storage"], "s0");
+  EXPECT_EQ(written["expect"]["outputs"][0]["storage"], json::parse("[1.0, 1.0, 5.0, 3.0]"));
+
+  // Through a file, as --write-cases and repro files write it.
+  const std::string path = ::testing::TempDir() + "/shared.json";
+  write_case_file(path, {c});
+  std::vector<Case> back;
+  read_case_file(path, [&](size_t, const json& j) {
+    back.push_back(case_from_json(j, Tolerances::builtin()));
+  });
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_TRUE(tensor_arg(back[0], "self").is_alias_of(tensor_arg(back[0], "other")));
+  EXPECT_FALSE(tensor_arg(back[0], "self").is_alias_of(tensor_arg(c, "self")));
+  EXPECT_EQ(tensor_arg(back[0], "other").storage_offset(), 1);
+  EXPECT_EQ(case_to_json(back[0]), written);
+
+  // A case without shared storages writes none.
+  EXPECT_FALSE(case_to_json(case_from_json(json::parse(neg_case("1")), Tolerances::builtin()))
+                   .contains("storages"));
+}
+
+TEST(CaseFromJson, NamesTheArgumentOrStorageThatIsWrong) {
+  auto error = [](json c) {
+    try {
+      case_from_json(c, Tolerances::builtin());
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  json c = json::parse(kSharedStorageCase);
+  c["args"]["other"]["storage"] = "y";
+  EXPECT_EQ(error(c), "argument 'other': storage 'y' is not one of the case's \"storages\"");
+  c = json::parse(kSharedStorageCase);
+  c["args"]["other"]["storage_offset"] = 2;
+  EXPECT_EQ(error(c),
+            "argument 'other': sizes, strides and storage_offset need a storage of 5 elements, "
+            "but it holds 4");
+  c = json::parse(kSharedStorageCase);
+  c["storages"]["x"]["values"][1] = "one";
+  EXPECT_EQ(error(c),
+            "storage 'x': expected a number or \"nan\", \"inf\", \"-inf\", \"-0.0\", got \"one\"");
+  c = json::parse(kSharedStorageCase);
+  c["expect"]["outputs"][0]["storage"] = "x";
+  EXPECT_EQ(error(c), "output 0: \"storage\": expected a list of elements, got \"x\"");
+}
+
 }  // namespace
 }  // namespace bp::conformance

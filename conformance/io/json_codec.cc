@@ -65,6 +65,23 @@ std::string memory_format_name(MemoryFormat f) {
   return "?";
 }
 
+// A complex number spelled [real, imag] (as tensor elements are written) or {"real": ..,
+// "imag": ..} (as Scalars are): both are read anywhere a complex number goes. nullopt for JSON
+// that is neither an array nor an object (a real number).
+std::optional<cd> complex_from_json(const json& j) {
+  if (j.is_array()) {
+    if (j.size() != 2) malformed("a complex number is [real, imag]", j);
+    return cd(real_from_json(j[0]), real_from_json(j[1]));
+  }
+  if (j.is_object()) {
+    if (j.size() != 2 || !j.contains("real") || !j.contains("imag")) {
+      malformed("a complex number is {\"real\": .., \"imag\": ..}", j);
+    }
+    return cd(real_from_json(j.at("real")), real_from_json(j.at("imag")));
+  }
+  return std::nullopt;
+}
+
 MemoryFormat memory_format_from_json(const json& j) {
   for (MemoryFormat f : {MemoryFormat::kContiguous, MemoryFormat::kChannelsLast,
                          MemoryFormat::kChannelsLast3d, MemoryFormat::kPreserve}) {
@@ -120,8 +137,8 @@ json scalar_to_json(const Scalar& s) {
 Scalar scalar_from_json(const json& j) {
   if (j.is_boolean()) return Scalar(j.get<bool>());
   if (j.is_number_integer()) return Scalar(int_of(j, ""));
-  if (j.is_object()) {
-    return Scalar(complex<double>(real_from_json(j.at("real")), real_from_json(j.at("imag"))));
+  if (const std::optional<cd> z = complex_from_json(j)) {
+    return Scalar(complex<double>(z->real(), z->imag()));
   }
   return Scalar(real_from_json(j));
 }
@@ -157,9 +174,7 @@ Wide element_from_json(const json& j, ScalarType dtype) {
     case Kind::kReal:
       return from_real(real_from_json(j));
     case Kind::kComplex:
-      if (j.is_array() && j.size() == 2) {
-        return from_complex(cd(real_from_json(j[0]), real_from_json(j[1])));
-      }
+      if (const std::optional<cd> z = complex_from_json(j)) return from_complex(*z);
       return from_complex(cd(real_from_json(j), 0));
   }
   return Wide{};
@@ -172,53 +187,125 @@ ScalarType dtype_from_json(const json& j) {
   malformed("expected a dtype name such as \"float32\"", j);
 }
 
-json tensor_to_json(const Tensor& host) {
-  const size_t elements = host.storage().nbytes() / host.itemsize();
-  json storage = json::array();
-  const auto* base = static_cast<const char*>(host.storage().data());
-  for (size_t i = 0; i < elements; ++i) {
-    storage.push_back(
-        element_to_json(read_element(base + i * host.itemsize(), host.dtype()), host.dtype()));
+namespace {
+
+// A storage's elements (a JSON list of `dtype` elements) in a new 1-d CPU tensor.
+Tensor storage_from_json(const json& elements, ScalarType dtype) {
+  if (!elements.is_array()) malformed("expected a list of elements", elements);
+  Tensor base =
+      native::empty({static_cast<int64_t>(elements.size())}, dtype, Device(DeviceType::kCPU));
+  auto* p = static_cast<char*>(base.storage().data());
+  for (size_t i = 0; i < elements.size(); ++i) {
+    write_element(p + i * element_size(dtype), dtype, element_from_json(elements[i], dtype));
   }
+  return base;
+}
+
+// Every element of a CPU tensor's whole storage, in storage order.
+json storage_elements_to_json(const Tensor& host) {
+  json storage = json::array();
+  for (const Wide& w : storage_elements(host).values) {
+    storage.push_back(element_to_json(w, host.dtype()));
+  }
+  return storage;
+}
+
+// The storage a tensor names: one of the case's "storages".
+const Tensor& named_storage(const std::string& name, const NamedStorages* storages) {
+  if (storages != nullptr) {
+    if (auto it = storages->find(name); it != storages->end()) return it->second;
+  }
+  throw std::runtime_error("storage '" + excerpt(name) + "' is not one of the case's \"storages\"");
+}
+
+}  // namespace
+
+NamedStorages storages_from_json(const json& j) {
+  if (!j.is_object()) malformed("\"storages\": expected an object of named storages", j);
+  NamedStorages storages;
+  for (const auto& [name, s] : j.items()) {
+    in_context("storage '" + excerpt(name) + "': ", [&] {
+      if (!s.is_object() || !s.contains("dtype") || !s.contains("values")) {
+        malformed("expected {\"dtype\", \"values\"}", s);
+      }
+      storages[name] = storage_from_json(s.at("values"), dtype_from_json(s.at("dtype")));
+      return 0;
+    });
+  }
+  return storages;
+}
+
+json shared_storages_to_json(const std::vector<SampleArg>& args, StorageNames* names) {
+  // The tensors of the arguments, in order, and how many view each storage.
+  std::vector<const Tensor*> tensors;
+  for (const SampleArg& a : args) {
+    if (const auto* t = std::get_if<TensorArg>(&a.value)) tensors.push_back(&t->host);
+    if (const auto* list = std::get_if<TensorListArg>(&a.value)) {
+      for (const Tensor& t : list->host) tensors.push_back(&t);
+    }
+  }
+  std::map<const StorageImpl*, int> views;
+  for (const Tensor* t : tensors) ++views[t->storage().impl()];
+  json storages = json::object();
+  for (const Tensor* t : tensors) {
+    const StorageImpl* storage = t->storage().impl();
+    if (views[storage] < 2 || names->count(storage) != 0) continue;
+    const std::string name = "s" + std::to_string(names->size());
+    (*names)[storage] = name;
+    storages[name] = json{{"dtype", std::string(scalar_type_name(t->dtype()))},
+                          {"values", storage_elements_to_json(*t)}};
+  }
+  return storages;
+}
+
+json tensor_to_json(const Tensor& host, const StorageNames* names) {
   json j{{"dtype", std::string(scalar_type_name(host.dtype()))},
          {"sizes", Sizes(host.sizes().begin(), host.sizes().end())},
          {"strides", Sizes(host.strides().begin(), host.strides().end())},
-         {"storage_offset", host.storage_offset()},
-         {"storage", std::move(storage)}};
+         {"storage_offset", host.storage_offset()}};
+  const bool named = names != nullptr && names->count(host.storage().impl()) != 0;
+  j["storage"] = named ? json(names->at(host.storage().impl())) : storage_elements_to_json(host);
   if (host.is_wrapped_number()) j["wrapped_number"] = true;
   return j;
 }
 
-Tensor tensor_from_json(const json& j) {
-  if (!j.is_object() || !j.contains("dtype") || !j.contains("sizes")) {
+Tensor tensor_from_json(const json& j, const NamedStorages* storages) {
+  const bool names_storage = j.is_object() && j.contains("storage") && j.at("storage").is_string();
+  if (!j.is_object() || !j.contains("sizes") || (!names_storage && !j.contains("dtype"))) {
     malformed("expected a tensor {\"dtype\", \"sizes\", ...}", j);
   }
-  const ScalarType dtype = dtype_from_json(j.at("dtype"));
   const Sizes sizes = ints_of(j.at("sizes"), "sizes");
   Tensor t;
-  if (j.contains("values")) {
+  if (j.contains("values") && !names_storage) {
     // The short form: row-major values, a new contiguous tensor.
     t = make_contiguous(ref_tensor_from_json(j));
   } else {
-    if (!j.contains("storage")) {
+    Tensor base;
+    if (names_storage) {
+      if (j.contains("values")) {
+        malformed("a tensor gives \"values\" or a \"storage\", not both", j);
+      }
+      const std::string& name = j.at("storage").get_ref<const std::string&>();
+      base = named_storage(name, storages);
+      if (j.contains("dtype") && dtype_from_json(j.at("dtype")) != base.dtype()) {
+        throw std::runtime_error("dtype " + excerpt(j.at("dtype").dump()) + " differs from " +
+                                 std::string(scalar_type_name(base.dtype())) +
+                                 ", the dtype of storage '" + excerpt(name) + "'");
+      }
+    } else if (j.contains("storage")) {
+      base = in_context("\"storage\": ", [&] {
+        return storage_from_json(j.at("storage"), dtype_from_json(j.at("dtype")));
+      });
+    } else {
       malformed("expected a tensor's \"values\", or its \"storage\" (and strides)", j);
     }
-    const json& storage = j.at("storage");
-    if (!storage.is_array()) malformed("\"storage\": expected a list of elements", storage);
     check_tensor_sizes(sizes);
     const Sizes strides =
         j.contains("strides") ? ints_of(j.at("strides"), "strides") : row_major_strides_of(sizes);
     const int64_t offset =
         j.contains("storage_offset") ? int_of(j.at("storage_offset"), "storage_offset") : 0;
     // Every element the view reaches lies in the storage (no negative stride, no overflow).
-    check_tensor_geometry(sizes, strides, offset, element_size(dtype),
-                          static_cast<int64_t>(storage.size()));
-    Tensor base =
-        native::empty({static_cast<int64_t>(storage.size())}, dtype, Device(DeviceType::kCPU));
-    auto* p = static_cast<char*>(base.storage().data());
-    for (size_t i = 0; i < storage.size(); ++i) {
-      write_element(p + i * element_size(dtype), dtype, element_from_json(storage[i], dtype));
-    }
+    check_tensor_geometry(sizes, strides, offset, element_size(base.dtype()), base.numel());
     t = strided_view(base, sizes, strides, offset);
   }
   if (j.value("wrapped_number", false)) t.impl()->set_wrapped_number(true);
@@ -255,6 +342,11 @@ json expected_output_to_json(const ExpectedOutput& o) {
   if (o.storage_offset) j["storage_offset"] = *o.storage_offset;
   if (!o.aliases.empty()) j["aliases"] = o.aliases;
   if (o.may_alias) j["may_alias"] = true;
+  if (o.storage) {
+    json storage = json::array();
+    for (const Wide& w : *o.storage) storage.push_back(element_to_json(w, o.value.dtype));
+    j["storage"] = std::move(storage);
+  }
   return j;
 }
 
@@ -264,6 +356,11 @@ ExpectedOutput expected_output_from_json(const json& j, const FunctionSchema& sc
     // Only ops with one result return non-tensors (result_type), so its type is the first's.
     if (schema.returns.size() != 1 || schema.returns[0].type.kind == TypeKind::kTensor) {
       malformed("a \"value\" output for an op that does not return one non-tensor", j);
+    }
+    if (!plain_result_checked(schema.returns[0].type)) {
+      throw std::runtime_error("a result of type " + to_string(schema.returns[0].type) +
+                               " is not supported in case files (the suite checks tensors, "
+                               "Tensor[] and bool, int, float and ScalarType values)");
     }
     SampleValue v = argument_from_json(j.at("value"), schema.returns[0].type);
     o.plain = std::get<Value>(std::move(v));
@@ -285,18 +382,28 @@ ExpectedOutput expected_output_from_json(const json& j, const FunctionSchema& sc
   }
   o.aliases = j.value("aliases", std::string());
   o.may_alias = j.value("may_alias", false);
+  if (j.contains("storage")) {
+    const json& storage = j.at("storage");
+    if (!storage.is_array()) malformed("\"storage\": expected a list of elements", storage);
+    o.storage.emplace();
+    for (size_t i = 0; i < storage.size(); ++i) {
+      o.storage->push_back(in_context("\"storage\"[" + std::to_string(i) + "]: ", [&] {
+        return element_from_json(storage[i], o.value.dtype);
+      }));
+    }
+  }
   return o;
 }
 
-json argument_to_json(const SampleValue& v) {
+json argument_to_json(const SampleValue& v, const StorageNames* names) {
   if (const auto* t = std::get_if<TensorArg>(&v)) {
-    json j = tensor_to_json(t->host);
+    json j = tensor_to_json(t->host, names);
     if (t->keep_on_host) j["on_host"] = true;
     return j;
   }
   if (const auto* list = std::get_if<TensorListArg>(&v)) {
     json a = json::array();
-    for (const Tensor& t : list->host) a.push_back(tensor_to_json(t));
+    for (const Tensor& t : list->host) a.push_back(tensor_to_json(t, names));
     return a;
   }
   if (std::holds_alternative<DeviceUnderTest>(v)) return "<device>";
@@ -337,7 +444,7 @@ json argument_to_json(const SampleValue& v) {
   }
 }
 
-SampleValue argument_from_json(const json& j, const Type& type) {
+SampleValue argument_from_json(const json& j, const Type& type, const NamedStorages* storages) {
   if (j.is_null()) return Value();
   if (type.is_list) {
     switch (type.kind) {
@@ -357,17 +464,17 @@ SampleValue argument_from_json(const json& j, const Type& type) {
         TensorListArg list;
         for (size_t i = 0; i < j.size(); ++i) {
           list.host.push_back(in_context("element " + std::to_string(i) + ": ",
-                                         [&] { return tensor_from_json(j[i]); }));
+                                         [&] { return tensor_from_json(j[i], storages); }));
         }
         return list;
       }
       default:
-        malformed("lists of this type are not supported in case files", j);
+        malformed("arguments of type " + to_string(type) + " are not supported in case files", j);
     }
   }
   switch (type.kind) {
     case TypeKind::kTensor:
-      return TensorArg{tensor_from_json(j), j.value("on_host", false)};
+      return TensorArg{tensor_from_json(j, storages), j.value("on_host", false)};
     case TypeKind::kInt:
       return Value(int_of(j, ""));
     case TypeKind::kFloat:
@@ -394,7 +501,7 @@ SampleValue argument_from_json(const json& j, const Type& type) {
     case TypeKind::kMemoryFormat:
       return Value(memory_format_from_json(j));
     default:
-      malformed("arguments of this type are not supported in case files", j);
+      malformed("arguments of type " + to_string(type) + " are not supported in case files", j);
   }
 }
 

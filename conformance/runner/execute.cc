@@ -85,6 +85,7 @@ CallResult call(const OperatorHandle& op, Stack& stack) {
           r.plain.emplace_back();
         }
         break;
+      // The values of plain_result_checked's types.
       case Value::Tag::kBool:
       case Value::Tag::kInt:
       case Value::Tag::kDouble:
@@ -183,6 +184,19 @@ void check_outputs(const Case& c, const CallResult& r, const PreparedCall& prepa
       const Tolerance tol = i < e.tolerances.size() ? e.tolerances[i] : Tolerance{};
       if (std::string why = compare_values(value, want.value, tol); !why.empty()) {
         o.fail(which + why);
+      }
+    }
+    if (want.storage && value.dtype == want.value.dtype) {
+      // The whole buffer, elements outside the view included.
+      const RefTensor storage = storage_elements(host);
+      const Tolerance tol = i < e.tolerances.size() ? e.tolerances[i] : Tolerance{};
+      if (storage.values.size() != want.storage->size()) {
+        o.fail(which + "its storage holds " + std::to_string(storage.values.size()) +
+               " elements, expected " + std::to_string(want.storage->size()));
+      } else if (std::string why = compare_values(
+                     storage, RefTensor{want.value.dtype, storage.sizes, *want.storage}, tol);
+                 !why.empty()) {
+        o.fail(which + "storage: " + why);
       }
     }
     if (want.strides && !same_strides(got, *want.strides)) {

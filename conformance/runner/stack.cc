@@ -67,6 +67,9 @@ PreparedCall prepare_call(const FunctionSchema& schema, const std::vector<Sample
     }
   }
   PreparedCall call;
+  // One copy per storage and target: arguments that share a storage on the host share one on
+  // the device (`x.add_(x.t())`).
+  DeviceCopies on_device(device), on_host(Device(DeviceType::kCPU));
   for (const Argument& s : schema.arguments) {
     const SampleArg* given = nullptr;
     for (const SampleArg& a : args) {
@@ -84,17 +87,16 @@ PreparedCall prepare_call(const FunctionSchema& schema, const std::vector<Sample
       continue;
     }
     if (const auto* t = std::get_if<TensorArg>(&given->value)) {
-      const Device target = t->keep_on_host ? Device(DeviceType::kCPU) : device;
-      Tensor d = copy_to_device(t->host, target);
+      Tensor d = (t->keep_on_host ? on_host : on_device).copy(t->host);
       call.tensors[s.name] = d;
       call.stack.emplace_back(std::move(d));
     } else if (const auto* list = std::get_if<TensorListArg>(&given->value)) {
-      std::vector<Tensor> on_device;
+      std::vector<Tensor> copies;
       for (size_t i = 0; i < list->host.size(); ++i) {
-        on_device.push_back(copy_to_device(list->host[i], device));
-        call.tensors[list_element_name(s.name, i)] = on_device.back();
+        copies.push_back(on_device.copy(list->host[i]));
+        call.tensors[list_element_name(s.name, i)] = copies.back();
       }
-      call.stack.emplace_back(std::move(on_device));
+      call.stack.emplace_back(std::move(copies));
     } else if (std::holds_alternative<DeviceUnderTest>(given->value)) {
       call.stack.emplace_back(device);
     } else {

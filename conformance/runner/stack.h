@@ -5,9 +5,10 @@
 //   call.tensors["self"];      // the device copy of `self` the op saw
 //
 // Tensor arguments are copied to `device` (geometry and bytes; `keep_on_host` ones to a fresh
-// CPU tensor), DeviceUnderTest becomes `device`, numbers are converted to the schema's type
-// (an int where a float goes, an int where an int list goes), and arguments the case leaves out
-// take the schema's default (None for optional ones).
+// CPU tensor; each storage once, so arguments sharing a storage share its copy: DeviceCopies),
+// DeviceUnderTest becomes `device`, numbers are converted to the schema's type (an int where a
+// float goes, an int where an int list goes), and arguments the case leaves out take the schema's
+// default (None for optional ones).
 //
 // Errors: std::invalid_argument naming the argument when the case has an argument the schema
 // lacks, or lacks one the schema requires.

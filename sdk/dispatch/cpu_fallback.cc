@@ -12,14 +12,23 @@
 namespace bp {
 namespace {
 
+// A copy of `src`'s bytes in a new storage from `allocator`.
+Storage copy_storage(const Storage& src, Allocator* allocator) {
+  Storage dst = Storage::allocate(src.nbytes(), allocator);
+  copy_bytes(dst.data(), dst.device(), src.data(), src.device(), src.nbytes());
+  return dst;
+}
+
+// A tensor with `t`'s sizes, strides and offset over `storage`.
+Tensor view_over(Storage storage, const Tensor& t) {
+  return Tensor(IntrusivePtr<TensorImpl>::make(std::move(storage), t.dtype(), t.sizes(),
+                                               t.strides(), t.storage_offset()));
+}
+
 // A tensor with the same sizes/strides/offset as `t` over a copy of its whole storage, placed on
 // `device` by `allocator`.
 Tensor copy_with_storage(const Tensor& t, Allocator* allocator) {
-  const Storage& src = t.storage();
-  Storage dst = Storage::allocate(src.nbytes(), allocator);
-  copy_bytes(dst.data(), dst.device(), src.data(), src.device(), src.nbytes());
-  return Tensor(IntrusivePtr<TensorImpl>::make(std::move(dst), t.dtype(), t.sizes(), t.strides(),
-                                               t.storage_offset()));
+  return view_over(copy_storage(t.storage(), allocator), t);
 }
 
 struct Written {
@@ -33,7 +42,11 @@ class FallbackCall {
   Tensor to_cpu(const Tensor& t, bool written, const std::optional<AliasInfo>& alias) {
     if (!t.defined() || t.device().is_cpu()) return t;
     if (!first_device_) first_device_ = t.device();
-    Tensor cpu = copy_with_storage(t, cpu_allocator());
+    // Each storage is copied once: arguments that are views of one buffer (`x.add_(x.t())`, an
+    // out= overlapping an input) stay so on the CPU, which then sees (and checks) the overlap.
+    auto [copy, first] = cpu_storages_.try_emplace(t.storage().impl());
+    if (first) copy->second = copy_storage(t.storage(), cpu_allocator());
+    Tensor cpu = view_over(copy->second, t);
     if (written) {
       written_.push_back({t, cpu});
       if (alias) by_alias_.emplace(alias->set, t);
@@ -68,6 +81,7 @@ class FallbackCall {
   std::optional<Device> first_device_;
   std::vector<Written> written_;
   std::map<std::string, Tensor> by_alias_;
+  std::map<const StorageImpl*, Storage> cpu_storages_;  // by the device storage copied
 };
 
 template <typename F>

@@ -8,6 +8,7 @@
 // 1. copies every tensor argument (Tensor, Tensor[], Tensor?[]) that is not on the CPU to a new
 //    CPU tensor: the whole storage is copied with the device's copy functions (allocator.h
 //    copy_bytes), and the CPU tensor keeps the sizes, strides and offset, so any view works;
+//    each storage is copied once, so arguments viewing one buffer view one CPU copy of it;
 // 2. redispatches the op to the CPU key;
 // 3. copies the storage of every written argument (alias annotation `(a!)`) back into the
 //    original tensor's storage (growing it, and taking the CPU tensor's sizes and strides, when

@@ -122,6 +122,22 @@ TEST_F(CpuFallbackTest, OutVariantWritesIntoTheDeviceOutTensorAndReturnsIt) {
   EXPECT_TRUE(stack[0].ref<Tensor>().is_same(out));
 }
 
+TEST_F(CpuFallbackTest, ArgumentsViewingOneStorageViewOneCpuCopy) {
+  // out = base[1:4] overlaps self = base[0:3]: the kernel, writing in order, reads what it wrote
+  // one element before, as it would on the CPU. Copies of each argument would give [0, 1, 1, 1].
+  Tensor base = dev.from_floats({6}, {0, 0, 0, 0, 0, 0});
+  auto slice = [&](int64_t offset) {
+    return Tensor(IntrusivePtr<TensorImpl>::make(base.storage(), ScalarType::kFloat32,
+                                                 IntArrayRef{3}, IntArrayRef{1}, offset,
+                                                 base.impl()->version_counter()));
+  };
+  Tensor self = slice(0), out = slice(1);
+  const int64_t before = dev.allocations();
+  d.find_op_or_throw("cft::add_one.out").call<Tensor&(const Tensor&, Tensor&)>(self, out);
+  EXPECT_EQ(FakeDevice::to_floats(base), (std::vector<float>{0, 1, 2, 3, 0, 0}));
+  EXPECT_EQ(dev.allocations(), before);  // one CPU copy, nothing new on the device
+}
+
 TEST_F(CpuFallbackTest, OutResizedOnTheCpuIsResizedOnTheDevice) {
   Tensor out = dev.empty({0}, ScalarType::kFloat32);
   d.find_op_or_throw("cft::iota.out").call<Tensor&(int64_t, Tensor&)>(4, out);
