@@ -48,8 +48,8 @@ std::string routing_list(const std::string& summary) {
 
 TEST(ReportFields, ServedByCountsCallsAKernelHandsToTheCpuFallback) {
   const std::string dir = temp_dir("c_kernel_fallback");
-  const CliRun r = cli({"--backend", "c_kernel_fallback", "--ops", "add,neg", "--dtypes",
-                        "float32", "--no-repro", "--json", dir + "/r.json"});
+  const CliRun r = cli({"--backend", "c_kernel_fallback", "--ops", "add,neg", "--dtypes", "float32",
+                        "--no-repro", "--json", dir + "/r.json"});
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   const json report = read_json(dir + "/r.json");
   const json& out = report_op(report, "add.out");
@@ -83,8 +83,8 @@ TEST(ReportFields, ServedByCountsCallsAKernelHandsToTheCpuFallback) {
 
 TEST(ReportFields, AKernelThatComputesItselfIsServedByItsKernelAndMovesNoBytes) {
   const std::string dir = temp_dir("own_kernel");
-  const CliRun r = cli({"--backend", "wrong_values_int32", "--ops", "add", "--dtypes",
-                        "float32", "--no-repro", "--json", dir + "/r.json"});
+  const CliRun r = cli({"--backend", "wrong_values_int32", "--ops", "add", "--dtypes", "float32",
+                        "--no-repro", "--json", dir + "/r.json"});
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   const json report = read_json(dir + "/r.json");
   const json& out = report_op(report, "add.out");
@@ -131,9 +131,9 @@ TEST(ReportFields, TheSummaryNamesItsColumns) {
 TEST(ReportFields, PerCaseResultsOfTheDatabaseListTheCasesThatDidNotPass) {
   const std::string dir = temp_dir("per_case_db");
   write(dir + "/xf.txt", "add.out int32\n");
-  const CliRun r = cli({"--backend", "wrong_values_int32", "--ops", "add,neg",
-                        "--dtypes", "float32,int32", "--no-repro", "--expected-failures",
-                        dir + "/xf.txt", "--json", dir + "/r.json"});
+  const CliRun r =
+      cli({"--backend", "wrong_values_int32", "--ops", "add,neg", "--dtypes", "float32,int32",
+           "--no-repro", "--expected-failures", dir + "/xf.txt", "--json", dir + "/r.json"});
   EXPECT_EQ(r.status, 1) << r.out;  // add.Tensor int32 fails, unlisted
   const json report = read_json(dir + "/r.json");
   EXPECT_EQ(report["selection"]["case_results"], "failures");

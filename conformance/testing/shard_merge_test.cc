@@ -120,8 +120,8 @@ TEST(ShardMerge, ExpectedFailuresAndAProfileGiveTheSameVerdictMerged) {
         "no_such.op *\n");
   const json whole = expect_four_shards_merge_to_one_run(
       "xfail_profile",
-      {"--backend", "wrong_values_int32", "--ops", "add,mul,neg,abs", "--dtypes",
-       "float32,int32", "--expected-failures", dir + "/xfail.txt", "--profile", "tier1"});
+      {"--backend", "wrong_values_int32", "--ops", "add,mul,neg,abs", "--dtypes", "float32,int32",
+       "--expected-failures", dir + "/xfail.txt", "--profile", "tier1"});
   EXPECT_FALSE(whole["verdict"]["passed"]);
   EXPECT_GT(whole["verdict"]["expected_failures"].get<int>(), 0);
   EXPECT_EQ(whole["verdict"]["unexpected_passes"], 1);
@@ -132,18 +132,16 @@ TEST(ShardMerge, ExpectedFailuresAndAProfileGiveTheSameVerdictMerged) {
 // Nothing runs an op to completion (a backend without kernels): merged, still "no case ran".
 TEST(ShardMerge, NoResultInAnyShardStaysAFailureMerged) {
   const json whole = expect_four_shards_merge_to_one_run(
-      "nothing", {"--backend", "supports_nothing", "--ops", "add,mul,neg,abs,sub",
-                  "--dtypes", "float32"});
+      "nothing",
+      {"--backend", "supports_nothing", "--ops", "add,mul,neg,abs,sub", "--dtypes", "float32"});
   EXPECT_THAT(whole["verdict"]["reasons"].dump(), HasSubstr("no case ran an op to completion"));
 }
 
 TEST(ShardMerge, CaseFileShardsByCaseInProcessAndIsolated) {
   const std::string dir = temp_dir("case_file");
   const std::string cases = dir + "/cases.json";
-  ASSERT_EQ(
-      cli({"--ops", "add,neg", "--dtypes", "float32,int64", "--write-cases", cases})
-          .status,
-      0);
+  ASSERT_EQ(cli({"--ops", "add,neg", "--dtypes", "float32,int64", "--write-cases", cases}).status,
+            0);
   const json in_process = expect_four_shards_merge_to_one_run("cases", {"--cases", cases});
   // Per-case results are on by default with --cases, one per case, with the planner's ids.
   EXPECT_EQ(in_process["selection"]["case_results"], "all");
@@ -166,9 +164,13 @@ TEST(ShardMerge, IsolatedDatabaseRunsShardTheSame) {
 std::vector<std::string> two_shards(const std::string& dir, std::vector<std::string> extra = {}) {
   std::vector<std::string> paths;
   for (int k = 1; k <= 2; ++k) {
-    std::vector<std::string> args = {
-        "--ops",   "neg,abs",           "--dtypes", "float32", "--no-repro",
-        "--shard", std::to_string(k) + "/2"};
+    std::vector<std::string> args = {"--ops",
+                                     "neg,abs",
+                                     "--dtypes",
+                                     "float32",
+                                     "--no-repro",
+                                     "--shard",
+                                     std::to_string(k) + "/2"};
     args.insert(args.end(), extra.begin(), extra.end());
     paths.push_back(dir + "/shard" + std::to_string(k) + ".json");
     args.insert(args.end(), {"--json", paths.back()});
@@ -226,9 +228,9 @@ TEST(ShardMerge, RefusesReportsThatAreNotTheShardsOfOneRun) {
 
   std::filesystem::create_directories(dir + "/three");
   const std::string third = dir + "/three/shard1.json";
-  ASSERT_EQ(cli({"--ops", "neg,abs", "--dtypes", "float32", "--shard", "1/3", "--json", third})
-                .status,
-            0);
+  ASSERT_EQ(
+      cli({"--ops", "neg,abs", "--dtypes", "float32", "--shard", "1/3", "--json", third}).status,
+      0);
   EXPECT_THAT(merge({third, a[1]}).err, HasSubstr("differ in the shard count ('3' and '2')"));
 
   std::filesystem::create_directories(dir + "/levels");
@@ -279,8 +281,8 @@ TEST_F(ShardEnvironment, ShardsAsBazelSays) {
   ::setenv("TEST_TOTAL_SHARDS", "3", 1);
   ::setenv("TEST_SHARD_INDEX", "2", 1);
   ::setenv("TEST_SHARD_STATUS_FILE", (dir + "/status").c_str(), 1);
-  const CliRun r = cli(
-      {"--ops", "neg,abs,add,mul", "--dtypes", "float32", "--json", dir + "/r.json"});
+  const CliRun r =
+      cli({"--ops", "neg,abs,add,mul", "--dtypes", "float32", "--json", dir + "/r.json"});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_TRUE(std::filesystem::exists(dir + "/status"));
   EXPECT_EQ(read_json(dir + "/r.json")["selection"]["shard"], (json{{"index", 3}, {"count", 3}}));
