@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "conformance/testing/test_files.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -32,20 +33,6 @@ const std::string kBinary = "conformance/backplane-conformance";
 
 std::string plugin(const std::string& defect) {
   return "conformance/testing/libbroken_" + defect + ".so";
-}
-
-std::string read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::string temp_dir(const std::string& name) {
-  const std::string dir = ::testing::TempDir() + "/broken_runs/" + name;
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
 }
 
 struct Ended {
@@ -110,8 +97,8 @@ Ended run(const std::string& name, std::vector<std::string> args,
   e.exited = WIFEXITED(status);
   if (e.exited) e.status = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) e.signal = WTERMSIG(status);
-  e.out = read(dir + "/stdout");
-  e.err = read(dir + "/stderr");
+  e.out = read_file(dir + "/stdout");
+  e.err = read_file(dir + "/stderr");
   return e;
 }
 
@@ -248,7 +235,7 @@ TEST_P(BrokenRun, NeverEndsGreenOrSilent) {
   for (const std::string& s : row.err_has) EXPECT_THAT(e.err, HasSubstr(s)) << e.describe();
   for (const std::string& s : row.out_has) EXPECT_THAT(e.out, HasSubstr(s)) << e.describe();
   if (row.report && std::filesystem::exists(dir + "/report.json")) {
-    const json report = json::parse(read(dir + "/report.json"));
+    const json report = json::parse(read_file(dir + "/report.json"));
     EXPECT_FALSE(report["verdict"]["passed"].get<bool>()) << report.dump(2);
   }
   // The reports are written before anything runs (placeholders), so a run that got as far as
@@ -267,7 +254,7 @@ TEST(BrokenRuns, TheCorrectVariantPassesIsolatedByDefault) {
   const Ended e = run("correct", {"--backend", plugin("none"), "--ops", "add.out,neg", "--dtypes",
                                   "float32", "--report-dir", dir});
   EXPECT_TRUE(e.green()) << e.describe();
-  const json report = json::parse(read(dir + "/report.json"));
+  const json report = json::parse(read_file(dir + "/report.json"));
   EXPECT_TRUE(report["verdict"]["passed"].get<bool>());
   EXPECT_TRUE(report["isolated"].get<bool>());
 }

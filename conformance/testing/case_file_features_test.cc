@@ -16,6 +16,7 @@
 #include "conformance/runner/execute.h"
 #include "conformance/testing/broken_backends.h"
 #include "conformance/testing/cli_run.h"
+#include "conformance/testing/test_files.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -139,27 +140,13 @@ CliRun cli(std::vector<std::string> args) {
   return run_cli_quietly(std::move(args), test_backend_factories());
 }
 
-std::string temp_dir(const std::string& name) {
-  const std::string dir = ::testing::TempDir() + "/" + name;
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
-
-std::string read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // Runs the case file `text` with `--cases` on `backend`; returns the JSON report.
 nlohmann::json run_cases(const std::string& text, const std::string& backend, CliRun* run) {
   const std::string dir = temp_dir("cases-" + backend);
   std::ofstream(dir + "/cases.json") << text;
   *run = cli({"--cases", dir + "/cases.json", "--backend", backend, "--json", dir + "/r.json",
               "--no-repro"});
-  return nlohmann::json::parse(read(dir + "/r.json"));
+  return nlohmann::json::parse(read_file(dir + "/r.json"));
 }
 
 class CaseFileFeatures : public ::testing::TestWithParam<std::string> {};

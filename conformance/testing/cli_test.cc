@@ -9,6 +9,7 @@
 
 #include "conformance/testing/broken_backends.h"
 #include "conformance/testing/cli_run.h"
+#include "conformance/testing/test_files.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -23,29 +24,13 @@ CliRun cli(std::vector<std::string> args) {
   return run_cli_quietly(std::move(args), test_backend_factories());
 }
 
-std::string temp_dir(const std::string& name) {
-  const std::string dir = ::testing::TempDir() + "/" + name;
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
-
-std::string read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
-
 TEST(Cli, WritesJsonAndHtmlReportsWithEveryOpAndDtype) {
   const std::string dir = temp_dir("reports");
   const CliRun r = cli({"--ops", "add.Tensor,mul.Tensor,abs", "--dtypes", "float32,int32", "--json",
                         dir + "/r.json", "--html", dir + "/r.html", "--no-repro"});
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_THAT(r.out, HasSubstr("Verdict: PASS"));
-  const json report = json::parse(read(dir + "/r.json"));
+  const json report = json::parse(read_file(dir + "/r.json"));
   EXPECT_EQ(report["backend"]["name"], "cpu");
   EXPECT_TRUE(report["verdict"]["passed"].get<bool>());
   EXPECT_GT(report["totals"]["cases"]["passed"].get<int>(), 100);
@@ -61,7 +46,7 @@ TEST(Cli, WritesJsonAndHtmlReportsWithEveryOpAndDtype) {
     }
   }
   EXPECT_TRUE(add_seen);
-  const std::string html = read(dir + "/r.html");
+  const std::string html = read_file(dir + "/r.html");
   EXPECT_THAT(html, HasSubstr("<table class=\"matrix\">"));
   EXPECT_THAT(html, HasSubstr("add_.Tensor"));
   EXPECT_THAT(html, HasSubstr("class=\"c pass\""));
@@ -81,7 +66,7 @@ TEST(Cli, AFailureWritesAReproFileThatReplayRunsAgain) {
   }
   ASSERT_FALSE(repro.empty()) << r.out;
   // Self-contained: the arguments with their storage, the expectation and what came back.
-  const json doc = json::parse(read(repro));
+  const json doc = json::parse(read_file(repro));
   EXPECT_EQ(doc["cases"][0]["op"], "add.Tensor");
   EXPECT_TRUE(doc["cases"][0]["args"]["self"].contains("storage"));
   EXPECT_FALSE(doc["repro"]["actual"].empty());
@@ -98,19 +83,19 @@ TEST(Cli, CasesWrittenAsDataRunAgainAndPass) {
   const CliRun w = cli({"--ops", "add.Tensor,neg,exp,view,transpose.int,clone,fill_.Scalar",
                         "--dtypes", "float32,int64,bool", "--write-cases", dir + "/cases.json"});
   ASSERT_EQ(w.status, 0) << w.err;
-  const std::string text = read(dir + "/cases.json");
+  const std::string text = read_file(dir + "/cases.json");
   EXPECT_THAT(text, HasSubstr("\"nan\""));  // special values are written losslessly
   EXPECT_THAT(text, HasSubstr("\"-0.0\""));
   const CliRun r = cli({"--cases", dir + "/cases.json", "--json", dir + "/r.json", "--no-repro"});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
-  const json report = json::parse(read(dir + "/r.json"));
+  const json report = json::parse(read_file(dir + "/r.json"));
   EXPECT_GT(report["totals"]["cases"]["passed"].get<int>(), 500);
   EXPECT_EQ(report["totals"]["cases"]["failed"].get<int>(), 0);
 }
 
 TEST(Cli, AHandWrittenCaseFileChecksValuesErrorsAndSpecialValues) {
   const std::string dir = temp_dir("handwritten");
-  write(dir + "/cases.json", R"json({
+  write_file(dir + "/cases.json", R"json({
     "format": "backplane-conformance-cases", "version": 1,
     "cases": [
       {"op": "add.Tensor",
@@ -135,7 +120,7 @@ TEST(Cli, AHandWrittenCaseFileChecksValuesErrorsAndSpecialValues) {
   const CliRun r = cli(
       {"--cases", dir + "/cases.json", "--json", dir + "/r.json", "--repro-dir", dir + "/repros"});
   EXPECT_EQ(r.status, 1) << r.out << r.err;
-  const json report = json::parse(read(dir + "/r.json"));
+  const json report = json::parse(read_file(dir + "/r.json"));
   EXPECT_EQ(report["totals"]["cases"]["passed"], 3);
   EXPECT_EQ(report["totals"]["cases"]["failed"], 1);
   EXPECT_THAT(r.out, HasSubstr("at [0] got 2, expected 3"));
@@ -143,12 +128,12 @@ TEST(Cli, AHandWrittenCaseFileChecksValuesErrorsAndSpecialValues) {
 
 TEST(Cli, ExpectedFailuresDoNotFailTheRunAndUnexpectedPassesAreReported) {
   const std::string dir = temp_dir("xfail");
-  write(dir + "/xfail.txt",
-        "# known gaps of this backend\n"
-        "add.Tensor int32   # off by one\n"
-        "add_.Tensor int32\n"
-        "add.out *\n"
-        "add.Tensor float32  # fixed since: passes\n");
+  write_file(dir + "/xfail.txt",
+             "# known gaps of this backend\n"
+             "add.Tensor int32   # off by one\n"
+             "add_.Tensor int32\n"
+             "add.out *\n"
+             "add.Tensor float32  # fixed since: passes\n");
   const CliRun r = cli({"--backend", "wrong_values_int32", "--ops", "add.Tensor", "--dtypes",
                         "int32,float32", "--expected-failures", dir + "/xfail.txt", "--no-repro"});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
@@ -170,11 +155,11 @@ TEST(Cli, TheTier1ProfileFailsWhenItsOpsDoNotAllPass) {
 
 TEST(Cli, VendorTolerancesAreRecordedInTheReport) {
   const std::string dir = temp_dir("tolerances");
-  write(dir + "/tol.json", R"({"ops": {"exp": {"float32": {"atol": 1e-4, "rtol": 1e-4}}}})");
+  write_file(dir + "/tol.json", R"({"ops": {"exp": {"float32": {"atol": 1e-4, "rtol": 1e-4}}}})");
   const CliRun r = cli({"--ops", "exp", "--dtypes", "float32", "--tolerances", dir + "/tol.json",
                         "--json", dir + "/r.json", "--no-repro"});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
-  const json report = json::parse(read(dir + "/r.json"));
+  const json report = json::parse(read_file(dir + "/r.json"));
   EXPECT_EQ(report["tolerances"]["sources"][1], dir + "/tol.json");
   EXPECT_THAT(report["tolerances"]["vendor_overrides"][0].get<std::string>(),
               HasSubstr("exp float32"));

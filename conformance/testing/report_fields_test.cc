@@ -8,6 +8,7 @@
 
 #include "conformance/testing/broken_backends.h"
 #include "conformance/testing/cli_run.h"
+#include "conformance/testing/test_files.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -25,20 +26,6 @@ CliRun cli(std::vector<std::string> args) {
   return run_cli_quietly(std::move(args), test_backend_factories());
 }
 
-std::string temp_dir(const std::string& name) {
-  const std::string dir = ::testing::TempDir() + "/" + name;
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
-
-json read_json(const std::string& path) {
-  std::ifstream in(path);
-  return json::parse(in);
-}
-
-void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
-
 // The lines of the summary's "Ops served through ..." list.
 std::string routing_list(const std::string& summary) {
   const size_t start = summary.find("Ops served through the Common key or the CPU fallback:");
@@ -51,7 +38,7 @@ TEST(ReportFields, ServedByCountsCallsAKernelHandsToTheCpuFallback) {
   const CliRun r = cli({"--backend", "c_kernel_fallback", "--ops", "add,neg", "--dtypes", "float32",
                         "--no-repro", "--json", dir + "/r.json"});
   ASSERT_EQ(r.status, 0) << r.out << r.err;
-  const json report = read_json(dir + "/r.json");
+  const json report = read_json_file(dir + "/r.json");
   const json& out = report_op(report, "add.out");
   EXPECT_EQ(out["dispatch_table"], "kernel [c_kernel_fallback kernel (C ABI)]");
   const int64_t calls = out["calls"]["total"].get<int64_t>();
@@ -86,7 +73,7 @@ TEST(ReportFields, AKernelThatComputesItselfIsServedByItsKernelAndMovesNoBytes) 
   const CliRun r = cli({"--backend", "wrong_values_int32", "--ops", "add", "--dtypes", "float32",
                         "--no-repro", "--json", dir + "/r.json"});
   ASSERT_EQ(r.status, 0) << r.out << r.err;
-  const json report = read_json(dir + "/r.json");
+  const json report = read_json_file(dir + "/r.json");
   const json& out = report_op(report, "add.out");
   EXPECT_EQ(out["served_by"], out["dispatch_table"]);
   EXPECT_THAT(out["served_by"].get<std::string>(), StartsWith("kernel ["));
@@ -111,7 +98,7 @@ TEST(ReportFields, FailuresShowTheErrorCodeTheKernelReturned) {
   EXPECT_EQ(r.status, 1);
   EXPECT_THAT(r.out, HasSubstr("the allocator returned NULL for 132 bytes without an error"));
   EXPECT_THAT(r.out, HasSubstr("(InternalError, error code 7)"));
-  const json report = read_json(dir + "/r.json");
+  const json report = read_json_file(dir + "/r.json");
   EXPECT_THAT(report["cases"][0]["message"].get<std::string>(),
               HasSubstr("(InternalError, error code 7)"));
 }
@@ -130,12 +117,12 @@ TEST(ReportFields, TheSummaryNamesItsColumns) {
 
 TEST(ReportFields, PerCaseResultsOfTheDatabaseListTheCasesThatDidNotPass) {
   const std::string dir = temp_dir("per_case_db");
-  write(dir + "/xf.txt", "add.out int32\n");
+  write_file(dir + "/xf.txt", "add.out int32\n");
   const CliRun r =
       cli({"--backend", "wrong_values_int32", "--ops", "add,neg", "--dtypes", "float32,int32",
            "--no-repro", "--expected-failures", dir + "/xf.txt", "--json", dir + "/r.json"});
   EXPECT_EQ(r.status, 1) << r.out;  // add.Tensor int32 fails, unlisted
-  const json report = read_json(dir + "/r.json");
+  const json report = read_json_file(dir + "/r.json");
   EXPECT_EQ(report["selection"]["case_results"], "failures");
   const json& totals = report["totals"]["cases"];
   int fail = 0, xfail = 0, unsupported = 0;
@@ -169,19 +156,19 @@ TEST(ReportFields, PerCaseResultsOfTheDatabaseListTheCasesThatDidNotPass) {
                  dir + "/all.json"})
                 .status,
             0);
-  const json all = read_json(dir + "/all.json");
+  const json all = read_json_file(dir + "/all.json");
   EXPECT_EQ(all["cases"].size(), all["totals"]["cases"]["passed"].get<size_t>());
   EXPECT_EQ(all["cases"][0], (json{{"id", "neg/float32/0/functional"}, {"status", "pass"}}));
   ASSERT_EQ(cli({"--ops", "neg", "--dtypes", "float32", "--case-results", "none", "--json",
                  dir + "/none.json"})
                 .status,
             0);
-  EXPECT_FALSE(read_json(dir + "/none.json").contains("cases"));
+  EXPECT_FALSE(read_json_file(dir + "/none.json").contains("cases"));
 }
 
 TEST(ReportFields, PerCaseResultsOfACaseFileKeepItsIds) {
   const std::string dir = temp_dir("per_case_file");
-  write(dir + "/cases.json", R"({"format": "backplane-conformance-cases", "cases": [
+  write_file(dir + "/cases.json", R"({"format": "backplane-conformance-cases", "cases": [
     {"id": "team/add-1", "op": "add.Tensor",
      "args": {"self": {"dtype": "float32", "sizes": [2], "values": [1, 2]},
               "other": {"dtype": "float32", "sizes": [2], "values": [3, 4]}},
@@ -197,7 +184,7 @@ TEST(ReportFields, PerCaseResultsOfACaseFileKeepItsIds) {
      "expect": {"outputs": [{"dtype": "int64", "sizes": [1], "values": [-5]}]}}]})");
   const CliRun r = cli({"--cases", dir + "/cases.json", "--no-repro", "--json", dir + "/r.json"});
   EXPECT_EQ(r.status, 1);
-  const json cases = read_json(dir + "/r.json")["cases"];
+  const json cases = read_json_file(dir + "/r.json")["cases"];
   ASSERT_EQ(cases.size(), 5u) << cases.dump(1);
   EXPECT_EQ(
       cases[0],

@@ -11,6 +11,7 @@
 
 #include "conformance/testing/broken_backends.h"
 #include "conformance/testing/cli_run.h"
+#include "conformance/testing/test_files.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -24,20 +25,6 @@ using json = nlohmann::json;
 CliRun cli(std::vector<std::string> args) {
   return run_cli_quietly(std::move(args), test_backend_factories());
 }
-
-std::string temp_dir(const std::string& name) {
-  const std::string dir = ::testing::TempDir() + "/" + name;
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
-
-json read_json(const std::string& path) {
-  std::ifstream in(path);
-  return json::parse(in);
-}
-
-void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 
 // What must agree between a merged report and an unsharded one: the verdict, the case totals,
 // every op's cells (status and counts, in order) and its calls, and the per-case results.
@@ -85,15 +72,15 @@ json expect_four_shards_merge_to_one_run(const std::string& name, std::vector<st
     shard.insert(shard.end(), {"--shard", std::to_string(k) + "/4", "--json", path});
     const CliRun r = cli(shard);
     EXPECT_NE(r.status, 2) << r.err;
-    const json report = read_json(path);
+    const json report = read_json_file(path);
     EXPECT_EQ(report["selection"]["shard"], (json{{"index", k}, {"count", 4}}));
     EXPECT_THAT(r.out, HasSubstr("shard " + std::to_string(k) + "/4"));
     merge_args.push_back(path);
   }
   const CliRun merged = cli(merge_args);
   EXPECT_EQ(merged.status, one.status) << merged.out << merged.err;
-  const json whole_report = read_json(dir + "/whole.json");
-  const json merged_report = read_json(dir + "/merged/report.json");
+  const json whole_report = read_json_file(dir + "/whole.json");
+  const json merged_report = read_json_file(dir + "/merged/report.json");
   EXPECT_EQ(comparable(merged_report), comparable(whole_report));
   EXPECT_EQ(merged_report["selection"]["shard"], (json{{"index", 1}, {"count", 1}}));
   EXPECT_TRUE(std::filesystem::exists(dir + "/merged/report.html"));
@@ -114,10 +101,10 @@ TEST(ShardMerge, FourShardsOfAPassingSelectionMergeToOneRun) {
 // the run lacks, and a profile whose ops the selection leaves out: every verdict rule at once.
 TEST(ShardMerge, ExpectedFailuresAndAProfileGiveTheSameVerdictMerged) {
   const std::string dir = temp_dir("xfail_inputs");
-  write(dir + "/xfail.txt",
-        "add.out int32   # the backend's known bug\n"
-        "add.out float32 # passes: an unexpected pass\n"
-        "no_such.op *\n");
+  write_file(dir + "/xfail.txt",
+             "add.out int32   # the backend's known bug\n"
+             "add.out float32 # passes: an unexpected pass\n"
+             "no_such.op *\n");
   const json whole = expect_four_shards_merge_to_one_run(
       "xfail_profile",
       {"--backend", "wrong_values_int32", "--ops", "add,mul,neg,abs", "--dtypes", "float32,int32",
@@ -212,12 +199,12 @@ TEST(ShardMerge, RefusesReportsThatAreNotTheShardsOfOneRun) {
   const std::vector<std::string> profile = two_shards(dir + "/profile", {"--profile", "tier1"});
   EXPECT_THAT(merge({a[0], profile[1]}).err, HasSubstr("differ in --profile ('' and 'tier1')"));
 
-  write(dir + "/xf.txt", "neg float32\n");
+  write_file(dir + "/xf.txt", "neg float32\n");
   std::filesystem::create_directories(dir + "/xf");
   const std::vector<std::string> xf =
       two_shards(dir + "/xf", {"--expected-failures", dir + "/xf.txt"});
   EXPECT_THAT(merge({a[0], xf[1]}).err, HasSubstr("differ in --expected-failures"));
-  write(dir + "/xf.txt", "neg float32\nabs float32\n");  // the same file, edited in between
+  write_file(dir + "/xf.txt", "neg float32\nabs float32\n");  // the same file, edited in between
   std::vector<std::string> edited = xf;
   edited[1] = dir + "/xf_edited.json";
   ASSERT_EQ(cli({"--ops", "neg,abs", "--dtypes", "float32", "--no-repro", "--shard", "2/2",
@@ -240,11 +227,11 @@ TEST(ShardMerge, RefusesReportsThatAreNotTheShardsOfOneRun) {
 
 TEST(ShardMerge, RefusesFilesThatAreNotFinishedReports) {
   const std::string dir = temp_dir("not_reports");
-  write(dir + "/placeholder.json",
-        R"({"format": "backplane-conformance-report", "version": 1, "incomplete": true,
+  write_file(dir + "/placeholder.json",
+             R"({"format": "backplane-conformance-report", "version": 1, "incomplete": true,
             "verdict": {"passed": false, "reasons": ["the run has not finished"]}})");
-  write(dir + "/cases.json", R"({"format": "backplane-conformance-cases", "cases": []})");
-  write(dir + "/broken.json", "{\"format\": ");
+  write_file(dir + "/cases.json", R"({"format": "backplane-conformance-cases", "cases": []})");
+  write_file(dir + "/broken.json", "{\"format\": ");
   EXPECT_THAT(merge({dir + "/placeholder.json"}).err,
               HasSubstr("placeholder.json: the placeholder of a run that did not finish"));
   EXPECT_THAT(merge({dir + "/cases.json"}).err, HasSubstr("not a backplane-conformance report"));
@@ -285,7 +272,8 @@ TEST_F(ShardEnvironment, ShardsAsBazelSays) {
       cli({"--ops", "neg,abs,add,mul", "--dtypes", "float32", "--json", dir + "/r.json"});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_TRUE(std::filesystem::exists(dir + "/status"));
-  EXPECT_EQ(read_json(dir + "/r.json")["selection"]["shard"], (json{{"index", 3}, {"count", 3}}));
+  EXPECT_EQ(read_json_file(dir + "/r.json")["selection"]["shard"],
+            (json{{"index", 3}, {"count", 3}}));
 
   EXPECT_THAT(cli({"--ops", "neg", "--shard", "1/2"}).err,
               HasSubstr("--shard and the test runner's sharding (TEST_TOTAL_SHARDS is set)"));
