@@ -223,7 +223,10 @@ const Tensor& named_storage(const std::string& name, const NamedStorages* storag
 NamedStorages storages_from_json(const json& j) {
   if (!j.is_object()) malformed("\"storages\": expected an object of named storages", j);
   NamedStorages storages;
-  for (const auto& [name, s] : j.items()) {
+  for (const auto& item : j.items()) {
+    // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+    const std::string& name = item.key();
+    const json& s = item.value();
     in_context("storage '" + excerpt(name) + "': ", [&] {
       if (!s.is_object() || !s.contains("dtype") || !s.contains("values")) {
         malformed("expected {\"dtype\", \"values\"}", s);
