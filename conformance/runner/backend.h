@@ -13,7 +13,6 @@
 #define BACKPLANE_CONFORMANCE_RUNNER_BACKEND_H_
 
 #include <cstdint>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -84,25 +83,6 @@ class CpuBackend final : public Backend {
 // A tensor on `device` with `t`'s sizes, strides, storage offset, wrapped-number flag and
 // storage bytes (Meta: geometry only). The copy goes through the devices' copy functions.
 Tensor copy_to_device(const Tensor& t, Device device);
-
-// Copies of several tensors on one device that keep their aliasing: each storage is copied once
-// (as copy_to_device copies it), and every tensor over it becomes a view of that copy with its
-// own geometry, so `x` and `x.t()` stay views of one buffer on the device (a case's shared
-// storages, docs/conformance.md).
-//
-//   DeviceCopies copies(backend.device());
-//   Tensor a = copies.copy(x), b = copies.copy(x_t);   // a.is_alias_of(b)
-//
-// Holds the copies it made; the host tensors must outlive it (their storages are its keys).
-class DeviceCopies {
- public:
-  explicit DeviceCopies(Device device) : device_(device) {}
-  Tensor copy(const Tensor& t);
-
- private:
-  Device device_;
-  std::map<const StorageImpl*, Storage> copies_;
-};
 
 }  // namespace bp::conformance
 

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "conformance/runner/backend.h"
+#include "sdk/core/storage_copies.h"
 
 namespace bp::conformance {
 namespace {
@@ -69,7 +70,7 @@ PreparedCall prepare_call(const FunctionSchema& schema, const std::vector<Sample
   PreparedCall call;
   // One copy per storage and target: arguments that share a storage on the host share one on
   // the device (`x.add_(x.t())`).
-  DeviceCopies on_device(device), on_host(Device(DeviceType::kCPU));
+  StorageCopies on_device(device), on_host(Device(DeviceType::kCPU));
   for (const Argument& s : schema.arguments) {
     const SampleArg* given = nullptr;
     for (const SampleArg& a : args) {

@@ -5,7 +5,7 @@
 //   call.tensors["self"];      // the device copy of `self` the op saw
 //
 // Tensor arguments are copied to `device` (geometry and bytes; `keep_on_host` ones to a fresh
-// CPU tensor; each storage once, so arguments sharing a storage share its copy: DeviceCopies),
+// CPU tensor; each storage once, so arguments sharing a storage share its copy: StorageCopies),
 // DeviceUnderTest becomes `device`, numbers are converted to the schema's type (an int where a
 // float goes, an int where an int list goes), and arguments the case leaves out take the schema's
 // default (None for optional ones).

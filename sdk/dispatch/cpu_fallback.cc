@@ -7,29 +7,11 @@
 #include <vector>
 
 #include "sdk/core/allocator.h"
+#include "sdk/core/storage_copies.h"
 #include "sdk/core/tensor_impl.h"
 
 namespace bp {
 namespace {
-
-// A copy of `src`'s bytes in a new storage from `allocator`.
-Storage copy_storage(const Storage& src, Allocator* allocator) {
-  Storage dst = Storage::allocate(src.nbytes(), allocator);
-  copy_bytes(dst.data(), dst.device(), src.data(), src.device(), src.nbytes());
-  return dst;
-}
-
-// A tensor with `t`'s sizes, strides and offset over `storage`.
-Tensor view_over(Storage storage, const Tensor& t) {
-  return Tensor(IntrusivePtr<TensorImpl>::make(std::move(storage), t.dtype(), t.sizes(),
-                                               t.strides(), t.storage_offset()));
-}
-
-// A tensor with the same sizes/strides/offset as `t` over a copy of its whole storage, placed on
-// `device` by `allocator`.
-Tensor copy_with_storage(const Tensor& t, Allocator* allocator) {
-  return view_over(copy_storage(t.storage(), allocator), t);
-}
 
 struct Written {
   Tensor original;
@@ -41,12 +23,10 @@ class FallbackCall {
   // Replaces a device tensor by its CPU copy; remembers written ones.
   Tensor to_cpu(const Tensor& t, bool written, const std::optional<AliasInfo>& alias) {
     if (!t.defined() || t.device().is_cpu()) return t;
-    if (!first_device_) first_device_ = t.device();
+    if (!to_device_) to_device_.emplace(t.device());
     // Each storage is copied once: arguments that are views of one buffer (`x.add_(x.t())`, an
     // out= overlapping an input) stay so on the CPU, which then sees (and checks) the overlap.
-    auto [copy, first] = cpu_storages_.try_emplace(t.storage().impl());
-    if (first) copy->second = copy_storage(t.storage(), cpu_allocator());
-    Tensor cpu = view_over(copy->second, t);
+    Tensor cpu = to_cpu_.copy(t);
     if (written) {
       written_.push_back({t, cpu});
       if (alias) by_alias_.emplace(alias->set, t);
@@ -54,14 +34,14 @@ class FallbackCall {
     return cpu;
   }
 
-  // A CPU result moved to the first device (or the written argument it aliases).
+  // A CPU result moved to the first device argument's device (or the written argument it aliases).
   Tensor from_cpu(const Tensor& t, const std::optional<AliasInfo>& alias) {
     if (alias) {
       auto it = by_alias_.find(alias->set);
       if (it != by_alias_.end()) return it->second;
     }
-    if (!t.defined() || !first_device_ || !t.device().is_cpu()) return t;
-    return copy_with_storage(t, get_allocator(first_device_->type));
+    if (!t.defined() || !to_device_ || !t.device().is_cpu()) return t;
+    return to_device_->copy(t);
   }
 
   void copy_back() {
@@ -78,10 +58,10 @@ class FallbackCall {
   }
 
  private:
-  std::optional<Device> first_device_;
   std::vector<Written> written_;
   std::map<std::string, Tensor> by_alias_;
-  std::map<const StorageImpl*, Storage> cpu_storages_;  // by the device storage copied
+  StorageCopies to_cpu_{Device(DeviceType::kCPU)};  // the arguments
+  std::optional<StorageCopies> to_device_;          // the results, to the first argument's device
 };
 
 template <typename F>
