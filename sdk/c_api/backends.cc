@@ -166,10 +166,17 @@ struct BackendState {
   std::map<uint64_t, KernelRegistration> registrations;
 };
 
+// A registration of no backend (add_unowned_registration), with its plugin (0: none).
+struct UnownedRegistration {
+  uint64_t plugin_id = 0;
+  KernelRegistration registration;
+};
+
 struct Registry {
   std::mutex mutex;
   std::map<uint64_t, std::unique_ptr<BackendState>> backends;
   std::map<uint64_t, uint64_t> registration_owner;  // registration id -> backend id
+  std::map<uint64_t, UnownedRegistration> unowned;  // registration id -> registration
   uint64_t next_id = 1;
 };
 
@@ -371,6 +378,28 @@ void unregister_plugin_backends(uint64_t plugin_id) noexcept {
     }
   }
   released.clear();  // outside the lock
+  std::vector<KernelRegistration> undone;  // newest first, outside the lock
+  {
+    Registry& r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    for (auto it = r.unowned.rbegin(); it != r.unowned.rend(); ++it) {
+      if (it->second.plugin_id == plugin_id) undone.push_back(std::move(it->second.registration));
+    }
+    std::erase_if(r.unowned, [&](const auto& entry) { return entry.second.plugin_id == plugin_id; });
+  }
+  for (KernelRegistration& registration : undone) registration.handle.reset();
+}
+
+std::string loading_plugin_name() { return plugin_name_of(tls_loading_plugin); }
+
+bp_registration* add_unowned_registration(KernelRegistration registration) {
+  const PluginScope* scope = tls_loading_plugin;
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  const uint64_t id = r.next_id++;
+  r.unowned.emplace(id, UnownedRegistration{scope != nullptr ? scope->plugin_id : 0,
+                                            std::move(registration)});
+  return handle_for<bp_registration>(id);
 }
 
 bp_registration* add_registration(
@@ -393,12 +422,18 @@ void destroy_registration(bp_registration* handle) noexcept {
     Registry& r = registry();
     std::lock_guard<std::mutex> lock(r.mutex);
     auto owner = r.registration_owner.find(id_of(handle));
-    if (owner == r.registration_owner.end()) return;
+    if (owner == r.registration_owner.end()) {
+      auto unowned = r.unowned.find(id_of(handle));
+      if (unowned == r.unowned.end()) return;
+      undone = std::move(unowned->second.registration);
+      r.unowned.erase(unowned);
+    } else {
     BackendState& state = *r.backends.at(owner->second);
     auto it = state.registrations.find(owner->first);
-    undone = std::move(it->second);
-    state.registrations.erase(it);
-    r.registration_owner.erase(owner);
+      undone = std::move(it->second);
+      state.registrations.erase(it);
+      r.registration_owner.erase(owner);
+    }
   }
   undone.handle.reset();
 }

@@ -56,8 +56,12 @@ class LoadingPluginGuard {
   const PluginScope* previous_;
 };
 
-// Unregisters every backend registered while plugin `plugin_id` was loading.
+// Unregisters every backend registered while plugin `plugin_id` was loading, then drops the
+// registrations of no backend it made then (add_unowned_registration: ops it defined).
 void unregister_plugin_backends(uint64_t plugin_id) noexcept;
+
+// The name of the plugin whose bp_plugin_init runs on this thread, "" when none.
+std::string loading_plugin_name();
 
 // One kernel or fallback registration kept by its backend: undone when destroyed.
 struct KernelRegistration {
@@ -71,6 +75,10 @@ struct KernelRegistration {
 bp_registration* add_registration(
     bp_backend* backend, const char* function,
     absl::FunctionRef<KernelRegistration(DispatchKey key, const std::string& label)> make);
+// Keeps a registration that belongs to no backend (an op defined from C) and returns its handle.
+// Made while a plugin loads on this thread, it belongs to that plugin: undone when the plugin
+// unloads or fails to initialise (after its backends). destroy_registration undoes it too.
+bp_registration* add_unowned_registration(KernelRegistration registration);
 // Undoes a registration; NULL or an already undone one does nothing.
 void destroy_registration(bp_registration* registration) noexcept;
 

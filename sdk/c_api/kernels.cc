@@ -62,8 +62,8 @@ struct PluginKernel {
 // one pointing into the plugin's memory fails the call, its references dropped and its array
 // left to the plugin. Every result is released here (references and host arrays), on every
 // path: the converted Values hold references of their own.
-void call_c_kernel(const PluginKernel& k, const bp_op& op, Stack& stack, size_t base,
-                   const TensorIteratorBase* plan) {
+void call_plugin_kernel(const PluginKernel& k, const bp_op& op, Stack& stack, size_t base,
+                        const TensorIteratorBase* plan) {
   const absl::Span<const Value> args(stack.data() + base, stack.size() - base);
   auto prefix = [&] { return detail::str_cat("[", k.label, "] ", op.label, ": "); };
   BorrowedValues c_args(args);
@@ -125,7 +125,7 @@ void run_plugin_kernel(void* data, const OperatorHandle& handle, DispatchKeySet 
     if (k.fn == &host_cpu_fallback) {
       cpu_fallback(nullptr, handle, keys, stack);  // the host's own: no C round trip
     } else {
-      call_c_kernel(k, op, *stack, base, plan);
+      call_plugin_kernel(k, op, *stack, base, plan);
     }
   }
   if (expected) {
@@ -217,6 +217,11 @@ bp_error* kernel_call_iter(const bp_value* args, const bp_iter** out) {
 }
 
 }  // namespace
+
+void call_c_kernel(bp_kernel_fn fn, void* user_data, const std::string& label, const bp_op& op,
+                   Stack& stack, size_t base, const TensorIteratorBase* plan) {
+  call_plugin_kernel(PluginKernel{fn, user_data, &op, label}, op, stack, base, plan);
+}
 
 bp_error* host_cpu_fallback(void*, const bp_op* op, const bp_value* args, size_t nargs,
                             bp_value* results, size_t nresults) {

@@ -96,7 +96,10 @@ const bp_op& intern_op(const OperatorHandle& handle) {
   OpRegistry& r = op_registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   auto it = r.by_name.find(handle.name());
-  if (it != r.by_name.end() && it->second->handle == handle) return *it->second;
+  if (it != r.by_name.end() && it->second->handle == handle &&
+      !it->second->retired.load(std::memory_order_relaxed)) {
+    return *it->second;
+  }
   std::vector<ArgSpec> args;
   for (const Argument& a : handle.schema().arguments) args.push_back(make_arg_spec(a));
   const bp_op* op = r.all.emplace_back(std::make_unique<bp_op>(handle, std::move(args))).get();
@@ -106,6 +109,12 @@ const bp_op& intern_op(const OperatorHandle& handle) {
 
 const bp_op& find_op(std::string_view name) {
   return intern_op(Dispatcher::singleton().find_op_or_throw(name));
+}
+
+void retire_op(const bp_op& op) {
+  OpRegistry& r = op_registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  const_cast<bp_op&>(op).retired.store(true, std::memory_order_relaxed);
 }
 
 CallRoute push_arguments(const bp_op& op, const bp_value* args, size_t nargs, Stack& stack) {
@@ -134,6 +143,9 @@ void run_op(const bp_op& op, const bp_value* args, size_t nargs, bp_value* resul
   StackLease lease;
   Stack& stack = lease.get();
   try {
+    BP_CHECK(!op.retired.load(std::memory_order_relaxed), "operator '", op.name,
+             "' is no longer defined (the plugin that defined it was unloaded, or its op_define "
+             "registration destroyed)");
     const CallRoute route = push_arguments(op, args, nargs, stack);
     if (meta) {
       Stack converted = MetaConverter().convert(stack, op.handle.schema(), true);

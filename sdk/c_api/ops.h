@@ -11,6 +11,7 @@
 #ifndef BACKPLANE_SDK_C_API_OPS_H_
 #define BACKPLANE_SDK_C_API_OPS_H_
 
+#include <atomic>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,15 +28,18 @@ struct bp_op {
 
   bp::OperatorHandle handle;
   std::string name;    // "bp::add.Tensor"
-  std::string label;   // "add.Tensor": how messages name the op
+  std::string label;   // "add.Tensor", "fused_add_relu": how messages name the op
   std::string schema;  // canonical schema text
   std::vector<bp::c_api::ArgSpec> args;
   size_t num_returns;
+  // Set when an op defined from C is undefined (op_definitions.cc): calls through this handle
+  // then fail instead of reaching the dispatcher's forgotten entry.
+  std::atomic<bool> retired{false};
 };
 
 namespace bp::c_api {
 
-// The bp_op of a dispatcher op (created on first use).
+// The bp_op of a dispatcher op (created on first use; a new one after the op was retired).
 const bp_op& intern_op(const OperatorHandle& handle);
 // The bp_op named "add.Tensor" or "bp::add.Tensor". Errors: "operator 'bp::x' is not defined".
 const bp_op& find_op(std::string_view name);
@@ -45,6 +49,10 @@ struct CallRoute {
   DispatchKeySet keys;           // as OperatorHandle::call_boxed would compute them
   std::optional<Device> device;  // the first tensor's device other than CPU and Meta
 };
+
+// Marks `op` retired: op_call and op_call_meta through it fail with "operator 'npu::x' is no
+// longer defined ...", and the next intern_op of its name makes a new bp_op.
+void retire_op(const bp_op& op);
 
 // Converts `nargs` C arguments of `op` into `stack` (appending), filling defaults. Errors
 // (kTypeError): too many arguments, a missing argument without default, a wrong type.

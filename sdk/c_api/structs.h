@@ -39,6 +39,7 @@ BP_C_API_KNOWN_SIZE(bp_tensor_info, data);
 BP_C_API_KNOWN_SIZE(bp_plugin_load_record, host_minor);
 BP_C_API_KNOWN_SIZE(bp_backend_info, plugin_name);
 BP_C_API_KNOWN_SIZE(bp_api, value_set_tensor_list);
+BP_C_API_KNOWN_SIZE(bp_op_def, cpu_user_data);
 
 #undef BP_C_API_KNOWN_SIZE
 

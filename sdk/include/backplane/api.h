@@ -22,7 +22,7 @@
  * minor_version) never change in any version, so code can always read the version first.
  * `struct_size` is sizeof(bp_api) as the host compiled it: code built against newer headers
  * checks BP_API_HAS(api, field) before calling a function added after the minor version it
- * requires (fields marked "(0.1)" were added in 0.1, "(0.2)" in 0.2, "(0.3)" in 0.3). A plugin
+ * requires (fields marked "(0.1)" were added in 0.1, "(0.2)" in 0.2, and so on). A plugin
  * reports the API version it was built against and the host refuses a different major version or a
  * newer minor version than its own.
  *
@@ -47,7 +47,7 @@ extern "C" {
 #endif
 
 #define BP_API_MAJOR 0
-#define BP_API_MINOR 3
+#define BP_API_MINOR 4
 
 /* Whether the table `api` has the function `field` (it was built with headers that have it). */
 #define BP_API_HAS(api, field) \
@@ -92,6 +92,42 @@ typedef struct bp_plugin_load_record {
   int32_t host_major, host_minor;
 } bp_plugin_load_record;
 
+/* (0.4) How the host computes the output of an op defined from C (bp_op_def.meta_kind). */
+typedef enum bp_op_meta_kind {
+  /* The plugin's bp_op_def.meta callback: called like a kernel of the functional op, with Meta
+   * tensors in place of the tensor arguments (api->tensor_info gives their sizes, strides and
+   * dtypes), it writes its result as a new Meta tensor (api->tensor_empty_strided on
+   * {BP_DEVICE_META, 0}) whose sizes, strides and dtype the output takes. */
+  BP_OP_META_CALLBACK = 1,
+  /* Binary pointwise ops' meta function (mul's): the first two arguments, which must be
+   * Tensors, broadcast and promote to their common dtype, which the output has. The out= kernel
+   * then finds the plan in api->kernel_call_iter, as add.out's does. */
+  BP_OP_META_BINARY_POINTWISE = 2
+} bp_op_meta_kind;
+
+/* (0.4) An op a plugin defines (api->op_define): a functional op and its out= overload in a
+ * namespace of the plugin's own, how their output is computed, and an optional CPU reference
+ * kernel. Strings are borrowed for the call (the host copies them). */
+typedef struct bp_op_def {
+  size_t struct_size;
+  /* Required. "npu::fused_add_relu(Tensor self, Tensor other) -> Tensor": one Tensor result. */
+  const char* schema;
+  /* Required. The out= overload: the same name, the functional op's arguments, then
+   * `*, Tensor(a!) out`, returning `Tensor(a!)`:
+   * "npu::fused_add_relu.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)". */
+  const char* out_schema;
+  int32_t meta_kind; /* a bp_op_meta_kind */
+  /* BP_OP_META_CALLBACK: the meta callback and what it gets back as user_data (borrowed; both
+   * must stay valid while the op is defined). NULL otherwise. */
+  bp_kernel_fn meta;
+  void* meta_user_data;
+  /* Optional: the out= overload's kernel for CPU tensors (a reference implementation), called
+   * after the host ran the meta step and allocated or resized `out`, as a plugin device's out=
+   * kernel is. NULL: the op has no CPU kernel. */
+  bp_kernel_fn cpu_kernel;
+  void* cpu_user_data;
+} bp_op_def;
+
 typedef struct bp_api {
   size_t struct_size;
   int32_t major_version; /* the host's BP_API_MAJOR */
@@ -107,7 +143,7 @@ typedef struct bp_api {
   const char* (*error_message)(const bp_error* error);
   void (*error_destroy)(bp_error* error);
 
-  /* "0.1.0 (C ABI 0.3)": static, never freed. */
+  /* "0.1.0 (C ABI 0.4)": static, never freed. */
   const char* (*version_string)(void);
 
   /* ---- Tensors ---------------------------------------------------------------------------
@@ -410,6 +446,27 @@ typedef struct bp_api {
   bp_error* (*tensor_as_strided)(const bp_tensor* self, const int64_t* sizes,
                                  const int64_t* strides, size_t ndim, int64_t storage_offset,
                                  bp_tensor** out);
+
+  /* ---- (0.4) Ops defined from C ----------------------------------------------------------------
+   * Defines the functional op def->schema and its out= overload def->out_schema, and registers
+   * for both the host's kernels of the Common key (so that a backend registering only the out=
+   * kernel, api->kernel_register(npu, "npu::fused_add_relu.out", ...), serves functional and
+   * out= calls: the host runs the meta step, allocates the output on the device or checks and
+   * resizes `out`, then calls that kernel), of the Meta key (shapes only; op_call_meta), and of
+   * the CPU key when def->cpu_kernel is given. The meta step is def->meta_kind's.
+   *
+   * Ownership: `def` and its strings are borrowed for the call. *out is a registration: undone
+   * by registration_destroy (the op is then no longer defined: op_find fails, and calls through
+   * a bp_op found before fail with "operator 'npu::x' is no longer defined"). An op defined
+   * during a plugin's bp_plugin_init belongs to the plugin and is undefined when it unloads (or
+   * fails to initialise). Thread safety: any thread; not while the op's calls are running on
+   * another thread when it is undone. Errors (BP_ERROR_INVALID_ARGUMENT, naming the field): a
+   * NULL pointer, a schema that does not parse (the parser's message, with the column), a
+   * schema without a namespace or in Backplane's own `bp::`, an out_schema that is not the
+   * functional op's out= overload, an unknown meta_kind or one whose requirements the schema
+   * does not meet, an op already defined ("operator 'npu::fused_add_relu' is already
+   * defined"), and the struct size rules. */
+  bp_error* (*op_define)(const bp_op_def* def, bp_registration** out);
 } bp_api;
 
 #ifdef __cplusplus
