@@ -173,8 +173,10 @@ bp_device backend_device(const std::string& name) {
 
 bool backend_exists(const std::string& name) { return search_backend(name).found; }
 
-LoadedPlugin::LoadedPlugin(std::string_view file) {
-  const std::string path = plugin_path(file);
+LoadedPlugin::LoadedPlugin(std::string_view file) : LoadedPlugin(Path{plugin_path(file)}) {}
+
+LoadedPlugin::LoadedPlugin(Path where) {
+  const std::string path(where.path);
   check(api(), api()->plugin_load(path.c_str(), &plugin_));
   library_ = ::dlopen(path.c_str(), RTLD_NOW | RTLD_NOLOAD);
 }

@@ -79,6 +79,11 @@ bool backend_exists(const std::string& name);
 class LoadedPlugin {
  public:
   explicit LoadedPlugin(std::string_view file);
+  // A plugin elsewhere in the runfiles ("samples/c_op_plugin/libnpu_op_plugin.so").
+  struct Path {
+    std::string_view path;
+  };
+  explicit LoadedPlugin(Path path);
   ~LoadedPlugin();
   LoadedPlugin(const LoadedPlugin&) = delete;
   LoadedPlugin& operator=(const LoadedPlugin&) = delete;
