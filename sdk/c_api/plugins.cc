@@ -25,6 +25,7 @@
 #include "sdk/c_api/error.h"
 #include "sdk/c_api/install.h"
 #include "sdk/c_api/logging.h"
+#include "sdk/c_api/plugin_version.h"
 #include "sdk/c_api/structs.h"
 #include "sdk/core/warning.h"
 
@@ -249,20 +250,14 @@ std::unique_ptr<Plugin> load(const std::string& path, LoadRecord& record, uint64
                " did not report the API version it was built against (bp_plugin_begin sets "
                "it)");
     }
+    const std::string refusal = plugin_version_refusal(who, desc.api_major, desc.api_minor);
     if (desc.api_major != BP_API_MAJOR) {
+      // Another layout: even its init's error object may not be ours to read.
       destroy_error(std::exchange(error, nullptr));
-      fail(ErrorCode::kInvalidArgument,
-           detail::str_cat(who, " was built against Backplane C ABI ", desc.api_major, ".",
-                           desc.api_minor, " but this host provides ", BP_API_MAJOR, ".",
-                           BP_API_MINOR, ": the major versions must match (rebuild the plugin)"));
+      fail(ErrorCode::kInvalidArgument, refusal);
     }
     if (error != nullptr) throw_error_object(error, who + " failed to initialise: ");
-    if (desc.api_minor > BP_API_MINOR) {
-      fail(ErrorCode::kInvalidArgument,
-           detail::str_cat(who, " was built against Backplane C ABI ", desc.api_major, ".",
-                           desc.api_minor, ", newer than this host's ", BP_API_MAJOR, ".",
-                           BP_API_MINOR, ": upgrade Backplane"));
-    }
+    if (!refusal.empty()) fail(ErrorCode::kInvalidArgument, refusal);
   } catch (...) {
     unregister_plugin_backends(id);
     throw;
