@@ -146,8 +146,8 @@ static bp_error* npu_kernel(void* user_data, const bp_op* op, const bp_value* ar
   return fused_add_relu_out(&device_calls, args, nargs, results);
 }
 
-static bp_error* cpu_reference(void* user_data, const bp_op* op, const bp_value* args,
-                               size_t nargs, bp_value* results, size_t nresults) {
+static bp_error* cpu_reference(void* user_data, const bp_op* op, const bp_value* args, size_t nargs,
+                               bp_value* results, size_t nresults) {
   (void)user_data;
   (void)op;
   (void)nresults;

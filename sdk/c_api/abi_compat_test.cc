@@ -30,9 +30,9 @@ Record last_record(const std::string& path) {
                    [](void* data, const bp_plugin_load_record* r) {
                      auto* s = static_cast<Search*>(data);
                      if (s->path != r->path) return;
-                     s->found = Record{r->path,        r->plugin_name,  r->error,
-                                       r->loaded,      r->plugin_major, r->plugin_minor,
-                                       r->host_major,  r->host_minor};
+                     s->found =
+                         Record{r->path,         r->plugin_name,  r->error,      r->loaded,
+                                r->plugin_major, r->plugin_minor, r->host_major, r->host_minor};
                    },
                    &search));
   return search.found;
@@ -76,8 +76,7 @@ TEST(AbiCompat, TodaysHostRefusesAPluginOfTheNextMinor) {
   const std::string next = "0." + std::to_string(BP_API_MINOR + 1);
   EXPECT_EQ(error.code(), BP_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(error.message(), "plugin 'mini' (" + path + ") was built against Backplane C ABI " +
-                                 next + ", newer than this host's " + host +
-                                 ": upgrade Backplane");
+                                 next + ", newer than this host's " + host + ": upgrade Backplane");
   const Record record = last_record(path);
   EXPECT_FALSE(record.loaded);
   EXPECT_EQ(record.error, error.message());

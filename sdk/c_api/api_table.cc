@@ -27,7 +27,7 @@ bp_api build_table() {
   install_error_functions(api);
   install_tensor_functions(api);
   install_op_functions(api);
-  install_op_definition_functions(api);
+  install_op_define_functions(api);
   install_backend_functions(api);
   install_kernel_functions(api);
   install_iter_functions(api);

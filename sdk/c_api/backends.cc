@@ -377,7 +377,7 @@ void unregister_plugin_backends(uint64_t plugin_id) noexcept {
       }
     }
   }
-  released.clear();  // outside the lock
+  released.clear();                        // outside the lock
   std::vector<KernelRegistration> undone;  // newest first, outside the lock
   {
     Registry& r = registry();
@@ -385,7 +385,8 @@ void unregister_plugin_backends(uint64_t plugin_id) noexcept {
     for (auto it = r.unowned.rbegin(); it != r.unowned.rend(); ++it) {
       if (it->second.plugin_id == plugin_id) undone.push_back(std::move(it->second.registration));
     }
-    std::erase_if(r.unowned, [&](const auto& entry) { return entry.second.plugin_id == plugin_id; });
+    std::erase_if(r.unowned,
+                  [&](const auto& entry) { return entry.second.plugin_id == plugin_id; });
   }
   for (KernelRegistration& registration : undone) registration.handle.reset();
 }
@@ -397,8 +398,8 @@ bp_registration* add_unowned_registration(KernelRegistration registration) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   const uint64_t id = r.next_id++;
-  r.unowned.emplace(id, UnownedRegistration{scope != nullptr ? scope->plugin_id : 0,
-                                            std::move(registration)});
+  r.unowned.emplace(
+      id, UnownedRegistration{scope != nullptr ? scope->plugin_id : 0, std::move(registration)});
   return handle_for<bp_registration>(id);
 }
 
@@ -428,8 +429,8 @@ void destroy_registration(bp_registration* handle) noexcept {
       undone = std::move(unowned->second.registration);
       r.unowned.erase(unowned);
     } else {
-    BackendState& state = *r.backends.at(owner->second);
-    auto it = state.registrations.find(owner->first);
+      BackendState& state = *r.backends.at(owner->second);
+      auto it = state.registrations.find(owner->first);
       undone = std::move(it->second);
       state.registrations.erase(it);
       r.registration_owner.erase(owner);

@@ -9,7 +9,7 @@ namespace bp::c_api {
 void install_error_functions(bp_api& api);       // error.cc
 void install_tensor_functions(bp_api& api);      // tensors.cc
 void install_op_functions(bp_api& api);          // ops.cc
-void install_op_definition_functions(bp_api& api);  // op_definitions.cc
+void install_op_define_functions(bp_api& api);   // op_definitions.cc
 void install_backend_functions(bp_api& api);     // backends.cc
 void install_kernel_functions(bp_api& api);      // kernels.cc
 void install_iter_functions(bp_api& api);        // iter.cc

@@ -84,20 +84,27 @@ TEST_F(SamplePlugin, RunsTheCpuReferenceOnCpuTensors) {
 
 TEST_F(SamplePlugin, TheMetaCallbacksErrorsNameThePluginAndTheOp) {
   const Tensor c = Tensor::from_host<float>(api(), {1, 2, 3}, {3});
-  EXPECT_EQ(error_of([&] { op_.call({arg(copy_to(a_, npu_)), arg(copy_to(c, npu_))}); }),
+  EXPECT_EQ(error_of([&] {
+              op_.call({arg(copy_to(a_, npu_)), arg(copy_to(c, npu_))});
+            }),
             "[fused_add_relu] [npu] fused_add_relu: expected tensors of one shape: self has "
             "sizes [2, 3], other [3]");
   const Tensor i = Tensor::from_host<int32_t>(api(), {1, 2, 3}, {3});
-  EXPECT_THAT(error_of([&] { op_.call({arg(i), arg(i)}); }),
+  EXPECT_THAT(error_of([&] {
+                op_.call({arg(i), arg(i)});
+              }),
               HasSubstr("[npu] fused_add_relu: expected float32 tensors"));
   EXPECT_EQ(plugin_.counter("npu_op_plugin_device_calls"), 0);
 }
 
 TEST_F(SamplePlugin, TheOpIsListedAndTheDefinitionsAreRefusedTwice) {
   std::vector<std::string> names;
-  api()->op_list([](void* names, const char* name) {
-    if (std::string(name).starts_with("npu::")) static_cast<std::vector<std::string>*>(names)->push_back(name);
-  }, &names);
+  api()->op_list(
+      [](void* names, const char* name) {
+        if (std::string(name).starts_with("npu::"))
+          static_cast<std::vector<std::string>*>(names)->push_back(name);
+      },
+      &names);
   EXPECT_THAT(names, ElementsAre("npu::fused_add_relu", "npu::fused_add_relu.out"));
   bp_op_def def{};
   def.struct_size = sizeof def;
@@ -121,16 +128,14 @@ TEST(OpDefine, UnloadingThePluginUndefinesItsOp) {
   const bp_op* found = nullptr;
   const ErrorHandle missing(api(), api()->op_find("npu::fused_add_relu", &found));
   ASSERT_TRUE(missing);
-  EXPECT_EQ(missing.message(),
-               "operator 'npu::fused_add_relu' is not defined");
+  EXPECT_EQ(missing.message(), "operator 'npu::fused_add_relu' is not defined");
   const Tensor a = Tensor::from_host<float>(api(), {1}, {1});
   bp_value args[2] = {arg(a), arg(a)};
   bp_value result;
   size_t n = 0;
   const ErrorHandle gone(api(), api()->op_call(stale, args, 2, &result, 1, &n));
   ASSERT_TRUE(gone);
-  EXPECT_THAT(gone.message(),
-              HasSubstr("operator 'npu::fused_add_relu' is no longer defined"));
+  EXPECT_THAT(gone.message(), HasSubstr("operator 'npu::fused_add_relu' is no longer defined"));
   // Loaded again, the op is defined again (a new bp_op).
   LoadedPlugin again{LoadedPlugin::Path{kSamplePlugin}};
   EXPECT_EQ(Op(api(), "npu::fused_add_relu").call({arg(a), arg(a)}).tensor(0).to_host<float>()[0],
@@ -144,8 +149,8 @@ int64_t cpu_plan_operands = 0;
 int32_t cpu_plan_dtype = 0;
 
 // test_ns::scaled_sub.out on the CPU: out = self - other, over the plan the host built.
-bp_error* scaled_sub_cpu(void*, const bp_op*, const bp_value* args, size_t nargs,
-                         bp_value* results, size_t) {
+bp_error* scaled_sub_cpu(void*, const bp_op*, const bp_value* args, size_t nargs, bp_value* results,
+                         size_t) {
   ++cpu_calls;
   const bp_iter* plan;
   if (bp_error* err = api()->kernel_call_iter(args, &plan)) return err;
@@ -195,11 +200,15 @@ TEST(OpDefine, BinaryPointwiseMetaBroadcastsPromotesAndHandsThePlan) {
   EXPECT_EQ(cpu_calls, 1);
   // The family's errors, as mul's.
   const Tensor c = Tensor::from_host<float>(api(), {1, 2}, {2});
-  EXPECT_THAT(error_of([&] { op.call({arg(b), arg(c)}); }),
+  EXPECT_THAT(error_of([&] {
+                op.call({arg(b), arg(c)});
+              }),
               HasSubstr("The size of tensor a (3) must match the size of tensor b (2)"));
   // A device without a kernel for it: the dispatcher says so, naming the op.
   HostBackend dev("opdef_dev");
-  EXPECT_THAT(error_of([&] { op.call({arg(copy_to(b, dev.device())), arg(copy_to(b, dev.device()))}); }),
+  EXPECT_THAT(error_of([&] {
+                op.call({arg(copy_to(b, dev.device())), arg(copy_to(b, dev.device()))});
+              }),
               HasSubstr("test_ns::scaled_sub.out"));
   api()->registration_destroy(reg);
   const bp_op* gone;
@@ -244,7 +253,8 @@ TEST(OpDefine, RefusesBadDefinitionsNamingWhatIsWrong) {
             "bp_api.op_define: bp_op_def.meta is NULL but meta_kind is BP_OP_META_CALLBACK");
   def = scaled_sub_def();
   def.schema = "test_ns::scaled_sub(Tensor self, int other) -> Tensor";
-  def.out_schema = "test_ns::scaled_sub.out(Tensor self, int other, *, Tensor(a!) out) -> Tensor(a!)";
+  def.out_schema =
+      "test_ns::scaled_sub.out(Tensor self, int other, *, Tensor(a!) out) -> Tensor(a!)";
   EXPECT_THAT(define_error(def),
               HasSubstr("BP_OP_META_BINARY_POINTWISE needs the first two arguments"));
   // A definition of a newer caller: bytes past what this host knows must be zero.

@@ -194,8 +194,8 @@ FunctionSchema parse_field(const char* text, const char* field) {
   try {
     return parse_schema(text);
   } catch (const Error& e) {
-    detail::throw_error(e.code(), detail::str_cat("bp_api.op_define: bp_op_def.", field, ": ",
-                                                  e.message()));
+    detail::throw_error(e.code(),
+                        detail::str_cat("bp_api.op_define: bp_op_def.", field, ": ", e.message()));
   }
 }
 
@@ -206,11 +206,10 @@ bool is_plain_tensor(const Type& type) {
 void check_schemas(const FunctionSchema& functional, const FunctionSchema& out) {
   const std::string name = to_string(functional);
   const size_t colons = functional.name.find("::");
-  BP_CHECK(colons != std::string::npos && colons > 0,
-           "bp_api.op_define: bp_op_def.schema '", name,
+  BP_CHECK(colons != std::string::npos && colons > 0, "bp_api.op_define: bp_op_def.schema '", name,
            "' has no namespace: name the op in a namespace of your own (npu::my_op)");
-  BP_CHECK(functional.name.substr(0, colons) != "bp", "bp_api.op_define: bp_op_def.schema '",
-           name, "' is in namespace 'bp', Backplane's own: use a namespace of your own (npu::",
+  BP_CHECK(functional.name.substr(0, colons) != "bp", "bp_api.op_define: bp_op_def.schema '", name,
+           "' is in namespace 'bp', Backplane's own: use a namespace of your own (npu::",
            functional.name.substr(colons + 2), ")");
   BP_CHECK(!functional.is_mutable() && !functional.is_vararg && !functional.is_varret &&
                functional.returns.size() == 1 && is_plain_tensor(functional.returns[0].type) &&
@@ -247,8 +246,7 @@ void check_meta_kind(const bp_op_def& def, const FunctionSchema& functional) {
                "bp_api.op_define: bp_op_def.meta is set but meta_kind is "
                "BP_OP_META_BINARY_POINTWISE, which computes the output itself (use "
                "BP_OP_META_CALLBACK for a meta callback)");
-      BP_CHECK(functional.arguments.size() >= 2 &&
-                   is_plain_tensor(functional.arguments[0].type) &&
+      BP_CHECK(functional.arguments.size() >= 2 && is_plain_tensor(functional.arguments[0].type) &&
                    is_plain_tensor(functional.arguments[1].type),
                "bp_api.op_define: BP_OP_META_BINARY_POINTWISE needs the first two arguments of '",
                to_string(functional), "' to be Tensors");
@@ -296,13 +294,12 @@ bp_error* op_define(const bp_op_def* in, bp_registration** out) {
       d->undo();
       throw;
     }
-    *out = add_unowned_registration(
-        KernelRegistration{RegistrationHandle([d] { d->undo(); }), d});
+    *out = add_unowned_registration(KernelRegistration{RegistrationHandle([d] { d->undo(); }), d});
   });
 }
 
 }  // namespace
 
-void install_op_definition_functions(bp_api& api) { api.op_define = &op_define; }
+void install_op_define_functions(bp_api& api) { api.op_define = &op_define; }
 
 }  // namespace bp::c_api

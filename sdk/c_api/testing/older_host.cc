@@ -33,8 +33,7 @@ int main(int argc, char** argv) {
   table.struct_size = sizeof table;
   table.major_version = BP_API_MAJOR;
   table.minor_version = BP_API_MINOR;
-  std::printf("host: C ABI %d.%d, bp_api of %zu bytes\n", BP_API_MAJOR, BP_API_MINOR,
-              sizeof table);
+  std::printf("host: C ABI %d.%d, bp_api of %zu bytes\n", BP_API_MAJOR, BP_API_MINOR, sizeof table);
   void* handle = ::dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
     std::printf("cannot load plugin '%s': %s\n", path, ::dlerror());
@@ -51,8 +50,8 @@ int main(int argc, char** argv) {
   desc.api_major = -1;
   desc.api_minor = -1;
   bp_error* error = init(&table, &desc);
-  const std::string who = std::string("plugin '") + (desc.name ? desc.name : path) + "' (" +
-                          path + ")";
+  const std::string who =
+      std::string("plugin '") + (desc.name ? desc.name : path) + "' (" + path + ")";
   std::printf("plugin: reports C ABI %d.%d\n", desc.api_major, desc.api_minor);
   const std::string refusal =
       bp::c_api::plugin_version_refusal(who, desc.api_major, desc.api_minor);

@@ -8,7 +8,8 @@
  * LAYOUT_MINOR (default: the headers' BP_API_MINOR) selects the fields that minor had: fields
  * and structs added in minor N are printed only when LAYOUT_MINOR >= N. 0.0 never had headers of
  * its own (the first headers were 0.1 and mark what 0.0 lacked with "(0.1)"): its table is 0.1's
- * headers printed with LAYOUT_MINOR=0, without sizeof lines. When a minor adds a field, add its FIELD line under an
+ * headers printed with LAYOUT_MINOR=0, without sizeof lines. When a minor adds a field, add its
+ * FIELD line under an
  * `#if LAYOUT_MINOR >= N` here and a golden table for N (regenerate_golden.sh). */
 #include <stddef.h>
 #include <stdio.h>
