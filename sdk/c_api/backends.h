@@ -56,7 +56,8 @@ class LoadingPluginGuard {
   const PluginScope* previous_;
 };
 
-// Unregisters every backend registered while plugin `plugin_id` was loading.
+// Unregisters every backend registered while plugin `plugin_id` was loading, and undoes the
+// unowned registrations it made then.
 void unregister_plugin_backends(uint64_t plugin_id) noexcept;
 
 // One kernel or fallback registration kept by its backend: undone when destroyed.
@@ -71,6 +72,13 @@ struct KernelRegistration {
 bp_registration* add_registration(
     bp_backend* backend, const char* function,
     absl::FunctionRef<KernelRegistration(DispatchKey key, const std::string& label)> make);
+// Keeps a registration that belongs to no backend (a fallthrough, a wrapper key and its kernels)
+// and returns its handle; `make` gets that handle first. It is undone by destroy_registration,
+// or when the plugin loading on this thread (if any) unloads.
+bp_registration* add_unowned_registration(
+    absl::FunctionRef<KernelRegistration(bp_registration* handle)> make);
+// Whether `registration` is a live registration of add_unowned_registration.
+bool is_unowned_registration(const bp_registration* registration);
 // Undoes a registration; NULL or an already undone one does nothing.
 void destroy_registration(bp_registration* registration) noexcept;
 
