@@ -327,12 +327,14 @@ TEST(DispatchTable, NamesWhatServesEachKeyAndWhereItCameFrom) {
   EXPECT_EQ(null_op.message(), "bp_api.op_dispatch_table: `op` is NULL");
 }
 
-// Wrapper keys and fallthroughs registered and undone on several threads while others call ops
-// through them (run under ThreadSanitizer in CI).
+// Wrapper keys and fallthroughs registered and undone on several threads while other threads
+// call ops (run under ThreadSanitizer in CI). Each registering thread switches its key on for
+// itself only, so no kernel of a key runs on another thread while the key is unregistered.
 TEST(WrapperKeys, RegistrationFromSeveralThreadsWhileCallsRun) {
   const Op add(api(), "add.Tensor");
   const Tensor a = filled(BP_DTYPE_FLOAT32, {8}, 1);
   const std::vector<uint8_t> expected = bytes_of(add.call({arg(a), arg(a)}).tensor(0));
+  constexpr int kRounds = 40;
   std::atomic<bool> stop{false};
   std::atomic<int> calls{0};
   std::atomic<int> wrong{0};
@@ -347,12 +349,14 @@ TEST(WrapperKeys, RegistrationFromSeveralThreadsWhileCallsRun) {
   std::vector<std::thread> registrars;
   for (int t = 0; t < 2; ++t) {
     registrars.emplace_back([&, t] {
-      for (int i = 0; i < 40; ++i) {
-        const WrapperKey w(("wk_threads_" + std::to_string(t)).c_str());
+      const std::string name = "wk_threads_" + std::to_string(t);
+      for (int i = 0; i < kRounds; ++i) {
+        const WrapperKey w(name.c_str());
         const Registration r = w.add(nullptr, &count_then_redispatch, &calls);
-        const Registration skip = fallthrough("mul.Tensor", "wk_threads_" + std::to_string(t));
-        w.enable(BP_WRAPPER_SCOPE_GLOBAL, true);
-        w.enable(BP_WRAPPER_SCOPE_GLOBAL, false);
+        const Registration skip = fallthrough("mul.Tensor", name);
+        w.enable(BP_WRAPPER_SCOPE_THREAD, true);
+        if (bytes_of(add.call({arg(a), arg(a)}).tensor(0)) != expected) ++wrong;
+        w.enable(BP_WRAPPER_SCOPE_THREAD, false);
       }
     });
   }
@@ -360,6 +364,7 @@ TEST(WrapperKeys, RegistrationFromSeveralThreadsWhileCallsRun) {
   stop = true;
   for (std::thread& t : callers) t.join();
   EXPECT_EQ(wrong.load(), 0);
+  EXPECT_EQ(calls.load(), 2 * kRounds);  // each registering thread's own calls, once each
 }
 
 }  // namespace
