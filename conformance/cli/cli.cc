@@ -21,6 +21,7 @@
 #include "conformance/runner/run.h"
 #include "conformance/runner/verdict.h"
 #include "nlohmann/json.hpp"
+#include "sdk/dispatch/dispatcher.h"
 
 namespace bp::conformance {
 namespace {
@@ -142,6 +143,11 @@ int run(CliOptions o, const BackendFactories& backends, std::ostream& out, std::
   }
   if (!o.schema.empty()) {
     describe_ops(o.schema, out);
+    return 0;
+  }
+  if (!o.dispatch_table.empty()) {
+    const std::unique_ptr<Backend> backend = make_backend(o, backends);  // its kernels show too
+    out << Dispatcher::singleton().dump_dispatch_table(o.dispatch_table);
     return 0;
   }
   if (o.merge) {

@@ -45,6 +45,10 @@ Ops and schemas:
                             schema, the dtypes the suite checks, its variants (functional,
                             in-place, out=) and which of them the Common key provides to a
                             backend that registers only the out= op
+  --dispatch-table OP       OP's dispatch table ("add.out"): for each dispatch key, the kernel
+                            that serves it, why (own kernel, CompositeExplicit/Implicit,
+                            backend fallback, fallthrough, missing) and where it was registered;
+                            with --backend, after loading that backend
 Running:
   --isolate                 run each entry (each case of --cases / --replay) in a child
                             process: a crash, a hang or an exit fails its case, not the run;
@@ -263,6 +267,8 @@ CliOptions parse_options(const std::vector<std::string>& args) {
       o.schemas = true;
     } else if (flag == "--schema") {
       for (std::string& name : split_op_names(flag, next())) o.schema.push_back(std::move(name));
+    } else if (flag == "--dispatch-table") {
+      o.dispatch_table = next();
     } else if (flag == "--list-backends") {
       o.list_backends = true;
     } else if (flag == "--debug-checks") {

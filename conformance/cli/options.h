@@ -43,6 +43,8 @@ struct CliOptions {
   bool schemas = false;
   // --schema NAMES: the ops to describe (names as --ops takes them).
   std::vector<std::string> schema;
+  // --dispatch-table OP: print which kernel serves each dispatch key of OP, and why.
+  std::string dispatch_table;
   bool list_backends = false;
   bool list_plugins = false;
   bool debug_checks = false;

@@ -52,18 +52,18 @@ std::vector<std::string> every_name() {
   return {names.begin(), names.end()};
 }
 
-using KernelKeys = std::map<std::string, DispatchKeySet, std::less<>>;
+using KernelKeys = std::map<std::string, OpSummary, std::less<>>;
 
 bool has_kernel(const KernelKeys& kernels, std::string_view op, DispatchKey key) {
   auto it = kernels.find(op);
-  return it != kernels.end() && it->second.has(key);
+  return it != kernels.end() && it->second.has_kernel(key);
 }
 
 // The keys with a kernel for each op ("add.Tensor"), as the dispatcher has them.
 KernelKeys registered_kernels() {
   KernelKeys kernels;
   for (const OpSummary& op : Dispatcher::singleton().list_ops()) {
-    if (op.name.starts_with("bp::")) kernels.emplace(op.name.substr(4), op.kernels);
+    if (op.name.starts_with("bp::")) kernels.emplace(op.name.substr(4), op);
   }
   return kernels;
 }

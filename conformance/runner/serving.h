@@ -2,7 +2,7 @@
 // backend's own kernel, a composite kernel, the Common key (shared meta function, then the
 // backend's out= kernel), or a backend fallback such as the CPU fallback.
 //
-//   Serving s = serving_of("add.Tensor", DispatchKey::kPlugin0);
+//   Serving s = serving_of("add.Tensor", plugin_key(0));
 //   s.path;          // "Common -> add.out: kernel [my_add_out]"
 //   s.via_common;    // true
 //   s.via_fallback;  // false

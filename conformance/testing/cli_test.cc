@@ -175,6 +175,18 @@ TEST(Cli, ListsOpsBackendsAndProfiles) {
   EXPECT_THAT(profiles.out, HasSubstr("tier1-all-dtypes"));
 }
 
+TEST(Cli, PrintsAnOpsDispatchTable) {
+  const CliRun table = cli({"--dispatch-table", "add.out"});
+  EXPECT_EQ(table.status, 0) << table.err;
+  EXPECT_THAT(table.out, ::testing::StartsWith("bp::add.out(Tensor self, Tensor other, *, Scalar "
+                                               "alpha=1, Tensor(a!) out) -> Tensor(a!)\n"));
+  EXPECT_THAT(table.out, HasSubstr("\nCommon: kernel ["));
+  EXPECT_THAT(table.out, HasSubstr("\nCPU: kernel ["));
+  const CliRun unknown = cli({"--dispatch-table", "no_such_op"});
+  EXPECT_EQ(unknown.status, 2);
+  EXPECT_THAT(unknown.err, HasSubstr("operator 'bp::no_such_op' is not defined"));
+}
+
 TEST(Cli, UsageErrorsExitWithTwo) {
   EXPECT_EQ(cli({"--bogus"}).status, 2);
   EXPECT_EQ(cli({"--dtypes", "float33"}).status, 2);

@@ -35,6 +35,7 @@ bp_api build_table() {
   install_plugin_functions(api);
   install_diagnostic_functions(api);
   install_stream_functions(api);
+  install_wrapper_functions(api);
   return api;
 }
 

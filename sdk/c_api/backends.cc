@@ -167,16 +167,12 @@ struct BackendState {
 };
 
 // A registration of no backend (add_unowned_registration), with its plugin (0: none).
-struct UnownedRegistration {
-  uint64_t plugin_id = 0;
-  KernelRegistration registration;
-};
-
 struct Registry {
   std::mutex mutex;
   std::map<uint64_t, std::unique_ptr<BackendState>> backends;
   std::map<uint64_t, uint64_t> registration_owner;  // registration id -> backend id
-  std::map<uint64_t, UnownedRegistration> unowned;  // registration id -> registration
+  // Registrations of no backend: id -> (the plugin loading when it was made, or 0; it).
+  std::map<uint64_t, std::pair<uint64_t, KernelRegistration>> unowned;
   uint64_t next_id = 1;
 };
 
@@ -361,9 +357,14 @@ LoadingPluginGuard::~LoadingPluginGuard() { tls_loading_plugin = previous_; }
 
 void unregister_plugin_backends(uint64_t plugin_id) noexcept {
   std::vector<std::shared_ptr<DeviceFunctions>> released;
+  std::vector<KernelRegistration> undone;  // newest first
   {
     Registry& r = registry();
     std::lock_guard<std::mutex> lock(r.mutex);
+    for (auto it = r.unowned.rbegin(); it != r.unowned.rend(); ++it) {
+      if (it->second.first == plugin_id) undone.push_back(std::move(it->second.second));
+    }
+    std::erase_if(r.unowned, [&](const auto& entry) { return entry.second.first == plugin_id; });
     for (auto it = r.backends.begin(); it != r.backends.end();) {
       if (it->second->plugin_id == plugin_id) {
         try {
@@ -377,31 +378,12 @@ void unregister_plugin_backends(uint64_t plugin_id) noexcept {
       }
     }
   }
-  released.clear();                        // outside the lock
-  std::vector<KernelRegistration> undone;  // newest first, outside the lock
-  {
-    Registry& r = registry();
-    std::lock_guard<std::mutex> lock(r.mutex);
-    for (auto it = r.unowned.rbegin(); it != r.unowned.rend(); ++it) {
-      if (it->second.plugin_id == plugin_id) undone.push_back(std::move(it->second.registration));
-    }
-    std::erase_if(r.unowned,
-                  [&](const auto& entry) { return entry.second.plugin_id == plugin_id; });
-  }
+  // Outside the lock: undoing a wrapper key's registration destroys its kernels' registrations.
   for (KernelRegistration& registration : undone) registration.handle.reset();
+  released.clear();  // outside the lock
 }
 
 std::string loading_plugin_name() { return plugin_name_of(tls_loading_plugin); }
-
-bp_registration* add_unowned_registration(KernelRegistration registration) {
-  const PluginScope* scope = tls_loading_plugin;
-  Registry& r = registry();
-  std::lock_guard<std::mutex> lock(r.mutex);
-  const uint64_t id = r.next_id++;
-  r.unowned.emplace(
-      id, UnownedRegistration{scope != nullptr ? scope->plugin_id : 0, std::move(registration)});
-  return handle_for<bp_registration>(id);
-}
 
 bp_registration* add_registration(
     bp_backend* backend, const char* function,
@@ -416,24 +398,47 @@ bp_registration* add_registration(
   return handle_for<bp_registration>(id);
 }
 
+bp_registration* add_unowned_registration(
+    absl::FunctionRef<KernelRegistration(bp_registration* handle)> make) {
+  Registry& r = registry();
+  uint64_t id;
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    id = r.next_id++;
+  }
+  // Made outside the lock: registering with the dispatcher may take a while, and the wrapper
+  // keys' registrations call back into this registry.
+  KernelRegistration registration = make(handle_for<bp_registration>(id));
+  const uint64_t plugin_id = tls_loading_plugin != nullptr ? tls_loading_plugin->plugin_id : 0;
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.unowned.emplace(id, std::pair{plugin_id, std::move(registration)});
+  return handle_for<bp_registration>(id);
+}
+
+bool is_unowned_registration(const bp_registration* handle) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  return r.unowned.contains(id_of(handle));
+}
+
 void destroy_registration(bp_registration* handle) noexcept {
   if (handle == nullptr) return;
   KernelRegistration undone;
   {
     Registry& r = registry();
     std::lock_guard<std::mutex> lock(r.mutex);
-    auto owner = r.registration_owner.find(id_of(handle));
-    if (owner == r.registration_owner.end()) {
-      auto unowned = r.unowned.find(id_of(handle));
-      if (unowned == r.unowned.end()) return;
-      undone = std::move(unowned->second.registration);
-      r.unowned.erase(unowned);
-    } else {
+    if (auto it = r.unowned.find(id_of(handle)); it != r.unowned.end()) {
+      undone = std::move(it->second.second);
+      r.unowned.erase(it);
+    } else if (auto owner = r.registration_owner.find(id_of(handle));
+               owner != r.registration_owner.end()) {
       BackendState& state = *r.backends.at(owner->second);
       auto it = state.registrations.find(owner->first);
       undone = std::move(it->second);
       state.registrations.erase(it);
       r.registration_owner.erase(owner);
+    } else {
+      return;
     }
   }
   undone.handle.reset();

@@ -56,8 +56,8 @@ class LoadingPluginGuard {
   const PluginScope* previous_;
 };
 
-// Unregisters every backend registered while plugin `plugin_id` was loading, then drops the
-// registrations of no backend it made then (add_unowned_registration: ops it defined).
+// Unregisters every backend registered while plugin `plugin_id` was loading, and undoes the
+// unowned registrations it made then.
 void unregister_plugin_backends(uint64_t plugin_id) noexcept;
 
 // The name of the plugin whose bp_plugin_init runs on this thread, "" when none.
@@ -75,10 +75,13 @@ struct KernelRegistration {
 bp_registration* add_registration(
     bp_backend* backend, const char* function,
     absl::FunctionRef<KernelRegistration(DispatchKey key, const std::string& label)> make);
-// Keeps a registration that belongs to no backend (an op defined from C) and returns its handle.
-// Made while a plugin loads on this thread, it belongs to that plugin: undone when the plugin
-// unloads or fails to initialise (after its backends). destroy_registration undoes it too.
-bp_registration* add_unowned_registration(KernelRegistration registration);
+// Keeps a registration that belongs to no backend (a fallthrough, a wrapper key and its kernels)
+// and returns its handle; `make` gets that handle first. It is undone by destroy_registration,
+// or when the plugin loading on this thread (if any) unloads.
+bp_registration* add_unowned_registration(
+    absl::FunctionRef<KernelRegistration(bp_registration* handle)> make);
+// Whether `registration` is a live registration of add_unowned_registration.
+bool is_unowned_registration(const bp_registration* registration);
 // Undoes a registration; NULL or an already undone one does nothing.
 void destroy_registration(bp_registration* registration) noexcept;
 

@@ -1,5 +1,6 @@
 /* A client program written in C99 against libbackplane: creates tensors, calls ops by name
- * (functional, in-place, out=), reads results, and checks the error objects bad input gives.
+ * (functional, in-place, out=), reads results, checks the error objects bad input gives, and
+ * uses the dispatcher from C (a wrapper key counting calls, a fallthrough, a dispatch table).
  * Every tensor and result is released, so the program is clean under ASan's leak checker and
  * Valgrind (c_client_valgrind_test). Exits non-zero when a check fails. */
 #include <math.h>
@@ -389,6 +390,98 @@ static void test_wrapped_memory_is_freed_by_its_deleter(void) {
   CHECK(deleter_calls == 1);
 }
 
+/* (0.4) A wrapper key's fallback counts every call and passes it on below itself. */
+static int wrapped_calls;
+static bp_error* count_and_redispatch(void* user_data, const bp_op* op, const bp_value* args,
+                                      size_t nargs, bp_value* results, size_t nresults) {
+  size_t n = 0;
+  (void)op;
+  ++*(int*)user_data;
+  return bp->kernel_redispatch(args, args, nargs, results, nresults, &n);
+}
+
+static void test_wrapper_key_counts_calls_and_redispatches(void) {
+  const int64_t sizes[1] = {3};
+  const float av[3] = {1, 2, 3}, bv[3] = {10, 20, 30};
+  bp_tensor* a = floats(sizes, 1, av, 3);
+  bp_tensor* b = floats(sizes, 1, bv, 3);
+  bp_tensor* sum;
+  bp_tensor* product;
+  bp_wrapper_key* counter = NULL;
+  bp_registration* fallback = NULL;
+  bp_registration* skip_mul = NULL;
+  const bp_op* add = NULL;
+  bp_value table;
+  size_t nresults = 0;
+  bp_value result;
+  bp_value args[2];
+
+  CHECK(BP_API_HAS(bp, op_dispatch_table));
+  CHECK_OK(bp->wrapper_key_register("c_client_counter", &counter));
+  CHECK_OK(
+      bp->wrapper_kernel_register(counter, NULL, count_and_redispatch, &wrapped_calls, &fallback));
+  /* Off until switched on. */
+  sum = CALL1("add.Tensor", tensor_arg(a), tensor_arg(b));
+  bp->tensor_release(sum);
+  CHECK(wrapped_calls == 0);
+
+  CHECK_OK(bp->wrapper_key_set_enabled(counter, BP_WRAPPER_SCOPE_THREAD, true));
+  sum = CALL1("add.Tensor", tensor_arg(a), tensor_arg(b));
+  CHECK_FLOATS(sum, 11, 22, 33); /* unchanged by the wrapper */
+  CHECK(wrapped_calls == 1);
+  product = CALL1("mul.Tensor", tensor_arg(a), tensor_arg(b));
+  CHECK_FLOATS(product, 10, 40, 90);
+  CHECK(wrapped_calls == 2);
+  bp->tensor_release(product);
+
+  /* A fallthrough for (mul.Tensor, the wrapper key): mul skips the wrapper, add does not. */
+  CHECK_OK(bp->fallthrough_register("mul.Tensor", "c_client_counter", &skip_mul));
+  product = CALL1("mul.Tensor", tensor_arg(a), tensor_arg(b));
+  CHECK_FLOATS(product, 10, 40, 90);
+  CHECK(wrapped_calls == 2);
+  bp->tensor_release(product);
+  bp->registration_destroy(skip_mul);
+  product = CALL1("mul.Tensor", tensor_arg(a), tensor_arg(b));
+  CHECK(wrapped_calls == 3);
+  bp->tensor_release(product);
+
+  /* The dispatch table names the wrapper key and where its kernel came from. */
+  CHECK_OK(bp->op_find("add.Tensor", &add));
+  CHECK_OK(bp->op_dispatch_table(add, &table));
+  CHECK(table.tag == BP_VALUE_STRING);
+  if (table.tag == BP_VALUE_STRING) {
+    CHECK(strstr(table.u.s,
+                 "('c_client_counter'): backend fallback [c_client_counter fallback "
+                 "(C ABI)]\n") != NULL);
+    CHECK(strstr(table.u.s, "\nCPU: kernel [") != NULL);
+  }
+  bp->value_release(&table);
+
+  /* Redispatching from outside a kernel is an error, not a crash. */
+  args[0] = tensor_arg(a);
+  args[1] = tensor_arg(b);
+  CHECK_ERROR(bp->kernel_redispatch(args, args, 2, &result, 1, &nresults),
+              BP_ERROR_INVALID_ARGUMENT,
+              "bp_api.kernel_redispatch: `call_args` is not the argument array of a kernel call "
+              "running on this thread");
+  CHECK_ERROR(bp->fallthrough_register("mul.Tensor", "NoSuchKey", &skip_mul),
+              BP_ERROR_INVALID_ARGUMENT,
+              "bp_api.fallthrough_register: unknown dispatch key 'NoSuchKey' (a key name such as "
+              "'Common' or 'Plugin0', or a wrapper key's name)");
+
+  CHECK_OK(bp->wrapper_key_set_enabled(counter, BP_WRAPPER_SCOPE_THREAD, false));
+  CHECK_OK(bp->wrapper_key_unregister(counter));
+  CHECK_ERROR(bp->wrapper_key_unregister(counter), BP_ERROR_INVALID_ARGUMENT,
+              "bp_api.wrapper_key_unregister: unknown wrapper key handle (it was unregistered, "
+              "or never registered)");
+  bp->tensor_release(sum);
+  sum = CALL1("add.Tensor", tensor_arg(a), tensor_arg(b));
+  CHECK(wrapped_calls == 3);
+  bp->tensor_release(sum);
+  bp->tensor_release(a);
+  bp->tensor_release(b);
+}
+
 int main(void) {
   bp = bp_get_api();
   test_version();
@@ -398,6 +491,7 @@ int main(void) {
   test_meta_calls_give_shapes_without_data();
   test_bad_input_gives_clear_errors();
   test_wrapped_memory_is_freed_by_its_deleter();
+  test_wrapper_key_counts_calls_and_redispatches();
   if (failures != 0) {
     fprintf(stderr, "%d checks failed\n", failures);
     return 1;

@@ -15,6 +15,7 @@
 #include "sdk/c_api/iter.h"
 #include "sdk/c_api/ops.h"
 #include "sdk/c_api/values.h"
+#include "sdk/c_api/wrapper_keys.h"
 #include "sdk/dispatch/backend_registry.h"
 #include "sdk/dispatch/cpu_fallback.h"
 #include "sdk/dispatch/dispatcher.h"
@@ -29,6 +30,8 @@ struct KernelCall {
   const bp_value* args;  // the argument array the kernel received: identifies the call
   bp_iter plan;          // borrows the Common key's plan; plan.plan is null when there is none
   const bp_op* op;
+  DispatchKey key;       // the key the kernel runs under
+  DispatchKeySet below;  // the call's keys below `key`: what kernel_redispatch runs
   const KernelCall* outer;
 };
 
@@ -55,6 +58,7 @@ struct PluginKernel {
   void* user_data;
   const bp_op* op;  // the registered op; null for a fallback (the call says which)
   std::string label;
+  DispatchKey wrapper = DispatchKey::kUndefined;  // a wrapper key's kernel: its key
 };
 
 // Calls the plugin's C kernel on the arguments at stack[base...] and replaces them with its
@@ -63,14 +67,15 @@ struct PluginKernel {
 // left to the plugin. Every result is released here (references and host arrays), on every
 // path: the converted Values hold references of their own.
 void call_plugin_kernel(const PluginKernel& k, const bp_op& op, Stack& stack, size_t base,
-                        const TensorIteratorBase* plan) {
+                        const TensorIteratorBase* plan, DispatchKey key, DispatchKeySet below) {
   const absl::Span<const Value> args(stack.data() + base, stack.size() - base);
   auto prefix = [&] { return detail::str_cat("[", k.label, "] ", op.label, ": "); };
   BorrowedValues c_args(args);
   absl::InlinedVector<bp_value, 2> results(op.num_returns);
   for (bp_value& r : results) std::memset(&r, 0, sizeof r);  // all NONE
-  KernelCall call{c_args.data(), bp_iter{nullptr, const_cast<TensorIteratorBase*>(plan)}, &op,
-                  nullptr};
+  KernelCall call{c_args.data(), bp_iter{nullptr, const_cast<TensorIteratorBase*>(plan)},
+                  &op,           key,
+                  below,         nullptr};
   bp_error* error;
   {
     const KernelCallScope running(call);
@@ -125,13 +130,28 @@ void run_plugin_kernel(void* data, const OperatorHandle& handle, DispatchKeySet 
     if (k.fn == &host_cpu_fallback) {
       cpu_fallback(nullptr, handle, keys, stack);  // the host's own: no C round trip
     } else {
-      call_plugin_kernel(k, op, *stack, base, plan);
+      call_plugin_kernel(k, op, *stack, base, plan, keys.backend(), DispatchKeySet());
     }
   }
   if (expected) {
     check_results(*expected, op, k.label,
                   absl::Span<const Value>(stack->data() + base, stack->size() - base));
   }
+}
+
+// The boxed kernel of a wrapper key's C registrations: no Common plan, no result checks (the
+// kernel below it is checked); kernel_redispatch runs the keys below the wrapper.
+void run_wrapper_kernel(void* data, const OperatorHandle& handle, DispatchKeySet keys,
+                        Stack* stack) {
+  const PluginKernel& k = *static_cast<const PluginKernel*>(data);
+  const bp_op& op = k.op != nullptr ? *k.op : intern_op(handle);
+  const size_t nargs = op.args.size();
+  BP_INTERNAL_ASSERT(stack->size() >= nargs, "expected ", nargs, " arguments on the stack");
+  const size_t base = stack->size() - nargs;
+  CurrentDeviceGuard device(
+      device_of_arguments(absl::Span<const Value>(stack->data() + base, nargs)));
+  call_plugin_kernel(k, op, *stack, base, nullptr, k.wrapper,
+                     keys & DispatchKeySet::below(k.wrapper));
 }
 
 template <typename Register>
@@ -216,11 +236,84 @@ bp_error* kernel_call_iter(const bp_value* args, const bp_iter** out) {
   });
 }
 
+// The key named `name`: a dispatch key name, or a registered wrapper key's name.
+DispatchKey key_named(const char* name, const char* function) {
+  std::optional<DispatchKey> key = dispatch_key_from_name(name);
+  if (!key) key = find_wrapper_key(name);
+  BP_CHECK(key.has_value(), "bp_api.", function, ": unknown dispatch key '", name,
+           "' (a key name such as 'Common' or 'Plugin0', or a wrapper key's name)");
+  BP_CHECK(is_runtime_key(*key), "bp_api.", function, ": cannot register under the ", *key,
+           " key (calls never carry it)");
+  return *key;
+}
+
+bp_error* fallthrough_register(const char* op_name, const char* key_name, bp_registration** out) {
+  return guarded([&] {
+    require(op_name, "fallthrough_register", "op_name");
+    require(key_name, "fallthrough_register", "key");
+    require(out, "fallthrough_register", "out");
+    const bp_op& op = find_op(op_name);
+    const DispatchKey key = key_named(key_name, "fallthrough_register");
+    *out = add_unowned_registration([&](bp_registration*) {
+      return KernelRegistration{
+          Dispatcher::singleton().register_impl(op.name, key, KernelFunction::make_fallthrough(),
+                                                "fallthrough (C ABI)"),
+          nullptr};
+    });
+  });
+}
+
+bp_error* wrapper_kernel_register(bp_wrapper_key* wrapper, const char* op_name, bp_kernel_fn fn,
+                                  void* user_data, bp_registration** out) {
+  return guarded([&] {
+    const char* function = "wrapper_kernel_register";
+    const WrapperKeyInfo info = wrapper_key_info(wrapper, function);
+    require(reinterpret_cast<const void*>(fn), function, "kernel");
+    require(out, function, "out");
+    const bp_op* op = op_name != nullptr ? &find_op(op_name) : nullptr;
+    bp_registration* registration = add_unowned_registration([&](bp_registration*) {
+      auto state =
+          std::make_shared<PluginKernel>(PluginKernel{fn, user_data, op, info.label, info.key});
+      KernelFunction kernel = KernelFunction::make_from_boxed(&run_wrapper_kernel, state.get());
+      Dispatcher& d = Dispatcher::singleton();
+      return KernelRegistration{
+          op != nullptr
+              ? d.register_impl(op->name, info.key, kernel, info.label + " kernel (C ABI)")
+              : d.register_fallback(info.key, kernel, info.label + " fallback (C ABI)"),
+          std::move(state)};
+    });
+    if (!track_wrapper_registration(wrapper, registration)) {
+      destroy_registration(registration);
+      BP_CHECK(false, "bp_api.", function, ": the wrapper key was unregistered meanwhile");
+    }
+    *out = registration;
+  });
+}
+
+bp_error* kernel_redispatch(const bp_value* call_args, const bp_value* args, size_t nargs,
+                            bp_value* results, size_t max_results, size_t* nresults) {
+  return guarded([&] {
+    require(call_args, "kernel_redispatch", "call_args");
+    require(nresults, "kernel_redispatch", "nresults");
+    if (max_results > 0) require(results, "kernel_redispatch", "results");
+    const KernelCall* call = tls_innermost_call;
+    while (call != nullptr && call->args != call_args) call = call->outer;
+    BP_CHECK(call != nullptr,
+             "bp_api.kernel_redispatch: `call_args` is not the argument array of a kernel call "
+             "running on this thread");
+    BP_CHECK(is_functionality_key(call->key), "bp_api.kernel_redispatch: the kernel of ",
+             call->op->label, " runs under ", call->key,
+             ", a backend key: nothing runs below a backend (call api->op_call instead)");
+    run_op(*call->op, args, nargs, results, max_results, nresults, /*meta=*/false, &call->below);
+  });
+}
+
 }  // namespace
 
 void call_c_kernel(bp_kernel_fn fn, void* user_data, const std::string& label, const bp_op& op,
-                   Stack& stack, size_t base, const TensorIteratorBase* plan) {
-  call_plugin_kernel(PluginKernel{fn, user_data, &op, label}, op, stack, base, plan);
+                   DispatchKey key, Stack& stack, size_t base, const TensorIteratorBase* plan) {
+  call_plugin_kernel(PluginKernel{fn, user_data, &op, label}, op, stack, base, plan, key,
+                     DispatchKeySet());
 }
 
 bp_error* host_cpu_fallback(void*, const bp_op* op, const bp_value* args, size_t nargs,
@@ -255,6 +348,9 @@ void install_kernel_functions(bp_api& api) {
   api.common_fallthrough_register = &common_fallthrough_register;
   api.cpu_fallback = &host_cpu_fallback;
   api.kernel_call_iter = &kernel_call_iter;
+  api.fallthrough_register = &fallthrough_register;
+  api.wrapper_kernel_register = &wrapper_kernel_register;
+  api.kernel_redispatch = &kernel_redispatch;
 }
 
 }  // namespace bp::c_api

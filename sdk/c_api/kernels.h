@@ -31,9 +31,10 @@ namespace bp::c_api {
 // Calls the C kernel `fn` of `op` on the arguments at stack[base...] and replaces them with its
 // results, as a registered kernel's call does: its error becomes "[label] op: <message>", its
 // results are converted and released, and `plan` (may be null) is what api->kernel_call_iter
-// hands it. The host's own C kernels of ops defined from C (op_definitions.cc) run through here.
+// hands it; `key` is the backend key it runs under (kernel_redispatch refuses it). The host's own
+// C kernels of ops defined from C (op_definitions.cc) run through here.
 void call_c_kernel(bp_kernel_fn fn, void* user_data, const std::string& label, const bp_op& op,
-                   Stack& stack, size_t base, const TensorIteratorBase* plan);
+                   DispatchKey key, Stack& stack, size_t base, const TensorIteratorBase* plan);
 
 // api->cpu_fallback: bp::cpu_fallback (sdk/dispatch/cpu_fallback.h) as a bp_kernel_fn.
 bp_error* host_cpu_fallback(void* user_data, const bp_op* op, const bp_value* args, size_t nargs,

@@ -90,7 +90,8 @@ struct CallbackMeta : public MetaBase {
   static constexpr int kNumOutputs = 1;
   void meta(const Definition& d, absl::Span<const Value> args) {
     Stack stack = MetaConverter().convert(args, d.functional->handle.schema(), true);
-    call_c_kernel(d.meta, d.meta_user_data, d.label, *d.functional, stack, 0, nullptr);
+    call_c_kernel(d.meta, d.meta_user_data, d.label, *d.functional, DispatchKey::kMeta, stack, 0,
+                  nullptr);
     const bool meta_tensor = stack.size() == 1 && stack[0].is_tensor() &&
                              stack[0].ref<Tensor>().defined() &&
                              stack[0].ref<Tensor>().device().is_meta();
@@ -110,7 +111,7 @@ enum class Key { kCommon, kMeta, kCpu };
 void run_out_kernel(const Definition& d, Key key, DispatchKeySet below,
                     const TensorIteratorBase* plan, Stack& args) {
   if (key == Key::kCpu) {
-    call_c_kernel(d.cpu_kernel, d.cpu_user_data, d.label, *d.out, args, 0, plan);
+    call_c_kernel(d.cpu_kernel, d.cpu_user_data, d.label, *d.out, DispatchKey::kCPU, args, 0, plan);
     return;
   }
   std::optional<CommonPlanScope> published;
@@ -294,7 +295,9 @@ bp_error* op_define(const bp_op_def* in, bp_registration** out) {
       d->undo();
       throw;
     }
-    *out = add_unowned_registration(KernelRegistration{RegistrationHandle([d] { d->undo(); }), d});
+    *out = add_unowned_registration([&](bp_registration*) {
+      return KernelRegistration{RegistrationHandle([d] { d->undo(); }), d};
+    });
   });
 }
 

@@ -48,10 +48,11 @@ struct StackPool {
 thread_local StackPool tls_stack_pool;
 
 // Adds the dispatch keys (and the first plugin device) of one converted argument.
-void route(const Value& v, uint64_t& tensors, uint64_t& devices, std::optional<Device>& device) {
+void route(const Value& v, DispatchKeySet& tensors, DispatchKeySet& devices,
+           std::optional<Device>& device) {
   auto add_tensor = [&](const Tensor& t) {
     if (!t.defined()) return;
-    tensors |= device_type_key_set(t.device().type).raw();
+    tensors = tensors | device_type_key_set(t.device().type);
     if (!device && is_backend_device(t.device())) device = t.device();
   };
   switch (v.tag()) {
@@ -67,7 +68,7 @@ void route(const Value& v, uint64_t& tensors, uint64_t& devices, std::optional<D
       }
       break;
     case Value::Tag::kDevice:
-      devices |= device_type_key_set(v.ref<Device>().type).raw();
+      devices = devices | device_type_key_set(v.ref<Device>().type);
       break;
     default:
       break;
@@ -122,7 +123,7 @@ CallRoute push_arguments(const bp_op& op, const bp_value* args, size_t nargs, St
   BP_CHECK_TYPE(nargs <= n, "expected at most ", n, " arguments (", argument_names(op),
                 ") but got ", nargs);
   if (nargs > 0) BP_CHECK(args != nullptr, "`args` is NULL but nargs is ", nargs);
-  uint64_t tensors = 0, devices = 0;
+  DispatchKeySet tensors, devices;
   CallRoute route_of_call;
   for (size_t i = 0; i < nargs; ++i) {
     push_argument(stack, args[i], op.args[i], i + 1);
@@ -139,7 +140,7 @@ CallRoute push_arguments(const bp_op& op, const bp_value* args, size_t nargs, St
 }
 
 void run_op(const bp_op& op, const bp_value* args, size_t nargs, bp_value* results,
-            size_t max_results, size_t* nresults, bool meta) {
+            size_t max_results, size_t* nresults, bool meta, const DispatchKeySet* keys) {
   StackLease lease;
   Stack& stack = lease.get();
   try {
@@ -153,7 +154,7 @@ void run_op(const bp_op& op, const bp_value* args, size_t nargs, bp_value* resul
       op.handle.call_boxed(&stack);
     } else {
       CurrentDeviceGuard device(route.device);
-      op.handle.redispatch_boxed(route.keys, &stack);
+      op.handle.redispatch_boxed(keys != nullptr ? *keys : route.keys, &stack);
     }
     BP_CHECK(stack.size() <= max_results, "the op returns ", stack.size(),
              " results but `results` has room for ", max_results);
@@ -234,6 +235,14 @@ void value_release(bp_value* value) {
   release_value(value);
 }
 
+bp_error* op_dispatch_table(const bp_op* op, bp_value* out) {
+  return guarded([&] {
+    require(op, "op_dispatch_table", "op");
+    require(out, "op_dispatch_table", "out");
+    store_result(Value(Dispatcher::singleton().dump_dispatch_table(op->handle)), out);
+  });
+}
+
 bp_error* value_set_tensor_list(bp_value* out, bp_tensor* const* tensors, size_t size) {
   return guarded([&] {
     require(out, "value_set_tensor_list", "out");
@@ -254,6 +263,7 @@ void install_op_functions(bp_api& api) {
   api.op_call_meta = &op_call<true>;
   api.value_release = &value_release;
   api.value_set_tensor_list = &value_set_tensor_list;
+  api.op_dispatch_table = &op_dispatch_table;
 }
 
 }  // namespace bp::c_api

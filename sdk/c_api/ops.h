@@ -59,9 +59,10 @@ void retire_op(const bp_op& op);
 CallRoute push_arguments(const bp_op& op, const bp_value* args, size_t nargs, Stack& stack);
 
 // op_call / op_call_meta: runs `op` on `args` and stores its results. Errors carry the op's
-// label as context ("[add.Tensor] ...").
+// label as context ("[add.Tensor] ..."). `keys` (may be null; not with `meta`): run these keys
+// instead of the arguments' (kernel_redispatch).
 void run_op(const bp_op& op, const bp_value* args, size_t nargs, bp_value* results,
-            size_t max_results, size_t* nresults, bool meta);
+            size_t max_results, size_t* nresults, bool meta, const DispatchKeySet* keys = nullptr);
 
 // A Stack from a per-thread pool, cleared and returned on destruction, so boxed calls allocate
 // nothing once warm. Leases nest (a kernel calling an op takes the next stack); past the pool's

@@ -30,7 +30,9 @@ enum class DeviceType : int16_t {
 };
 
 inline constexpr int16_t kFirstPluginDeviceType = 128;
-inline constexpr int kMaxPluginDeviceTypes = 64;
+// 127: codes up to 254 fit the dispatcher's device -> keys table (256 entries). Names stay
+// bound to their code for the life of the process, so this bounds distinct plugin backend names.
+inline constexpr int kMaxPluginDeviceTypes = 127;
 // One past the largest code any DeviceType can have; tables indexed by code use this size.
 inline constexpr int kDeviceTypeCodeLimit = kFirstPluginDeviceType + kMaxPluginDeviceTypes;
 

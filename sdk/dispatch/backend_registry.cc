@@ -13,7 +13,7 @@ static_assert(static_cast<int>(DeviceType::kCPU) == 1 && static_cast<int>(Device
 
 struct Registry {
   std::mutex mutex;
-  std::array<std::optional<Backend>, kNumPluginKeys> slots;  // slot i holds plugin_key(i)
+  std::vector<std::optional<Backend>> slots;  // slot i holds plugin_key(i); grows on demand
   // Per device type code: how many begin_common_skip calls have not ended yet.
   std::array<int, detail::kDeviceKeyTableSize> common_skips{};
 };
@@ -47,21 +47,17 @@ Backend register_backend(std::string_view name) {
                         detail::str_cat("backend '", name, "' is already registered (dispatch key ",
                                         (*existing)->key, ")"));
   }
-  for (int i = 0; i < kNumPluginKeys; ++i) {
-    if (r.slots[i]) continue;
-    DeviceType type = register_device_type(name);
-    Backend b{std::string(name), type, plugin_key(i)};
-    set_device_keys(type, DispatchKeySet(b.key).add(DispatchKey::kCommon));
-    r.common_skips[static_cast<uint16_t>(type)] = 0;  // the code may have had a backend before
-    r.slots[i] = b;
-    return b;
-  }
-  std::string holders;
-  for (const auto& slot : r.slots) holders += (holders.empty() ? "" : ", ") + slot->name;
-  detail::throw_error(ErrorCode::kInvalidArgument,
-                      detail::str_cat("cannot register backend '", name, "': all ", kNumPluginKeys,
-                                      " plugin dispatch keys are in use (by ", holders,
-                                      "); unregister a backend first"));
+  size_t i = 0;
+  while (i < r.slots.size() && r.slots[i]) ++i;  // the lowest free number
+  BP_CHECK(i < static_cast<size_t>(kMaxPluginBackends), "cannot register backend '", name,
+           "': ", kMaxPluginBackends, " plugin backends are registered; unregister one first");
+  DeviceType type = register_device_type(name);
+  Backend b{std::string(name), type, plugin_key(static_cast<int>(i))};
+  set_device_keys(type, DispatchKeySet(b.key).add(DispatchKey::kCommon));
+  r.common_skips[static_cast<uint16_t>(type)] = 0;  // the code may have had a backend before
+  if (i == r.slots.size()) r.slots.emplace_back();
+  r.slots[i] = b;
+  return b;
 }
 
 void unregister_backend(std::string_view name) {
@@ -107,7 +103,8 @@ std::optional<Backend> backend_for_key(DispatchKey key) {
   if (!is_plugin_key(key)) return std::nullopt;
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  return r.slots[static_cast<int>(key) - static_cast<int>(DispatchKey::kPlugin0)];
+  const size_t i = static_cast<uint32_t>(key) - kFirstPluginBackendKey;
+  return i < r.slots.size() ? r.slots[i] : std::nullopt;
 }
 
 std::vector<Backend> list_backends() {

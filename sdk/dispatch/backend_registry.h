@@ -1,9 +1,12 @@
 // Backends: which dispatch keys a device type's tensors carry, and plugin backends registered at
 // run time by name.
 //
-//   Backend b = register_backend("mydev");  // b.device_type: a new DeviceType; b.key: kPluginN
+//   Backend b = register_backend("mydev");  // b.device_type: a new DeviceType; b.key: PluginN
 //   device_type_key_set(b.device_type);     // DispatchKeySet(Common, PluginN)
 //   unregister_backend("mydev");            // frees the key for the next plugin
+//
+// Plugin keys are numbers, not a pool of names: a backend gets the lowest free plugin key
+// number, and unregistering frees it for the next backend (the next one registered reuses it).
 //
 // Built-in device types map to: CPU -> {CPU}, CUDA -> {Common, CUDA} (the reference CUDA backend
 // is a plugin in all but name), Meta -> {Meta}. A plugin device type maps to {Common, PluginN}.
@@ -39,9 +42,10 @@ struct Backend {
   DispatchKey key;
 };
 
-// Registers a plugin backend: a device type (core's register_device_type) and a free key from
-// the pool. Throws Error(kInvalidArgument) when `name` is already a registered backend, and when
-// all kNumPluginKeys keys are taken.
+// Registers a plugin backend: a device type (core's register_device_type) and the lowest free
+// plugin key number. Throws Error(kInvalidArgument) when `name` is already a registered backend,
+// when kMaxPluginBackends backends are registered at once, and core's errors for the device type
+// (a bad name; more than kMaxPluginDeviceTypes device type names in the process).
 Backend register_backend(std::string_view name);
 
 // Frees the backend's key and unregisters its device type. Throws when no such backend exists.
@@ -65,6 +69,8 @@ std::vector<Backend> list_backends();
 
 namespace detail {
 inline constexpr int kDeviceKeyTableSize = 256;
+static_assert(kDeviceTypeCodeLimit <= kDeviceKeyTableSize,
+              "every plugin device type code needs an entry in the device -> keys table");
 
 constexpr uint64_t builtin_device_keys(size_t device_type) {
   switch (device_type) {

@@ -7,7 +7,7 @@
 //                                            KernelFunction::make_from_unboxed<&neg_cpu>(),
 //                                            "neg_cpu");
 //   d.find_op_or_throw("neg").call<Tensor(const Tensor&)>(x);
-//   std::cout << d.dump_dispatch_table("neg");
+//   std::cout << d.dump_dispatch_table("neg");   // which kernel serves each key, and why
 //
 // Rules (see also operator_handle.h for how a call picks its key):
 // - An op is defined once ("name.overload", namespace "bp" when none is written); defining it
@@ -15,10 +15,15 @@
 // - Per (op, key), the newest kernel registration serves; destroying its handle restores the
 //   previous one. A backend key (CPU, CUDA, Meta, plugins) without a kernel of its own is served
 //   by the op's CompositeExplicit kernel, else its CompositeImplicit kernel, else the key's
-//   newest backend fallback. Other keys go from their own kernel straight to the fallback.
+//   newest backend fallback. Functionality keys (Common, wrapper keys, Tracing) go from their
+//   own kernel straight to the fallback, and are skipped when neither exists.
 // - Common and Tracing start with a fallthrough fallback: ops without a Common kernel skip to
 //   the backend, and Tracing does nothing until tracing.h installs its fallback.
-// - Dispatch tables are recomputed on every registration change, ahead of calls.
+// - A fallthrough registered for a backend key (as kernel or fallback) leaves the key without a
+//   kernel: a call carries one backend, so there is nothing below it to fall through to.
+// - Dispatch tables are recomputed on every registration change, ahead of calls: an op's table
+//   when its kernels or a functionality key's fallback change; backend fallbacks live in one
+//   table shared by every op (plugins come and go without touching every op).
 // - Destroying a RegistrationHandle unregisters (a plugin unloads by dropping its handles). An op
 //   is forgotten when its def and all its kernels are unregistered.
 //
@@ -45,6 +50,10 @@
 #include "sdk/dispatch/schema.h"
 
 namespace bp {
+
+// "Plugin0 ('npu')" for a registered plugin backend, "Wrapper0 ('profiler')" for a registered
+// wrapper key, else the key's name.
+std::string key_label(DispatchKey key);
 
 // Undoes one registration when destroyed (or on reset()). Move-only.
 class RegistrationHandle {
@@ -74,8 +83,35 @@ class RegistrationHandle {
 
 // One op as list_ops() reports it.
 struct OpSummary {
-  std::string name;        // "bp::add.Tensor"
-  DispatchKeySet kernels;  // keys with a kernel registered for this op (fallbacks not counted)
+  std::string name;                  // "bp::add.Tensor"
+  std::vector<DispatchKey> kernels;  // keys with a kernel registered for this op (fallbacks not
+                                     // counted), by number
+  bool has_kernel(DispatchKey key) const;
+};
+
+// Why a key of an op is served the way it is (dispatch_table).
+enum class ServingReason {
+  kOwn,                  // "kernel": registered for this op under this key
+  kCompositeExplicit,    // "CompositeExplicit kernel": the op's alias kernel serves the backend
+  kCompositeImplicit,    // "CompositeImplicit kernel"
+  kFallback,             // "backend fallback": the key's fallback, for every op without a kernel
+  kFallthrough,          // "fallthrough": registered for this op under this key
+  kFallthroughFallback,  // "fallthrough backend fallback"
+  kSkipped,              // "fallthrough (nothing registered)": a functionality key with no kernel
+  kMissing,              // "missing": a call on this backend fails with "Could not run"
+};
+std::string_view serving_reason_text(ServingReason reason);
+
+// One row of an op's dispatch table.
+struct DispatchTableRow {
+  DispatchKey key;
+  std::string key_label;  // "Plugin0 ('npu')", "Wrapper0 ('profiler')", "CPU"
+  ServingReason reason;
+  std::string source;  // the serving registration's name (library file:line, "npu kernel (C
+                       // ABI)", ...); "" when nothing serves the key
+  // When a backend's tensors carry Common and Common has a kernel for this op: the call runs
+  // Common's generated variant first, which then calls the backend (out= variant) for this key.
+  bool via_common = false;
 };
 
 class Dispatcher {
@@ -106,10 +142,14 @@ class Dispatcher {
   RegistrationHandle register_fallback(DispatchKey key, KernelFunction kernel,
                                        std::string debug_name);
 
-  // One line per key (highest priority first) saying what serves it and why: "kernel",
-  // "CompositeExplicit kernel", "CompositeImplicit kernel", "fallthrough", "backend fallback",
-  // "fallthrough backend fallback" or "missing", with the registration's debug name. Throws if
-  // the op does not exist.
+  // Every key that can serve the op, highest priority first: Tracing, registered wrapper keys
+  // (and any with a registration), Common, registered plugin backends (and any plugin key with
+  // a registration), Meta, CUDA, CPU; each with what serves it and why. Throws
+  // Error(kInvalidArgument) "operator 'bp::x' is not defined" when the op does not exist.
+  std::vector<DispatchTableRow> dispatch_table(std::string_view op_name) const;
+  // The schema, then one line per row: "<key label>: <reason> [<source>]", and for a row served
+  // through Common " (calls go through Common's generated variant first)". Throws as
+  // dispatch_table.
   std::string dump_dispatch_table(std::string_view op_name) const;
   std::string dump_dispatch_table(const OperatorHandle& op) const;
   // Every op with the keys that have kernels, sorted by name.
@@ -124,18 +164,24 @@ class Dispatcher {
   void unregister_def(detail::OperatorEntry* entry);
   void unregister_impl(detail::OperatorEntry* entry, DispatchKey key, uint64_t id);
   void unregister_fallback(DispatchKey key, uint64_t id);
+  void fallbacks_changed_locked(DispatchKey key);
+  void publish_backend_fallbacks_locked();
   void recompute_locked(detail::OperatorEntry& entry);
-  // The registration serving runtime key `key` of `entry` (own kernel, then the alias keys'
-  // kernels for backend keys, then the key's fallback), or null; `why` (may be null) gets the
-  // reason as dump_dispatch_table prints it.
-  const detail::KernelRegistration* serving_locked(const detail::OperatorEntry& entry,
-                                                   DispatchKey key, std::string_view* why) const;
+  struct Serving {
+    const detail::KernelRegistration* registration;  // null when nothing serves the key
+    ServingReason reason;
+  };
+  // What serves runtime key `key` of `entry`: own kernel, then the alias keys' kernels for
+  // backend keys, then the key's fallback.
+  Serving serving_locked(const detail::OperatorEntry& entry, DispatchKey key) const;
   void maybe_erase_locked(detail::OperatorEntry* entry);
   std::string missing_kernel_message(const detail::OperatorEntry& entry, DispatchKey key) const;
 
   mutable std::mutex mutex_;
   std::map<std::string, std::unique_ptr<detail::OperatorEntry>, std::less<>> ops_;
-  std::array<std::list<detail::KernelRegistration>, kNumDispatchKeys> fallbacks_;
+  detail::RegistrationLists fallbacks_;  // by runtime key
+  std::atomic<const detail::BackendFallbackTable*> backend_fallbacks_{nullptr};
+  std::vector<std::unique_ptr<const detail::BackendFallbackTable>> backend_fallback_tables_;
   uint64_t next_id_ = 1;
 };
 

@@ -1,6 +1,7 @@
 #include "sdk/dispatch/dispatcher.h"
 
 #include <atomic>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -195,6 +196,62 @@ TEST_F(DispatcherTest, MissingKernelErrorNamesOpKeyBackendAndAvailableKeys) {
   }
 }
 
+// Plugin keys are numbers without a pool: a backend with key number 40 dispatches like any other,
+// to its own kernel, its fallback (one table shared by every op), or an alias kernel.
+TEST_F(DispatcherTest, PluginKeysPastTheOldPoolOfSixteenDispatchLikeAnyOther) {
+  std::vector<std::unique_ptr<FakeDevice>> devices;
+  for (int i = 0; i < 40; ++i) {
+    devices.push_back(std::make_unique<FakeDevice>("dispatcher_many_" + std::to_string(i)));
+  }
+  const FakeDevice& last = *devices.back();
+  EXPECT_GE(static_cast<uint32_t>(last.key()), kFirstPluginBackendKey + 40);
+  Tensor t = last.empty({2, 2}, ScalarType::kFloat32);
+  int calls = 0;
+  Library fallbacks("_", d);
+  fallbacks.fallback(last.key(), KernelFunction::make_from_boxed(&boxed_kernel, &calls), "boxed");
+  EXPECT_EQ(probe().call(t, 3), 403);
+  EXPECT_EQ(calls, 1);
+  EXPECT_THROW(probe().call(devices[0]->empty({1}, ScalarType::kFloat32), 0), Error);
+  lib.impl("probe", last.key(), k(&plugin_kernel));
+  EXPECT_EQ(probe().call(t, 3), 1003);
+  EXPECT_TRUE(probe().has_own_kernel(last.key()));
+  EXPECT_FALSE(probe().has_own_kernel(devices[0]->key()));
+  lib.impl("probe", DispatchKey::kCompositeExplicit, k(&common_kernel), "explicit");
+  EXPECT_EQ(probe().call(devices[0]->empty({1}, ScalarType::kFloat32), 1), 2001);
+  EXPECT_EQ(probe().call(t, 3), 1003);
+  EXPECT_THAT(d.dump_dispatch_table("dt::probe"),
+              HasSubstr(dispatch_key_name(last.key()) + " ('" + last.name() +
+                        "'): kernel [sdk/dispatch/dispatcher_test.cc:"));
+}
+
+// A wrapper key nothing is registered under is skipped; with a fallback it wraps every op.
+TEST_F(DispatcherTest, WrapperKeysAreSkippedUntilSomethingIsRegisteredUnderThem) {
+  const DispatchKey wrapper = register_wrapper_key("dispatcher_test_wrapper");
+  lib.impl("probe", DispatchKey::kCPU, k(&cpu_kernel));
+  Tensor t = cpu_tensor({3});
+  {
+    IncludeDispatchKeyGuard on(wrapper);
+    EXPECT_EQ(probe().call(t, 1), 4);
+    EXPECT_THAT(d.dump_dispatch_table("dt::probe"),
+                HasSubstr(dispatch_key_name(wrapper) +
+                          " ('dispatcher_test_wrapper'): fallthrough (nothing registered)\n"));
+    static DispatchKey key;  // read by the captureless kernel below
+    key = wrapper;
+    Library wrap("_", d);
+    wrap.fallback(wrapper,
+                  KernelFunction::make_from_boxed(
+                      [](void*, const OperatorHandle& o, DispatchKeySet keys, Stack* stack) {
+                        o.redispatch_boxed(keys & DispatchKeySet::below(key), stack);
+                        stack->back() = Value(stack->back().to<int64_t>() + 50000);
+                      }),
+                  "wrapping");
+    EXPECT_EQ(probe().call(t, 1), 50004);
+    lib.impl("probe", wrapper, KernelFunction::make_fallthrough());  // not for this op
+    EXPECT_EQ(probe().call(t, 1), 4);
+  }
+  unregister_wrapper_key(wrapper);
+}
+
 TEST_F(DispatcherTest, KernelExceptionsPropagateUnchanged) {
   struct Throwing {
     static int64_t kernel(DispatchKeySet, const Tensor&, int64_t) {
@@ -369,7 +426,9 @@ TEST_F(DispatcherTest, ListsOpsWithTheirKernelKeys) {
   EXPECT_EQ(ops[0].name, "dt::other");
   EXPECT_TRUE(ops[0].kernels.empty());
   EXPECT_EQ(ops[1].name, "dt::probe");
-  EXPECT_EQ(ops[1].kernels, DispatchKeySet(DispatchKey::kCPU).add(DispatchKey::kMeta));
+  EXPECT_EQ(ops[1].kernels, (std::vector<DispatchKey>{DispatchKey::kCPU, DispatchKey::kMeta}));
+  EXPECT_TRUE(ops[1].has_kernel(DispatchKey::kMeta));
+  EXPECT_FALSE(ops[1].has_kernel(DispatchKey::kCUDA));
 }
 
 // Calls on several threads while another thread registers and unregisters kernels and fallbacks.

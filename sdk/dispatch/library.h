@@ -3,7 +3,7 @@
 //   Library lib("bp");
 //   lib.def("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor")
 //      .impl("add.Tensor", DispatchKey::kCPU, KernelFunction::make_from_unboxed<&add_cpu>())
-//      .fallback(DispatchKey::kPlugin0, KernelFunction::make_from_boxed(&cpu_fallback));
+//      .fallback(plugin_key(0), KernelFunction::make_from_boxed(&cpu_fallback));
 //   // ~Library() unregisters everything it registered (newest first): a plugin unloads by
 //   // destroying its Library.
 //

@@ -56,43 +56,43 @@ class TypedOperatorHandle;
 
 namespace detail {
 
-inline uint64_t tensor_keys(const Tensor& t) {
-  return t.defined() ? device_type_key_set(t.device().type).raw() : 0;
+inline DispatchKeySet tensor_keys(const Tensor& t) {
+  return t.defined() ? device_type_key_set(t.device().type) : DispatchKeySet();
 }
 
 // Accumulates the keys of one argument: tensors into `tensors`, devices into `devices`.
 template <typename T>
-void add_argument_keys(uint64_t& tensors, uint64_t& devices, const T& arg) {
+void add_argument_keys(DispatchKeySet& tensors, DispatchKeySet& devices, const T& arg) {
   if constexpr (std::is_same_v<T, Tensor>) {
-    tensors |= tensor_keys(arg);
+    tensors = tensors | tensor_keys(arg);
   } else if constexpr (std::is_same_v<T, std::optional<Tensor>>) {
-    if (arg) tensors |= tensor_keys(*arg);
+    if (arg) tensors = tensors | tensor_keys(*arg);
   } else if constexpr (std::is_same_v<T, std::vector<Tensor>> ||
                        std::is_same_v<T, absl::Span<const Tensor>>) {
-    for (const Tensor& t : arg) tensors |= tensor_keys(t);
+    for (const Tensor& t : arg) tensors = tensors | tensor_keys(t);
   } else if constexpr (std::is_same_v<T, std::vector<std::optional<Tensor>>> ||
                        std::is_same_v<T, absl::Span<const std::optional<Tensor>>>) {
     for (const auto& t : arg) {
-      if (t) tensors |= tensor_keys(*t);
+      if (t) tensors = tensors | tensor_keys(*t);
     }
   } else if constexpr (std::is_same_v<T, Device>) {
-    devices |= device_type_key_set(arg.type).raw();
+    devices = devices | device_type_key_set(arg.type);
   } else if constexpr (std::is_same_v<T, std::optional<Device>>) {
-    if (arg) devices |= device_type_key_set(arg->type).raw();
+    if (arg) devices = devices | device_type_key_set(arg->type);
   }
 }
 
 // Tensor keys if any, else Device keys, else CPU (a factory called without a device).
-inline DispatchKeySet argument_keys(uint64_t tensors, uint64_t devices) {
-  if (tensors != 0) return DispatchKeySet::from_raw(tensors);
-  if (devices != 0) return DispatchKeySet::from_raw(devices);
+inline DispatchKeySet argument_keys(DispatchKeySet tensors, DispatchKeySet devices) {
+  if (!tensors.empty()) return tensors;
+  if (!devices.empty()) return devices;
   return DispatchKeySet(DispatchKey::kCPU);
 }
 
 template <typename... Args>
 DispatchKeySet argument_key_set(const Args&... args) {
-  uint64_t tensors = 0;
-  uint64_t devices = 0;
+  DispatchKeySet tensors;
+  DispatchKeySet devices;
   (add_argument_keys(tensors, devices, args), ...);
   return argument_keys(tensors, devices);
 }
@@ -139,8 +139,14 @@ class OperatorHandle {
   // Whether a kernel was registered for this op under runtime key `key` itself (not through an
   // alias key or a fallback). Lock-free.
   bool has_own_kernel(DispatchKey key) const {
-    return entry_->table.load(std::memory_order_acquire)->own_kernels.has(key);
+    const detail::DispatchTable* table = entry_->table.load(std::memory_order_acquire);
+    if (is_functionality_key(key)) return table->own_functionality.has(key);
+    const auto b = static_cast<uint32_t>(key);
+    return is_backend_key(key) && b < table->backends.size() && table->backends[b].valid();
   }
+
+  // Throws Error(kNotImplemented) "Could not run 'bp::op' with arguments from the 'K' backend..."
+  [[noreturn]] void report_missing_kernel(DispatchKey key) const;
 
   friend bool operator==(const OperatorHandle& a, const OperatorHandle& b) {
     return a.entry_ == b.entry_;
@@ -149,13 +155,26 @@ class OperatorHandle {
  protected:
   const KernelFunction& lookup(DispatchKeySet keys) const {
     const detail::DispatchTable* table = entry_->table.load(std::memory_order_acquire);
-    DispatchKey key = (keys - table->fallthrough).highest_priority_key();
-    const KernelFunction& kernel = table->kernels[static_cast<int>(key)];
-    if (BP_UNLIKELY(!kernel.valid())) report_missing_kernel(key);
-    return kernel;
+    // `fallthrough` holds functionality keys only, so a plain mask keeps the call's backend.
+    const DispatchKey key =
+        DispatchKeySet::from_raw(keys.raw() & ~table->fallthrough.raw()).highest_priority_key();
+    const KernelFunction* kernel;
+    if (is_functionality_key(key)) {
+      kernel = &table->functionality[functionality_bit(key)];
+    } else {
+      kernel = &backend_kernel(*table, static_cast<uint32_t>(key));
+    }
+    if (BP_UNLIKELY(!kernel->valid())) report_missing_kernel(key);
+    return *kernel;
   }
 
-  [[noreturn]] void report_missing_kernel(DispatchKey key) const;
+  // The op's own kernel for backend key number `b`, else its alias kernel, else the backend's
+  // fallback (invalid when none).
+  const KernelFunction& backend_kernel(const detail::DispatchTable& table, uint32_t b) const {
+    if (b < table.backends.size() && table.backends[b].valid()) return table.backends[b];
+    if (table.composite.valid()) return table.composite;
+    return entry_->backend_fallbacks->load(std::memory_order_acquire)->at(b);
+  }
 
   detail::OperatorEntry* entry_;
 };

@@ -211,6 +211,13 @@ int main(void) {
 #endif
 #if LAYOUT_MINOR >= 4
   FIELD(bp_api, op_define);
+  FIELD(bp_api, fallthrough_register);
+  FIELD(bp_api, wrapper_key_register);
+  FIELD(bp_api, wrapper_key_unregister);
+  FIELD(bp_api, wrapper_kernel_register);
+  FIELD(bp_api, wrapper_key_set_enabled);
+  FIELD(bp_api, kernel_redispatch);
+  FIELD(bp_api, op_dispatch_table);
 #endif
 #if LAYOUT_MINOR >= 4
   STRUCT(bp_op_def);

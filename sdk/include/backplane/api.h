@@ -22,7 +22,8 @@
  * minor_version) never change in any version, so code can always read the version first.
  * `struct_size` is sizeof(bp_api) as the host compiled it: code built against newer headers
  * checks BP_API_HAS(api, field) before calling a function added after the minor version it
- * requires (fields marked "(0.1)" were added in 0.1, "(0.2)" in 0.2, and so on). A plugin
+ * requires (fields marked "(0.1)" were added in 0.1, "(0.2)" in 0.2, "(0.3)" in 0.3, "(0.4)" in
+ * 0.4). A plugin
  * reports the API version it was built against and the host refuses a different major version or a
  * newer minor version than its own.
  *
@@ -127,6 +128,17 @@ typedef struct bp_op_def {
   bp_kernel_fn cpu_kernel;
   void* cpu_user_data;
 } bp_op_def;
+
+/* (0.4) A wrapper key a plugin registered (wrapper_key_register): a dispatch key of its own that
+ * ranks above Common and below Tracing. A checked id: using one after wrapper_key_unregister gives
+ * an error, not a crash. */
+typedef struct bp_wrapper_key bp_wrapper_key;
+
+/* (0.4) Where wrapper_key_set_enabled switches a wrapper key on or off. */
+typedef enum bp_wrapper_scope {
+  BP_WRAPPER_SCOPE_THREAD = 1, /* calls made on the calling thread */
+  BP_WRAPPER_SCOPE_GLOBAL = 2  /* calls made on every thread */
+} bp_wrapper_scope;
 
 typedef struct bp_api {
   size_t struct_size;
@@ -467,6 +479,70 @@ typedef struct bp_api {
    * does not meet, an op already defined ("operator 'npu::fused_add_relu' is already
    * defined"), and the struct size rules. */
   bp_error* (*op_define)(const bp_op_def* def, bp_registration** out);
+
+  /* ---- (0.4) The dispatcher from C: fallthrough, wrapper keys, dispatch tables --------------
+   * fallthrough_register: makes `key` fall through for the op `op_name` ("add.Tensor"): calls
+   * of that op skip the key and go on to the next key of the call. `key` is a dispatch key name
+   * as backend_list and op_dispatch_table print it ("Common", "Tracing", "Wrapper0", "Plugin3",
+   * "CPU") or a wrapper key's registered name ("npu_profiler"). For Common this sends the op's
+   * calls on every backend that carries Common straight to the backend's kernel (no meta
+   * function, no output allocation; common_fallthrough_register does that for one backend and
+   * every op); for a backend key the op then has no kernel on that backend (nothing runs below a
+   * backend). The newest registration for an (op, key) serves, as for kernels. Ownership: *out is
+   * the caller's, undone by registration_destroy, or when the plugin whose bp_plugin_init made it
+   * unloads. Thread safety: any thread. Errors (BP_ERROR_INVALID_ARGUMENT, nothing registered):
+   * NULL pointers, "operator 'bp::x' is not defined", "bp_api.fallthrough_register: unknown
+   * dispatch key 'Foo' (a key name such as 'Common' or 'Plugin0', or a wrapper key's name)", an
+   * alias key ("CompositeExplicit"). */
+  bp_error* (*fallthrough_register)(const char* op_name, const char* key, bp_registration** out);
+  /* wrapper_key_register: a new wrapper key named `name` ([A-Za-z0-9_]+), for a plugin's own
+   * profiling, tracing or autocast-like casting. Its kernels (wrapper_kernel_register) run before
+   * Common and the backend while the key is enabled (wrapper_key_set_enabled; off at first), and
+   * pass the call on with kernel_redispatch. Ops without a kernel under the key skip it. Keys are
+   * recycled: at most 46 exist at once. Ownership: *out is the caller's until
+   * wrapper_key_unregister, or until the plugin whose bp_plugin_init made it unloads. Errors
+   * (BP_ERROR_INVALID_ARGUMENT): NULL pointers, a bad name, a name already registered, all wrapper
+   * keys in use. */
+  bp_error* (*wrapper_key_register)(const char* name, bp_wrapper_key** out);
+  /* Undoes the key's kernel registrations, switches it off globally and frees it. Threads that
+   * enabled it for themselves must switch it off first (a freed key may be handed out again).
+   * Must not run while its kernels are in flight. Errors: a NULL or unregistered handle. */
+  bp_error* (*wrapper_key_unregister)(bp_wrapper_key* key);
+  /* Registers `kernel` under the wrapper key for the op `op_name`, or, with op_name NULL, as a
+   * boxed fallback for every op without a kernel of its own under the key (`op` tells which).
+   * The kernel sees the call's arguments as a backend kernel does and normally ends with
+   * kernel_redispatch. `user_data` is borrowed (must outlive the registration). Ownership: *out
+   * as for fallthrough_register; also undone by wrapper_key_unregister. Errors: a NULL or
+   * unregistered key, an undefined op, NULL kernel or out. */
+  bp_error* (*wrapper_kernel_register)(bp_wrapper_key* key, const char* op_name,
+                                       bp_kernel_fn kernel, void* user_data, bp_registration** out);
+  /* Switches the wrapper key on or off for calls on the calling thread
+   * (BP_WRAPPER_SCOPE_THREAD) or on every thread (BP_WRAPPER_SCOPE_GLOBAL), as tracing is. The
+   * two scopes are independent: a call runs the key's kernels when either has it on. Errors: a
+   * NULL or unregistered key, an unknown scope. */
+  bp_error* (*wrapper_key_set_enabled)(bp_wrapper_key* key, int32_t scope, bool enabled);
+  /* From inside a wrapper kernel: calls the op the kernel is running with the keys below the
+   * kernel's wrapper key (the next wrapper key, Common, the backend), and stores its results as
+   * op_call does (release them with value_release, or hand them on as the kernel's own results).
+   * `call_args` is the argument array the kernel received (it identifies the call); `args` the
+   * arguments to pass down: `call_args` itself, or cast copies (autocast-like wrappers).
+   * Thread safety: on the thread running the kernel. Errors: those of op_call; and
+   * BP_ERROR_INVALID_ARGUMENT when `call_args` is not the argument array of a kernel call
+   * running on this thread, or that kernel is a backend's ("... runs under Plugin0, a backend
+   * key: nothing runs below a backend"). */
+  bp_error* (*kernel_redispatch)(const bp_value* call_args, const bp_value* args, size_t nargs,
+                                 bp_value* results, size_t max_results, size_t* nresults);
+  /* The op's dispatch table as text: its schema, then one line per key, highest priority
+   * first, naming what serves the key and why, and the registration it comes from:
+   *
+   *   Plugin0 ('npu'): kernel [npu kernel (C ABI)] (after Common's generated variant)
+   *   CPU: kernel [reference_backend/cpu/binary_register.cc:12]
+   *
+   * Reasons: "kernel", "CompositeExplicit kernel", "CompositeImplicit kernel", "backend
+   * fallback", "fallthrough", "fallthrough backend fallback", "fallthrough (nothing
+   * registered)", "missing". *out is a STRING value in host memory: release it with
+   * value_release. Thread safety: any thread (a snapshot). Errors: NULL pointers. */
+  bp_error* (*op_dispatch_table)(const bp_op* op, bp_value* out);
 } bp_api;
 
 #ifdef __cplusplus
