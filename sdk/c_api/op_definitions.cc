@@ -265,6 +265,8 @@ bp_error* op_define(const bp_op_def* in, bp_registration** out) {
     const bp_op_def def = read_struct(in, "bp_op_def");
     FunctionSchema functional = parse_field(def.schema, "schema");
     FunctionSchema out_schema = parse_field(def.out_schema, "out_schema");
+    const std::string functional_name = functional.operator_name();
+    const std::string out_name = out_schema.operator_name();
     check_schemas(functional, out_schema);
     check_meta_kind(def, functional);
 
@@ -284,8 +286,8 @@ bp_error* op_define(const bp_op_def* in, bp_registration** out) {
       detail::throw_error(e.code(), "bp_api.op_define: " + e.message());
     }
     try {
-      d->functional = &find_op(parse_schema(def.schema).operator_name());
-      d->out = &find_op(parse_schema(def.out_schema).operator_name());
+      d->functional = &find_op(functional_name);
+      d->out = &find_op(out_name);
       if (def.meta_kind == BP_OP_META_CALLBACK) {
         register_kernels<CallbackMeta>(*d);
       } else {
