@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# //python:python_test: the pytest suite of `import backplane` under Debian's /usr/bin/python3
+# (which has numpy, pytest and, optionally, torch), importing the package from the build tree
+# in the runfiles. -rs lists every skipped test with its reason; a skip is never a pass.
+set -euo pipefail
+
+runfiles=${TEST_SRCDIR:-$PWD/..}/${TEST_WORKSPACE:-backplane}
+export PYTHONPATH="$runfiles/python"
+export BP_TOY_PLUGIN="$runfiles/samples/c_plugin/libtoy_plugin.so"
+export BP_CPU_EXPECTED_FAILURES="$runfiles/conformance/expected_failures/cpu.txt"
+# pytest writes nothing into the (read-only) runfiles tree.
+export PYTHONDONTWRITEBYTECODE=1
+cd "${TEST_TMPDIR:-$(mktemp -d)}"
+exec /usr/bin/python3 -m pytest -p no:cacheprovider -rs -q \
+  "$runfiles/python/tests" "$runfiles/python/examples" "$@"
