@@ -1,5 +1,7 @@
 #include "python/cc/interop.h"
 
+#include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 

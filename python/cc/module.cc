@@ -54,7 +54,10 @@ void bind_types(py::module_& m) {
       .def_property_readonly("is_complex", [](const PyDtype& d) { return is_complex(d.type); })
       .def_property_readonly("name",
                              [](const PyDtype& d) { return std::string(scalar_type_name(d.type)); })
-      .def("__eq__", [](const PyDtype& a, const PyDtype& b) { return a.type == b.type; })
+      .def("__eq__",
+           [](const PyDtype& a, py::object b) {
+             return py::isinstance<PyDtype>(b) && a.type == b.cast<PyDtype>().type;
+           })
       .def("__hash__", [](const PyDtype& d) { return static_cast<int>(d.type); })
       .def("__repr__", [](const PyDtype& d) {
         return "backplane." + std::string(scalar_type_name(d.type));
@@ -77,8 +80,12 @@ void bind_types(py::module_& m) {
                                if (!d.has_index()) return py::none();
                                return py::int_(d.index);
                              })
-      .def("__eq__", [](const Device& a, const Device& b) { return a == b; })
-      .def("__eq__", [](const Device& a, const std::string& b) { return a == Device::parse(b); })
+      .def("__eq__",
+           [](const Device& a, py::object b) {
+             if (py::isinstance<Device>(b)) return a == b.cast<Device>();
+             if (PyUnicode_Check(b.ptr())) return a == Device::parse(b.cast<std::string>());
+             return false;
+           })
       .def("__hash__",
            [](const Device& d) { return static_cast<int>(d.type) * 1000 + d.index; })
       .def("__str__",
@@ -91,7 +98,10 @@ void bind_types(py::module_& m) {
 
   py::class_<PyMemoryFormat>(m, "memory_format")
       .def("__eq__",
-           [](const PyMemoryFormat& a, const PyMemoryFormat& b) { return a.format == b.format; })
+           [](const PyMemoryFormat& a, py::object b) {
+             return py::isinstance<PyMemoryFormat>(b) &&
+                    a.format == b.cast<PyMemoryFormat>().format;
+           })
       .def("__repr__", [](const PyMemoryFormat& f) {
         switch (f.format) {
           case MemoryFormat::kContiguous:
@@ -215,6 +225,7 @@ py::list op_table_rows() {
     row["schema"] = std::string(op.schema);
     row["family"] = std::string(op.family);
     row["kind"] = kind_name(op.kind);
+    row["structured_group"] = std::string(op.structured_group);
     row["function"] = op.function;
     row["method"] = op.method;
     row["dtypes"] = op.dtypes;

@@ -1,5 +1,6 @@
 #include "python/cc/op_bindings.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <optional>

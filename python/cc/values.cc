@@ -3,6 +3,8 @@
 #include <complex>
 #include <vector>
 
+#include "pybind11/complex.h"
+#include "pybind11/stl.h"
 #include "sdk/core/tensor.h"
 
 namespace bp::python {

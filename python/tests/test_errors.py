@@ -1,7 +1,9 @@
 """Errors raise PyTorch's exception types with PyTorch's messages.
 
 Each case holds PyTorch 1.13's type and message (checked against torch itself when it is
-installed: test_torch_raises_the_same)."""
+installed: test_torch_raises_the_same). Where Backplane words a message its own way on purpose
+(docs/pytorch_parity.md: dtypes are spelled float32, not Float), the case says so and only the
+type is compared with torch."""
 
 import pytest
 
@@ -19,7 +21,7 @@ CASES = [
     ("view size", lambda m: m.ones(6).view(4), RuntimeError,
      "shape '[4]' is invalid for input of size 6"),
     ("in-place cast", lambda m: m.ones(2, dtype=m.int32).add_(1.5), RuntimeError,
-     "result type Float can't be cast to the desired output type Int"),
+     "result type float32 can't be cast to the desired output type int32"),
     ("integer division by zero", lambda m: m.remainder(m.ones(2, dtype=m.int64), 0),
      RuntimeError, "ZeroDivisionError"),
     ("transpose dim", lambda m: m.ones(2).transpose(0, 2), IndexError,
@@ -35,12 +37,16 @@ def test_backplane_raises_pytorchs_type_and_message(name, call, error, message):
     assert str(info.value) == message
 
 
+# Cases whose message is Backplane's own wording (docs/pytorch_parity.md, "error wording").
+REWORDED = {"in-place cast": "result type Float can't be cast to the desired output type Int"}
+
+
 @pytest.mark.parametrize("name,call,error,message", CASES, ids=[c[0] for c in CASES])
 def test_torch_raises_the_same(torch, name, call, error, message):
     with pytest.raises(Exception) as info:
         call(torch)
     assert info.type is error
-    assert str(info.value) == message
+    assert str(info.value) == REWORDED.get(name, message)
 
 
 def test_arguments_that_fit_no_overload_list_the_signatures():

@@ -20,6 +20,9 @@ from backplane import _C
 from backplane._C import *  # noqa: F401,F403 (the ops, dtypes, Tensor, device, ...)
 from backplane._C import Tensor, device, dtype
 
+# Ops whose names start with "_" (_to_copy, ...), which `import *` leaves out.
+globals().update({n: getattr(_C, n) for n in dir(_C) if n[:1] == "_" and n[:2] != "__"})
+
 __all__ = [name for name in dir(_C) if not name.startswith("_")] + ["tensor", "as_tensor"]
 
 # PyTorch's dtype aliases.
@@ -68,13 +71,25 @@ def as_tensor(data, dtype=None, device=None):
     return tensor(data, dtype=dtype, device=device)
 
 
-def _to(self, *args, dtype=None, device=None, copy=False, non_blocking=False):
-    """Tensor.to(dtype), .to(device), .to(device, dtype), .to(other): _to_copy when needed."""
+_declared_to = Tensor.to
+
+
+def _to(self, *args, **kwargs):
+    """The declared overloads of to (below), and also to(device) and to(device=..., dtype=...),
+    which the declarations lack (PyTorch's to.dtype_layout): _to_copy when anything changes.
+
+    """
+    try:
+        return _declared_to(self, *args, **kwargs)
+    except TypeError:
+        pass
+    dtype, device = kwargs.pop("dtype", None), kwargs.pop("device", None)
+    copy, non_blocking = kwargs.pop("copy", False), kwargs.pop("non_blocking", False)
+    if kwargs or len(args) > 2:
+        return _declared_to(self, *args, **kwargs)  # raises the declared overloads' TypeError
     for arg in args:
         if isinstance(arg, _C.dtype):
             dtype = arg
-        elif isinstance(arg, Tensor):
-            dtype, device = arg.dtype, arg.device
         else:
             device = arg
     if isinstance(device, str):
@@ -84,6 +99,9 @@ def _to(self, *args, dtype=None, device=None, copy=False, non_blocking=False):
     ):
         return self
     return _C._to_copy(self, dtype=dtype, device=device, non_blocking=non_blocking)
+
+
+_to.__doc__ += _declared_to.__doc__
 
 
 def _cpu(self):
