@@ -29,9 +29,10 @@ std::string row(const std::string& python_name, const OpDecl& op, const char* ro
 
 Files emit_python(const Model& model) {
   std::ostringstream rows;
-  rows << emit_detail::banner()
-       << "// Rows of python/cc/op_bindings.cc (PyOpRow): every declared op, under the Python name\n"
-          "// that reaches it. An op with neither variant is reachable through call_op only.\n";
+  rows
+      << emit_detail::banner()
+      << "// Rows of python/cc/op_bindings.cc (PyOpRow): every declared op, under the Python name\n"
+         "// that reaches it. An op with neither variant is reachable through call_op only.\n";
   for (const OpDecl* op : in_overload_order(model)) {
     // The Python name is the schema's base name: add.Tensor and add.out are both "add",
     // add_.Tensor is "add_" (PyTorch's torch.add(..., out=) and Tensor.add_).

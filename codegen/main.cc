@@ -33,8 +33,9 @@ void write_if_changed(const std::filesystem::path& path, const std::string& text
 }
 
 int usage() {
-  std::cerr << "usage: codegen (--emit=sdk|cpu|cuda|python [--cpu_shards=FAMILY:N,...] --out_dir=DIR | "
-               "--check) FILE.yaml...\n";
+  std::cerr
+      << "usage: codegen (--emit=sdk|cpu|cuda|python [--cpu_shards=FAMILY:N,...] --out_dir=DIR | "
+         "--check) FILE.yaml...\n";
   return 2;
 }
 
@@ -82,16 +83,15 @@ int main(int argc, char** argv) {
       yaml.push_back(arg);
     }
   }
-  if (yaml.empty() ||
-      (!check_only && (out_dir.empty() || (emit != "sdk" && emit != "cpu" && emit != "cuda" &&
-                                              emit != "python")))) {
+  if (yaml.empty() || (!check_only && (out_dir.empty() || (emit != "sdk" && emit != "cpu" &&
+                                                           emit != "cuda" && emit != "python")))) {
     return usage();
   }
   try {
     const bp::codegen::Model model = bp::codegen::load_model(yaml);
     if (check_only) return 0;
-    const bp::codegen::Files files = emit == "sdk"   ? bp::codegen::emit_sdk(model)
-                                     : emit == "cpu" ? bp::codegen::emit_cpu(model, cpu_shards)
+    const bp::codegen::Files files = emit == "sdk"    ? bp::codegen::emit_sdk(model)
+                                     : emit == "cpu"  ? bp::codegen::emit_cpu(model, cpu_shards)
                                      : emit == "cuda" ? bp::codegen::emit_cuda(model)
                                                       : bp::codegen::emit_python(model);
     std::filesystem::create_directories(out_dir);

@@ -16,18 +16,30 @@ namespace {
 // numpy's dtype character codes, in ScalarType order; bfloat16 has none.
 const char* numpy_format(ScalarType t) {
   switch (t) {
-    case ScalarType::kBool: return "bool";
-    case ScalarType::kUInt8: return "uint8";
-    case ScalarType::kInt8: return "int8";
-    case ScalarType::kInt16: return "int16";
-    case ScalarType::kInt32: return "int32";
-    case ScalarType::kInt64: return "int64";
-    case ScalarType::kFloat16: return "float16";
-    case ScalarType::kBFloat16: return nullptr;
-    case ScalarType::kFloat32: return "float32";
-    case ScalarType::kFloat64: return "float64";
-    case ScalarType::kComplex64: return "complex64";
-    case ScalarType::kComplex128: return "complex128";
+    case ScalarType::kBool:
+      return "bool";
+    case ScalarType::kUInt8:
+      return "uint8";
+    case ScalarType::kInt8:
+      return "int8";
+    case ScalarType::kInt16:
+      return "int16";
+    case ScalarType::kInt32:
+      return "int32";
+    case ScalarType::kInt64:
+      return "int64";
+    case ScalarType::kFloat16:
+      return "float16";
+    case ScalarType::kBFloat16:
+      return nullptr;
+    case ScalarType::kFloat32:
+      return "float32";
+    case ScalarType::kFloat64:
+      return "float64";
+    case ScalarType::kComplex64:
+      return "complex64";
+    case ScalarType::kComplex128:
+      return "complex128";
   }
   return nullptr;
 }
@@ -61,8 +73,8 @@ size_t extent_bytes(const std::vector<int64_t>& sizes, const std::vector<int64_t
   return static_cast<size_t>(last + 1) * itemsize;
 }
 
-Tensor wrap_memory(void* data, void* context, DeleterFn deleter, Device device,
-                   ScalarType dtype, std::vector<int64_t> sizes, std::vector<int64_t> strides) {
+Tensor wrap_memory(void* data, void* context, DeleterFn deleter, Device device, ScalarType dtype,
+                   std::vector<int64_t> sizes, std::vector<int64_t> strides) {
   const size_t nbytes = extent_bytes(sizes, strides, element_size(dtype));
   Storage storage = Storage::wrap(DataPtr(data, context, deleter, device), nbytes);
   return Tensor(IntrusivePtr<TensorImpl>::make(std::move(storage), dtype, sizes, strides, 0));
@@ -103,8 +115,7 @@ void delete_imported(void* context) {
 Tensor from_numpy(const py::array& array) {
   const std::optional<ScalarType> dtype = from_numpy_dtype(array.dtype());
   if (!dtype) {
-    throw py::type_error("can't convert np.ndarray of type " +
-                         std::string(py::str(array.dtype())) +
+    throw py::type_error("can't convert np.ndarray of type " + std::string(py::str(array.dtype())) +
                          ". The only supported types are: float64, float32, float16, "
                          "complex64, complex128, int64, int32, int16, int8, uint8, and bool.");
   }
@@ -160,13 +171,13 @@ py::tuple dlpack_device(const Tensor& t) {
 py::capsule to_dlpack(const Tensor& t) {
   const int device_type = dlpack_device_type(t.device().type);
   if (device_type < 0) throw py::buffer_error("Cannot pack tensors on meta");
-  auto* e = new DLPackExport{t, {t.sizes().begin(), t.sizes().end()},
-                             {t.strides().begin(), t.strides().end()}, {}};
+  auto* e = new DLPackExport{
+      t, {t.sizes().begin(), t.sizes().end()}, {t.strides().begin(), t.strides().end()}, {}};
   const ScalarTypeInfo& info = scalar_type_info(t.dtype());
   DLTensor& dl = e->managed.dl_tensor;
   dl.data = t.data_ptr();
-  dl.device = DLDevice{static_cast<DLDeviceType>(device_type),
-                       t.device().index < 0 ? 0 : t.device().index};
+  dl.device =
+      DLDevice{static_cast<DLDeviceType>(device_type), t.device().index < 0 ? 0 : t.device().index};
   dl.ndim = static_cast<int>(t.dim());
   dl.dtype = DLDataType{static_cast<uint8_t>(info.dlpack_code), info.dlpack_bits, 1};
   dl.shape = e->shape.data();
@@ -184,20 +195,20 @@ Tensor from_dlpack(const py::object& obj) {
     throw py::type_error(
         "from_dlpack: expected an object with __dlpack__ or an unused 'dltensor' capsule");
   }
-  auto* managed =
-      static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule.ptr(), "dltensor"));
+  auto* managed = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule.ptr(), "dltensor"));
   const DLTensor& dl = managed->dl_tensor;
   if (dl.device.device_type != kDLCPU) {
-    throw py::buffer_error("from_dlpack: only CPU memory (kDLCPU) can be imported, got device "
-                           "type " + std::to_string(dl.device.device_type));
+    throw py::buffer_error(
+        "from_dlpack: only CPU memory (kDLCPU) can be imported, got device "
+        "type " +
+        std::to_string(dl.device.device_type));
   }
-  const std::optional<ScalarType> dtype = scalar_type_from_dlpack(
-      static_cast<DLPackTypeCode>(dl.dtype.code), dl.dtype.bits);
+  const std::optional<ScalarType> dtype =
+      scalar_type_from_dlpack(static_cast<DLPackTypeCode>(dl.dtype.code), dl.dtype.bits);
   if (!dtype || dl.dtype.lanes != 1) {
     throw py::type_error("from_dlpack: unsupported DLPack dtype (code " +
-                         std::to_string(dl.dtype.code) + ", bits " +
-                         std::to_string(dl.dtype.bits) + ", lanes " +
-                         std::to_string(dl.dtype.lanes) + ")");
+                         std::to_string(dl.dtype.code) + ", bits " + std::to_string(dl.dtype.bits) +
+                         ", lanes " + std::to_string(dl.dtype.lanes) + ")");
   }
   std::vector<int64_t> sizes(dl.shape, dl.shape + dl.ndim);
   std::vector<int64_t> strides(sizes.size());

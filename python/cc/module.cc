@@ -59,9 +59,8 @@ void bind_types(py::module_& m) {
              return py::isinstance<PyDtype>(b) && a.type == b.cast<PyDtype>().type;
            })
       .def("__hash__", [](const PyDtype& d) { return static_cast<int>(d.type); })
-      .def("__repr__", [](const PyDtype& d) {
-        return "backplane." + std::string(scalar_type_name(d.type));
-      });
+      .def("__repr__",
+           [](const PyDtype& d) { return "backplane." + std::string(scalar_type_name(d.type)); });
   for (int i = 0; i < kNumScalarTypes; ++i) {
     const auto t = static_cast<ScalarType>(i);
     m.attr(std::string(scalar_type_name(t)).c_str()) = PyDtype{t};
@@ -86,8 +85,7 @@ void bind_types(py::module_& m) {
              if (PyUnicode_Check(b.ptr())) return a == Device::parse(b.cast<std::string>());
              return false;
            })
-      .def("__hash__",
-           [](const Device& d) { return static_cast<int>(d.type) * 1000 + d.index; })
+      .def("__hash__", [](const Device& d) { return static_cast<int>(d.type) * 1000 + d.index; })
       .def("__str__",
            [](const Device& d) {
              std::ostringstream out;
@@ -123,17 +121,16 @@ void bind_types(py::module_& m) {
 
 py::class_<Tensor> bind_tensor(py::module_& m) {
   py::class_<Tensor> cls(m, "Tensor");
-  cls.def_property_readonly("shape",
-                            [](const Tensor& t) {
-                              return py::tuple(py::cast(std::vector<int64_t>(
-                                  t.sizes().begin(), t.sizes().end())));
-                            })
+  cls.def_property_readonly(
+         "shape",
+         [](const Tensor& t) {
+           return py::tuple(py::cast(std::vector<int64_t>(t.sizes().begin(), t.sizes().end())));
+         })
       .def(
           "size",
           [](const Tensor& t, std::optional<int64_t> dim) -> py::object {
             if (dim) return py::int_(t.size(*dim));
-            return py::tuple(
-                py::cast(std::vector<int64_t>(t.sizes().begin(), t.sizes().end())));
+            return py::tuple(py::cast(std::vector<int64_t>(t.sizes().begin(), t.sizes().end())));
           },
           py::arg("dim") = py::none())
       .def(
@@ -153,8 +150,7 @@ py::class_<Tensor> bind_tensor(py::module_& m) {
       .def("element_size", [](const Tensor& t) { return t.itemsize(); })
       .def("storage_offset", [](const Tensor& t) { return t.storage_offset(); })
       .def("is_contiguous", [](const Tensor& t) { return t.is_contiguous(); })
-      .def("data_ptr",
-           [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.data_ptr()); })
+      .def("data_ptr", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.data_ptr()); })
       .def("_is_alias_of", [](const Tensor& a, const Tensor& b) { return a.is_alias_of(b); })
       .def("_version", [](const Tensor& t) { return t.version(); })
       .def("numpy", [](py::object self) { return to_numpy(self); })

@@ -59,7 +59,9 @@ struct Overload {
       first = false;
       const bool is_out = std::find(outs.begin(), outs.end(), i) != outs.end();
       text += schema_type_name(args[i].type) + " " +
-              (is_out ? std::string("out") : args[i].name == "self" ? "input" : args[i].name);
+              (is_out                   ? std::string("out")
+               : args[i].name == "self" ? "input"
+                                        : args[i].name);
       if (args[i].type.optional && !is_out) text += "=None";
     }
     return text + ")";
@@ -88,12 +90,11 @@ std::optional<Mismatch> bind(const Overload& o, const std::string& name, py::han
     positional.erase(it);
   }
   // `zeros(2, 3)`, `x.view(2, 3)`: an int[] first argument may be given as varargs.
-  const bool varargs = args.size() > 1 && !positional.empty() &&
-                       o.args[positional[0]].type.is_list &&
-                       o.args[positional[0]].type.kind == TypeKind::kInt &&
-                       std::all_of(args.begin(), args.end(), [](py::handle a) {
-                         return PyLong_Check(a.ptr()) && !PyBool_Check(a.ptr());
-                       });
+  const bool varargs =
+      args.size() > 1 && !positional.empty() && o.args[positional[0]].type.is_list &&
+      o.args[positional[0]].type.kind == TypeKind::kInt &&
+      std::all_of(args.begin(), args.end(),
+                  [](py::handle a) { return PyLong_Check(a.ptr()) && !PyBool_Check(a.ptr()); });
   py::tuple packed;
   if (varargs) {
     packed = py::reinterpret_borrow<py::tuple>(args);
@@ -163,12 +164,12 @@ std::optional<Mismatch> bind(const Overload& o, const std::string& name, py::han
     std::optional<Value> v = to_value(given[i], spec.type);
     if (!v) {
       const bool is_out = std::find(o.outs.begin(), o.outs.end(), i) != o.outs.end();
-      const bool by_position = !is_out && !spec.type.optional &&
-                               !o.op.schema().arguments[i].kwarg_only;
+      const bool by_position =
+          !is_out && !spec.type.optional && !o.op.schema().arguments[i].kwarg_only;
       std::string where = is_out ? "'out'" : "'" + shown + "'";
       if (by_position) where += " (position " + std::to_string(i + 1) + ")";
-      return Mismatch{name + "(): argument " + where + " must be " +
-                          schema_type_name(spec.type) + ", not " + python_type_name(given[i]),
+      return Mismatch{name + "(): argument " + where + " must be " + schema_type_name(spec.type) +
+                          ", not " + python_type_name(given[i]),
                       spec.name};
     }
     stack.push_back(std::move(*v));
@@ -196,8 +197,7 @@ struct OpGroup {
     throw py::type_error(no_match_message(candidates, reasons, self, args, kwargs));
   }
 
-  py::object run(const Overload& o, py::handle self, const py::kwargs& kwargs,
-                 Stack& stack) const {
+  py::object run(const Overload& o, py::handle self, const py::kwargs& kwargs, Stack& stack) const {
     {
       c_api::CurrentDeviceGuard device(c_api::device_of_arguments(stack));
       o.op.call_boxed(&stack);
@@ -216,10 +216,10 @@ struct OpGroup {
                                const py::args& args, const py::kwargs& kwargs) const {
     // One overload, or every overload refusing the same argument (add(t, "x"): neither
     // Tensor nor Number): PyTorch's message about that argument, from the first overload.
-    const bool same_argument =
-        !reasons.empty() && !reasons[0].argument.empty() &&
-        std::all_of(reasons.begin(), reasons.end(),
-                    [&](const Mismatch& m) { return m.argument == reasons[0].argument; });
+    const bool same_argument = !reasons.empty() && !reasons[0].argument.empty() &&
+                               std::all_of(reasons.begin(), reasons.end(), [&](const Mismatch& m) {
+                                 return m.argument == reasons[0].argument;
+                               });
     if (candidates.size() == 1 || same_argument) return reasons[0].message;
     if (candidates.empty()) return name + "() has no overload taking out=";
     std::string got;
@@ -282,17 +282,16 @@ void bind_ops(py::module_& module, py::class_<Tensor>& tensor_class) {
   auto by_op = std::make_shared<std::map<std::string, std::shared_ptr<OpGroup>>>();
   for (const PyOpRow& row : kRows) {
     const OperatorHandle handle = handle_of(row.op);
-    const bool is_out = row.role == PyRole::kOut ||
-                        (row.role == PyRole::kCallOpOnly && !handle.schema().returns.empty() &&
-                         handle.schema().returns[0].alias &&
-                         !handle.schema().arguments.empty() &&
-                         handle.schema().arguments.back().kwarg_only &&
-                         handle.schema().arguments.back().alias &&
-                         handle.schema().arguments.back().alias->is_write);
+    const bool is_out =
+        row.role == PyRole::kOut ||
+        (row.role == PyRole::kCallOpOnly && !handle.schema().returns.empty() &&
+         handle.schema().returns[0].alias && !handle.schema().arguments.empty() &&
+         handle.schema().arguments.back().kwarg_only && handle.schema().arguments.back().alias &&
+         handle.schema().arguments.back().alias->is_write);
     switch (row.role) {
       case PyRole::kFunction:
-        group(functions, function_order, row.python_name, false)->overloads.emplace_back(handle,
-                                                                                         false);
+        group(functions, function_order, row.python_name, false)
+            ->overloads.emplace_back(handle, false);
         break;
       case PyRole::kOut:
         group(functions, function_order, row.python_name, false)->outs.emplace_back(handle, true);

@@ -27,10 +27,10 @@ namespace py = pybind11;
 
 // How Python reaches an op.
 enum class PyRole {
-  kFunction,     // backplane.NAME(...)
-  kOut,          // backplane.NAME(..., out=...)
-  kMethod,       // Tensor.NAME(...)
-  kCallOpOnly,   // neither variant is declared: backplane.call_op("op.overload", ...)
+  kFunction,    // backplane.NAME(...)
+  kOut,         // backplane.NAME(..., out=...)
+  kMethod,      // Tensor.NAME(...)
+  kCallOpOnly,  // neither variant is declared: backplane.call_op("op.overload", ...)
 };
 
 // One generated row: Python name, op name ("add.Tensor"), role.

@@ -81,8 +81,7 @@ Scalar to_scalar(py::handle obj) {
 }  // namespace
 
 bool is_tensor(py::handle obj) {
-  static PyTypeObject* tensor_type =
-      reinterpret_cast<PyTypeObject*>(py::type::of<Tensor>().ptr());
+  static PyTypeObject* tensor_type = reinterpret_cast<PyTypeObject*>(py::type::of<Tensor>().ptr());
   return PyObject_TypeCheck(obj.ptr(), tensor_type);
 }
 
@@ -190,17 +189,39 @@ std::string python_type_name(py::handle obj) {
 std::string schema_type_name(const Type& type) {
   std::string base;
   switch (type.kind) {
-    case TypeKind::kTensor: base = "Tensor"; break;
-    case TypeKind::kInt: base = "int"; break;
-    case TypeKind::kFloat: base = "float"; break;
-    case TypeKind::kBool: base = "bool"; break;
-    case TypeKind::kStr: base = "str"; break;
-    case TypeKind::kScalar: base = "Number"; break;
-    case TypeKind::kScalarType: base = "dtype"; break;
-    case TypeKind::kDevice: base = "Device"; break;
-    case TypeKind::kLayout: base = "layout"; break;
-    case TypeKind::kMemoryFormat: base = "memory_format"; break;
-    case TypeKind::kGenerator: base = "Generator"; break;
+    case TypeKind::kTensor:
+      base = "Tensor";
+      break;
+    case TypeKind::kInt:
+      base = "int";
+      break;
+    case TypeKind::kFloat:
+      base = "float";
+      break;
+    case TypeKind::kBool:
+      base = "bool";
+      break;
+    case TypeKind::kStr:
+      base = "str";
+      break;
+    case TypeKind::kScalar:
+      base = "Number";
+      break;
+    case TypeKind::kScalarType:
+      base = "dtype";
+      break;
+    case TypeKind::kDevice:
+      base = "Device";
+      break;
+    case TypeKind::kLayout:
+      base = "layout";
+      break;
+    case TypeKind::kMemoryFormat:
+      base = "memory_format";
+      break;
+    case TypeKind::kGenerator:
+      base = "Generator";
+      break;
   }
   if (type.is_list) {
     base = type.kind == TypeKind::kTensor ? "tuple of Tensors" : "tuple of " + base + "s";
