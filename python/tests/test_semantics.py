@@ -101,4 +101,9 @@ def test_python_operators():
     assert (a / 2).tolist() == [0.5, 1.0]
     assert (a == 2).tolist() == [False, True]
     assert (-a).tolist() == [-1.0, -2.0]
-    assert a.item() if False else bp.tensor([3]).item() == 3
+    assert bp.tensor([3]).item() == 3 and float(bp.tensor([2.5])) == 2.5
+    assert bool(bp.tensor([1])) and not bool(bp.tensor([0]))
+    with pytest.raises(RuntimeError, match="more than one value is ambiguous"):
+        bool(a)
+    with pytest.raises(RuntimeError, match="a Tensor with 2 elements cannot be converted"):
+        a.item()

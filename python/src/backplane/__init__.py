@@ -151,6 +151,17 @@ def _len(self):
 
 
 Tensor.__len__ = _len
+
+
+def _bool(self):
+    if self.numel() != 1:
+        raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+    return _builtins.bool(_item(self))
+
+
+Tensor.__bool__ = _bool
+Tensor.__float__ = lambda self: _builtins.float(_item(self))
+Tensor.__int__ = lambda self: _builtins.int(_item(self))
 Tensor.__add__ = _binary("add")
 Tensor.__radd__ = _binary("add")
 Tensor.__sub__ = _binary("sub")
