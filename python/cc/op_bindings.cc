@@ -221,7 +221,7 @@ struct OpGroup {
                                  return m.argument == reasons[0].argument;
                                });
     if (candidates.size() == 1 || same_argument) return reasons[0].message;
-    if (candidates.empty()) return name + "() has no overload taking out=";
+    if (candidates.empty()) return name + "() got an unexpected keyword argument 'out'";
     std::string got;
     auto add = [&](const std::string& s) { got += (got.empty() ? "" : ", ") + s; };
     if (self) add("Tensor");

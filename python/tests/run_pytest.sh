@@ -14,6 +14,7 @@ export BP_CPU_EXPECTED_FAILURES="$runfiles/conformance/expected_failures/cpu.txt
 if readelf -d "$runfiles/python/backplane/_C.so" | grep -q 'NEEDED.*libasan'; then
   export LD_PRELOAD="$(gcc -print-file-name=libasan.so)"
   export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+  export PYTHONMALLOC=malloc  # ASan sees every object allocation, not obmalloc arenas
 fi
 # pytest writes nothing into the (read-only) runfiles tree.
 export PYTHONDONTWRITEBYTECODE=1

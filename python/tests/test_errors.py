@@ -63,3 +63,5 @@ def test_unknown_keywords_and_missing_arguments_are_type_errors():
         bp.neg(bp.ones(1), bogus=1)
     with pytest.raises(TypeError, match="missing required argument 'input'"):
         bp.neg()
+    with pytest.raises(TypeError, match="relu_\\(\\) got an unexpected keyword argument 'out'"):
+        bp.relu_(bp.ones(1), out=bp.ones(1))
