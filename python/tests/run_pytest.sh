@@ -9,10 +9,11 @@ export PYTHONPATH="$runfiles/python"
 export BP_TOY_PLUGIN="$runfiles/samples/c_plugin/libtoy_plugin.so"
 export BP_CPU_EXPECTED_FAILURES="$runfiles/conformance/expected_failures/cpu.txt"
 # An ASan build of _C.so (--config=asan-ubsan) loads into the uninstrumented interpreter only
-# with the ASan runtime preloaded; leak checking is off there, since CPython and numpy keep
-# their allocations until exit.
+# with the ASan runtime preloaded, and with libstdc++ too (python3 does not link it, and ASan's
+# __cxa_throw interceptor aborts on the first C++ exception when the real one was not loaded
+# at start). Leak checking is off there: CPython and numpy keep their allocations until exit.
 if readelf -d "$runfiles/python/backplane/_C.so" | grep -q 'NEEDED.*libasan'; then
-  export LD_PRELOAD="$(gcc -print-file-name=libasan.so)"
+  export LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libstdc++.so)"
   export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
   export PYTHONMALLOC=malloc  # ASan sees every object allocation, not obmalloc arenas
 fi
