@@ -8,6 +8,7 @@
 // what reference_backend/cpu builds (its kernel declarations and registrations); emit_cuda writes
 // the CUDA plugin's op tables. Which files
 // exist depends only on the families, so Bazel can name them ahead (see sdk/ops/BUILD.bazel).
+// emit_python writes the Python module's op rows (python/BUILD.bazel).
 #ifndef BACKPLANE_CODEGEN_EMIT_H_
 #define BACKPLANE_CODEGEN_EMIT_H_
 
@@ -33,6 +34,11 @@ Files emit_cpu(const Model& model, const CpuShards& shards = {});
 // `reduce:`) and op_arguments.inc (every op's argument names), rows of the structs in
 // reference_backend/cuda.
 Files emit_cuda(const Model& model);
+// The Python module's op rows: op_bindings.inc, one row {python name, op, role} per way Python
+// reaches an op (a module function, an out= overload of one, a Tensor method; ops with neither
+// variant through call_op only), in the order Python tries overloads: declaration order with
+// Scalar overloads (`scalar_of`) after the rest.
+Files emit_python(const Model& model);
 
 // Pieces shared by the emitters (emit_common.cc).
 namespace emit_detail {

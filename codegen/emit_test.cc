@@ -53,6 +53,35 @@ TEST(Emit, ApiPutsOutputsFirstAndKeepsTrailingDefaults) {
               HasSubstr("Tensor& add_(const Tensor& other, const Scalar& alpha = 1) const;"));
 }
 
+TEST(Emit, PythonRowsNameEachVariantOfEachOp) {
+  const std::string rows = emit_python(binary_model()).at("op_bindings.inc");
+  EXPECT_THAT(rows, HasSubstr("DO NOT EDIT"));
+  EXPECT_THAT(rows, HasSubstr("{\"add\", \"add.Tensor\", PyRole::kFunction},\n"
+                              "    {\"add\", \"add.Tensor\", PyRole::kMethod},\n"
+                              "    {\"add_\", \"add_.Tensor\", PyRole::kMethod},\n"
+                              "    {\"add\", \"add.out\", PyRole::kOut},\n"
+                              "    {\"sum\", \"sum.IntList_out\", PyRole::kOut},\n"));
+  // add_ is a method only; out= ops are never methods.
+  EXPECT_THAT(rows, Not(HasSubstr("\"add_.Tensor\", PyRole::kFunction")));
+  EXPECT_THAT(rows, Not(HasSubstr("\"add.out\", PyRole::kMethod")));
+}
+
+TEST(Emit, PythonRowsTryScalarOverloadsAfterTheTensorOnes) {
+  Model model(parse_declarations(R"(
+- func: eq.Scalar(Tensor self, Scalar other) -> Tensor
+  scalar_of: eq.Tensor
+  variants: function
+- func: eq.Tensor(Tensor self, Tensor other) -> Tensor
+  variants: function
+  dispatch:
+    CPU: eq
+)",
+                                 "sdk/ops/binary.yaml"),
+              {"binary"});
+  const std::string rows = emit_python(model).at("op_bindings.inc");
+  EXPECT_LT(rows.find("\"eq.Tensor\""), rows.find("\"eq.Scalar\""));
+}
+
 TEST(Emit, AMethodTakesTheArgumentsOtherThanSelfInOrderWhereverSelfStands) {
   Model model(parse_declarations(R"(
 - func: polygamma(int n, Tensor self) -> Tensor

@@ -3,6 +3,7 @@
 //   codegen --emit=sdk --out_dir=bazel-out/.../sdk/ops sdk/ops/factories.yaml sdk/ops/binary.yaml
 //   codegen --emit=cpu [--cpu_shards=unary:2,binary:2] --out_dir=... sdk/ops/*.yaml
 //   codegen --emit=cuda --out_dir=... sdk/ops/*.yaml
+//   codegen --emit=python --out_dir=... sdk/ops/*.yaml
 //   codegen --check sdk/ops/*.yaml        # validate only
 //
 // Exits 1 with "file:line: message" on stderr for a bad declaration. Files whose content did not
@@ -32,8 +33,9 @@ void write_if_changed(const std::filesystem::path& path, const std::string& text
 }
 
 int usage() {
-  std::cerr << "usage: codegen (--emit=sdk|cpu|cuda [--cpu_shards=FAMILY:N,...] --out_dir=DIR | "
-               "--check) FILE.yaml...\n";
+  std::cerr
+      << "usage: codegen (--emit=sdk|cpu|cuda|python [--cpu_shards=FAMILY:N,...] --out_dir=DIR | "
+         "--check) FILE.yaml...\n";
   return 2;
 }
 
@@ -81,16 +83,17 @@ int main(int argc, char** argv) {
       yaml.push_back(arg);
     }
   }
-  if (yaml.empty() ||
-      (!check_only && (out_dir.empty() || (emit != "sdk" && emit != "cpu" && emit != "cuda")))) {
+  if (yaml.empty() || (!check_only && (out_dir.empty() || (emit != "sdk" && emit != "cpu" &&
+                                                           emit != "cuda" && emit != "python")))) {
     return usage();
   }
   try {
     const bp::codegen::Model model = bp::codegen::load_model(yaml);
     if (check_only) return 0;
-    const bp::codegen::Files files = emit == "sdk"   ? bp::codegen::emit_sdk(model)
-                                     : emit == "cpu" ? bp::codegen::emit_cpu(model, cpu_shards)
-                                                     : bp::codegen::emit_cuda(model);
+    const bp::codegen::Files files = emit == "sdk"    ? bp::codegen::emit_sdk(model)
+                                     : emit == "cpu"  ? bp::codegen::emit_cpu(model, cpu_shards)
+                                     : emit == "cuda" ? bp::codegen::emit_cuda(model)
+                                                      : bp::codegen::emit_python(model);
     std::filesystem::create_directories(out_dir);
     for (const auto& [name, text] : files)
       write_if_changed(std::filesystem::path(out_dir) / name, text);

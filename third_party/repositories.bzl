@@ -173,6 +173,35 @@ libtorch_repository = repository_rule(
     local = True,
 )
 
+# ---------------------------------------------------------------------------------------------
+# CPython's headers (Debian's python3-dev), for the Python extension module (//python). They live
+# in /usr/include/python3.X, below the toolchain's system directory but not on its search path,
+# so the folder is linked in and exposed as an include path; pyconfig.h includes the
+# architecture's own copy by its path under /usr/include, which the toolchain already searches.
+# ---------------------------------------------------------------------------------------------
+
+def _python_headers_impl(rctx):
+    include = "/usr/include/" + rctx.attr.version
+    if not rctx.path(include + "/Python.h").exists:
+        fail("%s/Python.h not found (apt-get install python3-dev): %s" % (include, _SETUP_HINT))
+    rctx.symlink(include, "include")
+    rctx.file("WORKSPACE", 'workspace(name = "%s")\n' % rctx.name)
+    rctx.file("BUILD.bazel", """package(default_visibility = ["//visibility:public"])
+
+cc_library(
+    name = "headers",
+    hdrs = glob(["include/**/*.h"]),
+    includes = ["include"],
+)
+""")
+
+python_headers_repository = repository_rule(
+    implementation = _python_headers_impl,
+    attrs = {"version": attr.string(default = "python3.11")},
+    local = True,
+)
+
+
 def backplane_dependencies():
     """Declares every external repository Backplane uses."""
     debian_rules_cc(name = "rules_cc")
@@ -239,3 +268,16 @@ def backplane_dependencies():
     )
     cuda_toolkit(name = "cuda")
     libtorch_repository(name = "libtorch")
+
+    # The Python module (//python): Debian's python3-dev, pybind11-dev and libdlpack-dev.
+    python_headers_repository(name = "python3")
+    system_headers_repository(
+        name = "pybind11",
+        library = "pybind11",
+        headers = ["pybind11/pybind11.h"],
+    )
+    system_headers_repository(
+        name = "dlpack",
+        library = "dlpack",
+        headers = ["dlpack/dlpack.h"],
+    )
