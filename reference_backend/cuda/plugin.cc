@@ -10,6 +10,7 @@
 
 #include <cstring>
 #include <memory>
+#include <string>
 
 #include "reference_backend/cuda/abi.h"
 #include "reference_backend/cuda/kernels.h"
@@ -97,6 +98,7 @@ void initialize(bp_plugin_desc* desc) {
   for (int i = 0; i < s->driver->device_count(); ++i) {
     s->devices.push_back(std::make_unique<CudaDevice>(*s->driver, i, &s->disk));
   }
+
   PluginState* st = s.get();
   set_state(std::move(s));
 
@@ -123,6 +125,15 @@ void initialize(bp_plugin_desc* desc) {
   check(api()->fallback_register(st->backend, api()->cpu_fallback, nullptr, &fallback));
   st->registrations.push_back(fallback);
   desc->unload = &unload;
+  // The load record names the devices the plugin drives ("cuda (NVIDIA H100 80GB HBM3)", or "cuda
+  // (emulated CUDA device (host))" under the emulated driver), and so does the conformance
+  // report. Set after backend_register, whose backend keeps the plain name "cuda" for messages.
+  // Static storage, as bp_plugin_desc asks.
+  static std::string name;
+  name = "cuda (";
+  for (size_t i = 0; i < st->devices.size(); ++i) name += (i ? ", " : "") + st->devices[i]->name();
+  name += ")";
+  desc->name = name.c_str();
 }
 
 }  // namespace
