@@ -121,8 +121,8 @@ LoadedPluginBackend::LoadedPluginBackend(const std::string& path, const std::str
     key_ = *key;
     const std::string loaded_as = loaded_name(api, path);
     const std::string& plugin = loaded_as.empty() ? b.plugin_name : loaded_as;
-    description_ = "plugin " + (plugin.empty() ? path : plugin) + " (" + path +
-                   "), dispatch key " + b.key;
+    description_ =
+        "plugin " + (plugin.empty() ? path : plugin) + " (" + path + "), dispatch key " + b.key;
     count_transfers(device_.type);
   } catch (...) {
     api->error_destroy(api->plugin_unload(plugin_));

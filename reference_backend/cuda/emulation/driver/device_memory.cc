@@ -41,24 +41,24 @@ CUresult DeviceMemory::allocate(size_t bytes, CUdeviceptr* out) {
   if (out == nullptr) return fail(CUDA_ERROR_INVALID_VALUE, "cuMemAlloc: dptr is NULL");
   if (bytes == 0) return fail(CUDA_ERROR_INVALID_VALUE, "cuMemAlloc of 0 bytes");
   if (should_fail(Fault::kAlloc)) {
-    return fail(CUDA_ERROR_OUT_OF_MEMORY,
-                "injected fault: cuMemAlloc of " + std::to_string(bytes) + " bytes runs out of memory");
+    return fail(CUDA_ERROR_OUT_OF_MEMORY, "injected fault: cuMemAlloc of " + std::to_string(bytes) +
+                                              " bytes runs out of memory");
   }
   const size_t body = (bytes + kGuardBytes - 1) / kGuardBytes * kGuardBytes;
   const size_t total = body + 2 * kGuardBytes;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (static_cast<size_t>(live_bytes_) + bytes > kCapacity) {
-      return fail(CUDA_ERROR_OUT_OF_MEMORY,
-                  "cuMemAlloc of " + std::to_string(bytes) + " bytes: the emulated device's " +
-                      std::to_string(kCapacity) + " bytes are exhausted");
+      return fail(CUDA_ERROR_OUT_OF_MEMORY, "cuMemAlloc of " + std::to_string(bytes) +
+                                                " bytes: the emulated device's " +
+                                                std::to_string(kCapacity) + " bytes are exhausted");
     }
   }
   Block block;
   block.bytes = bytes;
   if (total >= kMapThreshold) {
-    void* m = mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                   -1, 0);
+    void* m = mmap(nullptr, total, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (m == MAP_FAILED) {
       return fail(CUDA_ERROR_OUT_OF_MEMORY, "cuMemAlloc of " + std::to_string(bytes) +
                                                 " bytes: the host cannot map that much");
@@ -68,8 +68,8 @@ CUresult DeviceMemory::allocate(size_t bytes, CUdeviceptr* out) {
   } else {
     block.base = static_cast<char*>(std::aligned_alloc(kGuardBytes, total));
     if (block.base == nullptr) {
-      return fail(CUDA_ERROR_OUT_OF_MEMORY, "cuMemAlloc of " + std::to_string(bytes) +
-                                                " bytes: host memory exhausted");
+      return fail(CUDA_ERROR_OUT_OF_MEMORY,
+                  "cuMemAlloc of " + std::to_string(bytes) + " bytes: host memory exhausted");
     }
     std::memset(block.base + kGuardBytes, kUninitialised, body);
   }
@@ -91,8 +91,8 @@ CUresult DeviceMemory::allocate(size_t bytes, CUdeviceptr* out) {
 CUresult DeviceMemory::check_block_guards(uintptr_t p, const Block& b, const char* when) const {
   const auto* lead = reinterpret_cast<const unsigned char*>(b.base);
   const auto* trail = reinterpret_cast<const unsigned char*>(p + b.bytes);
-  const size_t trail_bytes = (b.bytes + kGuardBytes - 1) / kGuardBytes * kGuardBytes - b.bytes +
-                             kGuardBytes;
+  const size_t trail_bytes =
+      (b.bytes + kGuardBytes - 1) / kGuardBytes * kGuardBytes - b.bytes + kGuardBytes;
   for (size_t i = 0; i < kGuardBytes; ++i) {
     if (lead[i] != kGuardPattern) {
       return fail(CUDA_ERROR_ILLEGAL_ADDRESS,

@@ -54,9 +54,9 @@ class DeviceMemory {
 
  private:
   struct Block {
-    size_t bytes = 0;     // what the caller asked for
-    size_t mapped = 0;    // bytes of the whole mapping (guards included); 0: malloc'ed
-    char* base = nullptr; // start of the leading guard
+    size_t bytes = 0;      // what the caller asked for
+    size_t mapped = 0;     // bytes of the whole mapping (guards included); 0: malloc'ed
+    char* base = nullptr;  // start of the leading guard
   };
   CUresult check_block_guards(uintptr_t p, const Block& b, const char* when) const;
   std::string describe(uintptr_t p) const;

@@ -66,8 +66,8 @@ CUresult not_initialised(const char* what) {
 // The stream of a handle, or nullptr with the error explained.
 Stream* stream_of(CUstream h, const char* what, CUresult* result) {
   if (should_fail(Fault::kHandle)) {
-    *result = fail(CUDA_ERROR_INVALID_HANDLE, std::string("injected fault: ") + what +
-                                                  " is given an invalid stream handle");
+    *result = fail(CUDA_ERROR_INVALID_HANDLE,
+                   std::string("injected fault: ") + what + " is given an invalid stream handle");
     return nullptr;
   }
   if (h == nullptr || h == CU_STREAM_LEGACY || h == CU_STREAM_PER_THREAD) return &default_stream();
@@ -81,11 +81,12 @@ Stream* stream_of(CUstream h, const char* what, CUresult* result) {
 CUresult check_handle(const std::set<const void*>& set, const void* h, const char* what,
                       const char* kind) {
   if (should_fail(Fault::kHandle)) {
-    return fail(CUDA_ERROR_INVALID_HANDLE,
-                std::string("injected fault: ") + what + " is given an invalid " + kind + " handle");
+    return fail(CUDA_ERROR_INVALID_HANDLE, std::string("injected fault: ") + what +
+                                               " is given an invalid " + kind + " handle");
   }
   if (h == nullptr || !handles().contains(set, h)) {
-    return fail(CUDA_ERROR_INVALID_HANDLE, std::string(what) + ": not a " + kind + " of this driver");
+    return fail(CUDA_ERROR_INVALID_HANDLE,
+                std::string(what) + ": not a " + kind + " of this driver");
   }
   return CUDA_SUCCESS;
 }
@@ -113,8 +114,8 @@ CUresult copy(CUdeviceptr dst, const void* src, size_t n, CUstream h, bool dst_d
   }
   if (n == 0) return CUDA_SUCCESS;
   std::atomic<int64_t>& bytes = dst_device && src_device ? shared_counters().bytes_device_to_device
-                                : dst_device           ? shared_counters().bytes_host_to_device
-                                                       : shared_counters().bytes_device_to_host;
+                                : dst_device             ? shared_counters().bytes_host_to_device
+                                                         : shared_counters().bytes_device_to_host;
   bytes.fetch_add(static_cast<int64_t>(n));
   void* to = reinterpret_cast<void*>(dst);
   stream->enqueue([to, src, n] { std::memmove(to, src, n); });
@@ -141,8 +142,7 @@ constexpr ErrorText kErrors[] = {
     {CUDA_ERROR_ILLEGAL_ADDRESS, "CUDA_ERROR_ILLEGAL_ADDRESS",
      "an illegal memory access was encountered"},
     {CUDA_ERROR_LAUNCH_FAILED, "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure"},
-    {CUDA_ERROR_INVALID_PTX, "CUDA_ERROR_INVALID_PTX",
-     "a PTX JIT compilation failed"},
+    {CUDA_ERROR_INVALID_PTX, "CUDA_ERROR_INVALID_PTX", "a PTX JIT compilation failed"},
 };
 
 const ErrorText* error_text(CUresult code) {
@@ -288,14 +288,28 @@ CUresult cuDeviceGetAttribute(int* value, CUdevice_attribute attribute, CUdevice
   if (device != 0) return fail(CUDA_ERROR_INVALID_DEVICE, "cuDeviceGetAttribute: no such device");
   if (value == nullptr) return fail(CUDA_ERROR_INVALID_VALUE, "cuDeviceGetAttribute: NULL");
   switch (attribute) {
-    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *value = kComputeMajor; break;
-    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *value = kComputeMinor; break;
-    case CU_DEVICE_ATTRIBUTE_WARP_SIZE: *value = 32; break;
-    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *value = 1024; break;
-    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *value = 4; break;
-    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: *value = 0x7fffffff; break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
+      *value = kComputeMajor;
+      break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR:
+      *value = kComputeMinor;
+      break;
+    case CU_DEVICE_ATTRIBUTE_WARP_SIZE:
+      *value = 32;
+      break;
+    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+      *value = 1024;
+      break;
+    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
+      *value = 4;
+      break;
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X:
+      *value = 0x7fffffff;
+      break;
     case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y:
-    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: *value = 65535; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z:
+      *value = 65535;
+      break;
     default:
       return fail(CUDA_ERROR_INVALID_VALUE, "cuDeviceGetAttribute: attribute " +
                                                 std::to_string(static_cast<int>(attribute)) +
@@ -306,7 +320,8 @@ CUresult cuDeviceGetAttribute(int* value, CUdevice_attribute attribute, CUdevice
 
 CUresult cuDevicePrimaryCtxRetain(CUcontext* context, CUdevice device) {
   if (!g_initialised) return not_initialised("cuDevicePrimaryCtxRetain");
-  if (device != 0) return fail(CUDA_ERROR_INVALID_DEVICE, "cuDevicePrimaryCtxRetain: no such device");
+  if (device != 0)
+    return fail(CUDA_ERROR_INVALID_DEVICE, "cuDevicePrimaryCtxRetain: no such device");
   if (context == nullptr) return fail(CUDA_ERROR_INVALID_VALUE, "cuDevicePrimaryCtxRetain: NULL");
   ++g_context.retained;
   *context = reinterpret_cast<CUcontext>(&g_context);
@@ -314,9 +329,11 @@ CUresult cuDevicePrimaryCtxRetain(CUcontext* context, CUdevice device) {
 }
 
 CUresult cuDevicePrimaryCtxRelease(CUdevice device) {
-  if (device != 0) return fail(CUDA_ERROR_INVALID_DEVICE, "cuDevicePrimaryCtxRelease: no such device");
+  if (device != 0)
+    return fail(CUDA_ERROR_INVALID_DEVICE, "cuDevicePrimaryCtxRelease: no such device");
   if (g_context.retained == 0) {
-    return fail(CUDA_ERROR_INVALID_CONTEXT, "cuDevicePrimaryCtxRelease: the context is not retained");
+    return fail(CUDA_ERROR_INVALID_CONTEXT,
+                "cuDevicePrimaryCtxRelease: the context is not retained");
   }
   --g_context.retained;
   return CUDA_SUCCESS;
@@ -469,11 +486,12 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned
                                               "options and no dynamic shared memory");
   }
   if (gx * gy * gz == 0 || bx * by * bz == 0 || bx * by * bz > 1024) {
-    return fail(CUDA_ERROR_INVALID_VALUE, "cuLaunchKernel of " + function.name +
-                                              ": invalid grid or block dimensions");
+    return fail(CUDA_ERROR_INVALID_VALUE,
+                "cuLaunchKernel of " + function.name + ": invalid grid or block dimensions");
   }
   if (should_fail(Fault::kLaunch)) {
-    return fail(CUDA_ERROR_LAUNCH_FAILED, "injected fault: the launch of " + function.name + " fails");
+    return fail(CUDA_ERROR_LAUNCH_FAILED,
+                "injected fault: the launch of " + function.name + " fails");
   }
   // The parameter block is copied now, as cuLaunchKernel does; a pointer in it into freed
   // device memory is a use after free (integers that happen to look like one are unlikely).
@@ -487,9 +505,9 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned
     std::memcpy(&word, block.data() + offset, sizeof word);
     std::string why;
     if (word != 0 && device_memory().points_into_freed(word, &why)) {
-      return fail(CUDA_ERROR_ILLEGAL_ADDRESS, "cuLaunchKernel of " + function.name + ": parameter " +
-                                                  "bytes " + std::to_string(offset) + ".." +
-                                                  std::to_string(offset + 8) + ": " + why);
+      return fail(CUDA_ERROR_ILLEGAL_ADDRESS,
+                  "cuLaunchKernel of " + function.name + ": parameter " + "bytes " +
+                      std::to_string(offset) + ".." + std::to_string(offset + 8) + ": " + why);
     }
   }
   shared_counters().launches.fetch_add(1);
@@ -535,7 +553,8 @@ CUresult cuEventSynchronize(CUevent event) {
 
 CUresult cuEventElapsedTime(float* ms, CUevent start, CUevent end) {
   CUresult result = check_handle(handles().events, start, "cuEventElapsedTime", "event");
-  if (result == CUDA_SUCCESS) result = check_handle(handles().events, end, "cuEventElapsedTime", "event");
+  if (result == CUDA_SUCCESS)
+    result = check_handle(handles().events, end, "cuEventElapsedTime", "event");
   if (result != CUDA_SUCCESS) return result;
   if (ms == nullptr) return fail(CUDA_ERROR_INVALID_VALUE, "cuEventElapsedTime: NULL");
   auto* a = reinterpret_cast<Event*>(start);

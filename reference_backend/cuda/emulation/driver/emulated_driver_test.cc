@@ -211,8 +211,7 @@ TEST_F(EmulatedDriver, AnEventOrdersWorkAcrossStreams) {
   ASSERT_EQ(cuEventRecord(done, producer), CUDA_SUCCESS);
   ASSERT_EQ(cuStreamWaitEvent(consumer, done, 0), CUDA_SUCCESS);
   std::vector<float> host(256, 0.0f);
-  ASSERT_EQ(cuMemcpyDtoHAsync(host.data(), p, host.size() * sizeof(float), consumer),
-            CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyDtoHAsync(host.data(), p, host.size() * sizeof(float), consumer), CUDA_SUCCESS);
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   EXPECT_EQ(cuEventQuery(done), CUDA_ERROR_NOT_READY);
   EXPECT_EQ(cuStreamQuery(consumer), CUDA_ERROR_NOT_READY) << "the copy must wait for the event";
@@ -282,7 +281,9 @@ TEST_F(EmulatedDriver, ModulesNameTheirEntriesAndNeedAHostEmulation) {
   EXPECT_EQ(cuModuleUnload(other), CUDA_SUCCESS);
 
   // What real NVRTC produces (PTX) binds by its .entry names too.
-  const char ptx[] = "//\n.version 9.0\n.target sm_90\n.visible .entry test_fill(\n.param .align 8 .b8 p[16]\n)\n{\n}\n";
+  const char ptx[] =
+      "//\n.version 9.0\n.target sm_90\n.visible .entry test_fill(\n.param .align 8 .b8 "
+      "p[16]\n)\n{\n}\n";
   ASSERT_EQ(cuModuleLoadData(&other, ptx), CUDA_SUCCESS);
   EXPECT_EQ(cuModuleGetFunction(&f, other, "test_fill"), CUDA_SUCCESS);
   EXPECT_EQ(cuModuleUnload(other), CUDA_SUCCESS);

@@ -48,7 +48,8 @@ Module::~Module() = default;
 bool Module::defines(const std::string& name) const {
   switch (format_) {
     case Format::kEmulated:
-      return image_.find("\n" + std::string(kEmulatedImageEntry) + name + "\n") != std::string::npos;
+      return image_.find("\n" + std::string(kEmulatedImageEntry) + name + "\n") !=
+             std::string::npos;
     case Format::kPtx:
       return image_.find(".entry " + name + "(") != std::string::npos;
     case Format::kCubin:

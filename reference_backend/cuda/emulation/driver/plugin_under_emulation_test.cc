@@ -94,9 +94,8 @@ TEST_F(PluginUnderEmulation, AnOpRunsOnTheEmulatedDeviceAndTheLoadRecordNamesIt)
   {
     backplane::Tensor a = on_device({1, 2, 3});
     backplane::Tensor b = on_device({4, 5, 6});
-    backplane::Tensor c = backplane::Op(api_, "add.Tensor")
-                              .call({backplane::arg(a), backplane::arg(b)})
-                              .tensor(0);
+    backplane::Tensor c =
+        backplane::Op(api_, "add.Tensor").call({backplane::arg(a), backplane::arg(b)}).tensor(0);
     EXPECT_EQ(c.device().device_type, BP_DEVICE_CUDA);
     EXPECT_EQ(c.to_host<float>(), (std::vector<float>{5, 7, 9}));
   }
@@ -118,8 +117,8 @@ TEST_F(PluginUnderEmulation, OutOfMemoryIsAnOutOfMemoryError) {
   c_.inject("alloc", 1);
   const int64_t sizes[] = {1 << 20};
   bp_tensor* t = nullptr;
-  const backplane::ErrorHandle error(
-      api_, api_->tensor_empty(sizes, 1, BP_DTYPE_FLOAT32, kCuda, &t));
+  const backplane::ErrorHandle error(api_,
+                                     api_->tensor_empty(sizes, 1, BP_DTYPE_FLOAT32, kCuda, &t));
   ASSERT_TRUE(error);
   EXPECT_EQ(error.code(), BP_ERROR_OUT_OF_MEMORY);
   EXPECT_THAT(error.message(), HasSubstr("CUDA out of memory: tried to allocate 4 MiB"));
@@ -135,7 +134,8 @@ TEST_F(PluginUnderEmulation, AFailingLaunchFailsTheOpNamingTheLaunch) {
   backplane::Op add(api_, "add.Tensor");
   c_.inject("launch", 1);
   backplane::Results results(api_, 1);
-  const backplane::ErrorHandle error = add.try_call({backplane::arg(a), backplane::arg(b)}, results);
+  const backplane::ErrorHandle error =
+      add.try_call({backplane::arg(a), backplane::arg(b)}, results);
   ASSERT_TRUE(error);
   EXPECT_THAT(error.message(), HasSubstr("cuLaunchKernel failed: CUDA_ERROR_LAUNCH_FAILED"));
   EXPECT_THAT(error.message(), HasSubstr("injected fault: the launch of add_out__float32"));
@@ -160,12 +160,12 @@ TEST_F(PluginUnderEmulation, AnInvalidHandleFailsTheCallNamingTheDriverFunction)
 
 TEST_F(PluginUnderEmulation, AFailingNvrtcCompileFailsTheOpWithTheCompilersLog) {
   // float64 mul: compiled by no other test of this binary (kernels are kept on disk).
-  backplane::Tensor a =
-      backplane::Tensor::from_host<double>(api_, {1.5, 2.0}, {2}, kCuda);
+  backplane::Tensor a = backplane::Tensor::from_host<double>(api_, {1.5, 2.0}, {2}, kCuda);
   backplane::Op mul(api_, "mul.Tensor");
   c_.fail_compile(1);
   backplane::Results results(api_, 1);
-  const backplane::ErrorHandle error = mul.try_call({backplane::arg(a), backplane::arg(a)}, results);
+  const backplane::ErrorHandle error =
+      mul.try_call({backplane::arg(a), backplane::arg(a)}, results);
   ASSERT_TRUE(error);
   EXPECT_THAT(error.message(), HasSubstr("NVRTC failed to compile CUDA kernel mul_out__float64"));
   EXPECT_THAT(error.message(), HasSubstr("injected fault: the emulated NVRTC fails this compile"));
@@ -184,9 +184,8 @@ TEST_F(PluginUnderEmulation, APointwiseOpOverMoreThan2To31ElementsIsSplitAndComp
     backplane::Tensor four = backplane::Tensor::from_host<int8_t>(api_, {4}, {1}, kCuda);
     backplane::Tensor a = three.as_strided({n}, {0}, 0);
     backplane::Tensor b = four.as_strided({n}, {0}, 0);
-    backplane::Tensor c = backplane::Op(api_, "add.Tensor")
-                              .call({backplane::arg(a), backplane::arg(b)})
-                              .tensor(0);
+    backplane::Tensor c =
+        backplane::Op(api_, "add.Tensor").call({backplane::arg(a), backplane::arg(b)}).tensor(0);
     ASSERT_EQ(c.numel(), n);
     // The first elements, those around 2^31 and the last ones.
     for (int64_t at : {int64_t{0}, (int64_t{1} << 31) - 64, n - 64}) {

@@ -36,8 +36,10 @@ const bool kFaultsFromEnvironment = [] {
     } else if (name == "handle") {
       arm(Fault::kHandle, n);
     } else {
-      std::fprintf(stderr, "emulated CUDA driver: BP_EMULATED_CUDA_FAULT names '%s', not alloc, "
-                   "launch or handle; ignored\n", name.c_str());
+      std::fprintf(stderr,
+                   "emulated CUDA driver: BP_EMULATED_CUDA_FAULT names '%s', not alloc, "
+                   "launch or handle; ignored\n",
+                   name.c_str());
     }
     start = end + 1;
   }

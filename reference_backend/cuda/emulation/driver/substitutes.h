@@ -7,8 +7,9 @@
 // kernel of the same computation and common dtype (the kernel the plugin itself takes for mixed
 // dtypes). Its parameters are rewritten as the stand-in's (one dimension, each operand's dtype;
 // inputs passed by value, when the dynamic kernel of that by-value combination is absent too,
-// are stored in the parameter block and read from there). The result is the same computation, converted the same way; what is not
-// run is the chosen variant's loop. Launches of stand-ins are counted (control.h).
+// are stored in the parameter block and read from there). The result is the same computation,
+// converted the same way; what is not run is the chosen variant's loop. Launches of stand-ins are
+// counted (control.h).
 //
 // Thread safety: pure functions over the emulator's registry.
 #ifndef BACKPLANE_REFERENCE_BACKEND_CUDA_EMULATION_DRIVER_SUBSTITUTES_H_

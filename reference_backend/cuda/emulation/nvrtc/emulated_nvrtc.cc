@@ -48,8 +48,7 @@ bool compile_should_fail() {
 std::vector<std::string> entry_points(const std::string& source) {
   std::vector<std::string> names;
   const std::string marker = "__global__ void";
-  for (size_t at = source.find(marker); at != std::string::npos;
-       at = source.find(marker, at + 1)) {
+  for (size_t at = source.find(marker); at != std::string::npos; at = source.find(marker, at + 1)) {
     size_t i = at + marker.size();
     auto skip_space = [&] {
       while (i < source.size() && std::isspace(static_cast<unsigned char>(source[i]))) ++i;
@@ -84,11 +83,16 @@ int64_t bp_emulated_nvrtc_compiles(void) { return g_compiles.load(); }
 
 const char* nvrtcGetErrorString(nvrtcResult result) {
   switch (result) {
-    case NVRTC_SUCCESS: return "NVRTC_SUCCESS";
-    case NVRTC_ERROR_INVALID_INPUT: return "NVRTC_ERROR_INVALID_INPUT";
-    case NVRTC_ERROR_INVALID_PROGRAM: return "NVRTC_ERROR_INVALID_PROGRAM";
-    case NVRTC_ERROR_COMPILATION: return "NVRTC_ERROR_COMPILATION";
-    default: return "NVRTC_ERROR (emulated NVRTC)";
+    case NVRTC_SUCCESS:
+      return "NVRTC_SUCCESS";
+    case NVRTC_ERROR_INVALID_INPUT:
+      return "NVRTC_ERROR_INVALID_INPUT";
+    case NVRTC_ERROR_INVALID_PROGRAM:
+      return "NVRTC_ERROR_INVALID_PROGRAM";
+    case NVRTC_ERROR_COMPILATION:
+      return "NVRTC_ERROR_COMPILATION";
+    default:
+      return "NVRTC_ERROR (emulated NVRTC)";
   }
 }
 
@@ -137,7 +141,8 @@ nvrtcResult nvrtcCompileProgram(nvrtcProgram program, int num_options, const cha
     if (option.rfind("--gpu-architecture=", 0) == 0) target = option.substr(19);
   }
   if (compile_should_fail()) {
-    program->log = program->name + "(1): error: injected fault: the emulated NVRTC fails this compile";
+    program->log =
+        program->name + "(1): error: injected fault: the emulated NVRTC fails this compile";
     return NVRTC_ERROR_COMPILATION;
   }
   const std::vector<std::string> entries = entry_points(program->source);
@@ -145,8 +150,10 @@ nvrtcResult nvrtcCompileProgram(nvrtcProgram program, int num_options, const cha
     program->log = program->name + ": error: the program defines no __global__ entry point";
     return NVRTC_ERROR_COMPILATION;
   }
-  program->image = std::string(bp::emulated_cuda::kEmulatedImageMagic) + "// target " + target + "\n";
-  for (const std::string& e : entries) program->image += bp::emulated_cuda::kEmulatedImageEntry + e + "\n";
+  program->image =
+      std::string(bp::emulated_cuda::kEmulatedImageMagic) + "// target " + target + "\n";
+  for (const std::string& e : entries)
+    program->image += bp::emulated_cuda::kEmulatedImageEntry + e + "\n";
   return NVRTC_SUCCESS;
 }
 
@@ -164,18 +171,22 @@ nvrtcResult nvrtcGetProgramLog(nvrtcProgram program, char* log) {
 
 // PTX and CUBIN are the same image (text, NUL-terminated like PTX).
 nvrtcResult nvrtcGetPTXSize(nvrtcProgram program, size_t* size) {
-  if (program == nullptr || size == nullptr || program->image.empty()) return NVRTC_ERROR_INVALID_INPUT;
+  if (program == nullptr || size == nullptr || program->image.empty())
+    return NVRTC_ERROR_INVALID_INPUT;
   *size = program->image.size() + 1;
   return NVRTC_SUCCESS;
 }
 
 nvrtcResult nvrtcGetPTX(nvrtcProgram program, char* out) {
-  if (program == nullptr || out == nullptr || program->image.empty()) return NVRTC_ERROR_INVALID_INPUT;
+  if (program == nullptr || out == nullptr || program->image.empty())
+    return NVRTC_ERROR_INVALID_INPUT;
   std::memcpy(out, program->image.c_str(), program->image.size() + 1);
   return NVRTC_SUCCESS;
 }
 
-nvrtcResult nvrtcGetCUBINSize(nvrtcProgram program, size_t* size) { return nvrtcGetPTXSize(program, size); }
+nvrtcResult nvrtcGetCUBINSize(nvrtcProgram program, size_t* size) {
+  return nvrtcGetPTXSize(program, size);
+}
 nvrtcResult nvrtcGetCUBIN(nvrtcProgram program, char* out) { return nvrtcGetPTX(program, out); }
 
 }  // extern "C"
