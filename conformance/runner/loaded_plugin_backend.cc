@@ -49,6 +49,25 @@ std::vector<BackendRecord> added(const std::vector<BackendRecord>& before,
   return out;
 }
 
+// The name the plugin gave itself in its last load record from `path` ("" if none): a plugin
+// may name what it drives there once initialised ("cuda (emulated CUDA device (host))").
+std::string loaded_name(const bp_api* api, const std::string& path) {
+  std::string name;
+  struct Visit {
+    const std::string& path;
+    std::string& name;
+  } visit{path, name};
+  api->error_destroy(api->plugin_load_records(
+      [](void* user_data, const bp_plugin_load_record* r) {
+        auto& v = *static_cast<Visit*>(user_data);
+        if (r->loaded && r->path != nullptr && v.path == r->path && r->plugin_name != nullptr) {
+          v.name = r->plugin_name;
+        }
+      },
+      &visit));
+  return name;
+}
+
 std::string names_of(const std::vector<BackendRecord>& list) {
   std::string out;
   for (const BackendRecord& b : list) out += (out.empty() ? "" : ", ") + b.name;
@@ -100,8 +119,10 @@ LoadedPluginBackend::LoadedPluginBackend(const std::string& path, const std::str
     name_ = b.name;
     device_ = Device(static_cast<DeviceType>(b.device_type), 0);
     key_ = *key;
-    description_ = "plugin " + (b.plugin_name.empty() ? path : b.plugin_name) + " (" + path +
-                   "), dispatch key " + b.key;
+    const std::string loaded_as = loaded_name(api, path);
+    const std::string& plugin = loaded_as.empty() ? b.plugin_name : loaded_as;
+    description_ =
+        "plugin " + (plugin.empty() ? path : plugin) + " (" + path + "), dispatch key " + b.key;
     count_transfers(device_.type);
   } catch (...) {
     api->error_destroy(api->plugin_unload(plugin_));

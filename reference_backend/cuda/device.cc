@@ -99,35 +99,96 @@ void CudaDevice::activate() const {
   driver_.check(driver_.cuCtxSetCurrent(context_), "cuCtxSetCurrent");
 }
 
+CUstream CudaDevice::current_stream() const {
+  CUstream s = stream_source_ ? stream_source_() : nullptr;
+  return s != nullptr ? s : stream_;
+}
+
+CUstream CudaDevice::create_stream() const {
+  activate();
+  CUstream s = nullptr;
+  driver_.check(driver_.cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  std::lock_guard<std::mutex> lock(streams_mutex_);
+  streams_.insert(s);
+  return s;
+}
+
+void CudaDevice::destroy_stream(CUstream s) const {
+  activate();
+  {
+    std::lock_guard<std::mutex> lock(streams_mutex_);
+    streams_.erase(s);
+  }
+  driver_.check(driver_.cuStreamDestroy(s), "cuStreamDestroy");
+}
+
+bool CudaDevice::has_streams() const {
+  std::lock_guard<std::mutex> lock(streams_mutex_);
+  return !streams_.empty();
+}
+
+void CudaDevice::synchronize_all() const {
+  // Holding the lock: no stream is destroyed while it is being waited for.
+  std::lock_guard<std::mutex> lock(streams_mutex_);
+  synchronize_stream(stream_);
+  for (CUstream s : streams_) synchronize_stream(s);
+}
+
+void CudaDevice::stream_wait(CUstream waiter, CUstream waitee) const {
+  activate();
+  CUevent event = nullptr;
+  driver_.check(driver_.cuEventCreate(&event, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+  // The event may be destroyed at once: the wait keeps what it needs (as CUDA documents).
+  CUresult result = driver_.cuEventRecord(event, waitee != nullptr ? waitee : stream_);
+  if (result == CUDA_SUCCESS) {
+    result = driver_.cuStreamWaitEvent(waiter != nullptr ? waiter : stream_, event, 0);
+  }
+  driver_.cuEventDestroy(event);
+  driver_.check(result, "cuStreamWaitEvent");
+}
+
+bool CudaDevice::stream_idle(CUstream s) const {
+  activate();
+  const CUresult result = driver_.cuStreamQuery(s != nullptr ? s : stream_);
+  if (result == CUDA_ERROR_NOT_READY) return false;
+  driver_.check(result, "cuStreamQuery");
+  return true;
+}
+
+void CudaDevice::synchronize_stream(CUstream s) const {
+  activate();
+  driver_.check(driver_.cuStreamSynchronize(s != nullptr ? s : stream_), "cuStreamSynchronize");
+}
+
 void CudaDevice::launch(void* function, Dim3 grid, Dim3 block, const void* params) const {
   activate();
   void* args[] = {const_cast<void*>(params)};
-  driver_.check(driver_.cuLaunchKernel(static_cast<CUfunction>(function), grid.x, grid.y, grid.z,
-                                       block.x, block.y, block.z, 0, stream_, args, nullptr),
-                "cuLaunchKernel");
+  driver_.check(
+      driver_.cuLaunchKernel(static_cast<CUfunction>(function), grid.x, grid.y, grid.z, block.x,
+                             block.y, block.z, 0, current_stream(), args, nullptr),
+      "cuLaunchKernel");
 }
 
-void CudaDevice::synchronize() const {
-  activate();
-  driver_.check(driver_.cuStreamSynchronize(stream_), "cuStreamSynchronize");
-}
+void CudaDevice::synchronize() const { synchronize_stream(current_stream()); }
 
 void CudaDevice::copy_to_host(void* dst, const void* src, size_t n) const {
   activate();
-  driver_.check(driver_.cuMemcpyDtoHAsync(dst, address(src), n, stream_), "cuMemcpyDtoHAsync");
+  driver_.check(driver_.cuMemcpyDtoHAsync(dst, address(src), n, current_stream()),
+                "cuMemcpyDtoHAsync");
   synchronize();
 }
 
 void CudaDevice::copy_from_host(void* dst, const void* src, size_t n) const {
   activate();
-  driver_.check(driver_.cuMemcpyHtoDAsync(address(dst), src, n, stream_), "cuMemcpyHtoDAsync");
+  driver_.check(driver_.cuMemcpyHtoDAsync(address(dst), src, n, current_stream()),
+                "cuMemcpyHtoDAsync");
   // The host buffer may be reused as soon as we return.
   synchronize();
 }
 
 void CudaDevice::copy_within(void* dst, const void* src, size_t n) const {
   activate();
-  driver_.check(driver_.cuMemcpyDtoDAsync(address(dst), address(src), n, stream_),
+  driver_.check(driver_.cuMemcpyDtoDAsync(address(dst), address(src), n, current_stream()),
                 "cuMemcpyDtoDAsync");
 }
 

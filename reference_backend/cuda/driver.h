@@ -44,6 +44,8 @@ namespace bp::cuda {
   X(cuStreamCreate)                 \
   X(cuStreamDestroy)                \
   X(cuStreamSynchronize)            \
+  X(cuStreamQuery)                  \
+  X(cuStreamWaitEvent)              \
   X(cuModuleLoadData)               \
   X(cuModuleUnload)                 \
   X(cuModuleGetFunction)            \

@@ -47,6 +47,9 @@ int vector_width(uintptr_t address, int itemsize) {
 }
 
 jit::FastDivider fast_divider(uint32_t divisor) {
+  // Empty plans (a size of 0) launch nothing but still describe their sizes: no divider needed,
+  // and computing one would divide by zero.
+  if (divisor == 0) return {0, 0, 0};
   uint32_t shift = 0;
   while (shift < 32 && (uint64_t{1} << shift) < divisor) ++shift;
   const uint64_t magic = ((uint64_t{1} << 32) * ((uint64_t{1} << shift) - divisor)) / divisor + 1;

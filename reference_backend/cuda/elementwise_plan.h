@@ -51,7 +51,8 @@ ElementwiseLaunch plan_elementwise(const Computation& computation, Dtype dtype, 
 
 // The vector width (4, 2 or 1) whose alignment every address has, for elements of `itemsize`.
 int vector_width(uintptr_t address, int itemsize);
-// PyTorch's IntDivider for `divisor` (1 <= divisor <= INT32_MAX).
+// PyTorch's IntDivider for `divisor` (1 <= divisor <= INT32_MAX; 0, a size of an empty plan,
+// gives a divider that is never used).
 jit::FastDivider fast_divider(uint32_t divisor);
 // Whether the plan's elements and byte offsets fit 32-bit indexing.
 bool fits_32bit(const IterPlan& plan);

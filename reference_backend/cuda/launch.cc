@@ -39,7 +39,9 @@ void run_reduce(CudaDevice& device, const ReduceLaunch& launch) {
   if (launch.chunks > 1) {
     args.mode = 2;  // kFinalize (jit/reduce.cuh)
     device.launch(f, {launch.grid_x, 1}, {launch.block_x, launch.block_y}, &args);
-    // Freed blocks are only reused by work queued later on the same stream.
+    // Freed blocks are only reused by work queued later on the same stream; with several
+    // streams, by any of them (device.h): wait for the finalisation first then.
+    if (device.has_streams()) device.synchronize_all();
     device.allocator().deallocate(workspace);
   }
 }

@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <nvrtc.h>
 
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 
@@ -28,11 +29,17 @@ struct Nvrtc::Functions {
 
 namespace {
 
+// $BP_CUDA_NVRTC when set (tests name the emulated NVRTC, emulation/nvrtc), else libnvrtc.so.13.
+std::string library_path() {
+  const char* env = std::getenv("BP_CUDA_NVRTC");
+  return env != nullptr && *env != '\0' ? env : "libnvrtc.so.13";
+}
+
 template <typename F>
 void bind(void* handle, F& fn, const char* name) {
   fn = reinterpret_cast<F>(dlsym(handle, name));
-  BP_CUDA_CHECK(fn != nullptr, BP_ERROR_UNAVAILABLE, "NVRTC unavailable: libnvrtc.so.13 lacks ",
-                name);
+  BP_CUDA_CHECK(fn != nullptr, BP_ERROR_UNAVAILABLE, "NVRTC unavailable: ", library_path(),
+                " lacks ", name);
 }
 
 }  // namespace
@@ -48,7 +55,7 @@ const Nvrtc& Nvrtc::get() {
   static std::string failure;
   std::call_once(once, [] {
     // Kept open for the life of the process (NVRTC caches state across programs).
-    void* handle = dlopen("libnvrtc.so.13", RTLD_NOW | RTLD_LOCAL);
+    void* handle = dlopen(library_path().c_str(), RTLD_NOW | RTLD_LOCAL);
     if (handle == nullptr) {
       failure = std::string("NVRTC unavailable: ") + dlerror();
       return;

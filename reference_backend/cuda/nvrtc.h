@@ -1,5 +1,6 @@
-// NVRTC, loaded with dlopen (libnvrtc.so.13) on first use and kept for the life of the process;
-// nothing links it, so the plugin loads on machines without CUDA.
+// NVRTC, loaded with dlopen (libnvrtc.so.13, or the library $BP_CUDA_NVRTC names: tests name the
+// emulated NVRTC, emulation/nvrtc) on first use and kept for the life of the process; nothing
+// links it, so the plugin loads on machines without CUDA.
 //
 //   const Nvrtc& nvrtc = Nvrtc::get();                     // throws Error(UNAVAILABLE) if absent
 //   Nvrtc::Output out = nvrtc.compile(source, "add.cu", {"--gpu-architecture=sm_90"},

@@ -1,7 +1,8 @@
 // The plugin's entry point: bp_plugin_init loads the CUDA driver and NVRTC (dlopen), creates a
 // CudaDevice per GPU, registers the "cuda" backend (allocator: the devices' caching allocators;
-// copies and synchronisation: the devices' streams) and its kernels (kernels.h), with the host's
-// CPU fallback for every op without a CUDA kernel.
+// copies and synchronisation: the devices' streams; stream hooks: CUstreams, work going to the
+// calling thread's current stream) and its kernels (kernels.h), with the host's CPU fallback for
+// every op without a CUDA kernel.
 //
 // Without a usable driver (no libcuda.so.1, the toolkit's stub, no GPU) or without NVRTC it
 // registers nothing and returns BP_ERROR_UNAVAILABLE "CUDA unavailable: <reason>", which the host
@@ -10,6 +11,7 @@
 
 #include <cstring>
 #include <memory>
+#include <string>
 
 #include "reference_backend/cuda/abi.h"
 #include "reference_backend/cuda/kernels.h"
@@ -25,7 +27,12 @@ bp_error* allocate(void*, bp_device device, size_t nbytes, void** out) {
 
 void deallocate(void*, bp_device device, void* ptr) {
   // The host frees memory it got from us; a failure here has no one to report to.
-  bp_error* error = guarded([&] { device_at(device).allocator().deallocate(ptr); });
+  bp_error* error = guarded([&] {
+    CudaDevice& d = device_at(device);
+    // Another stream may still use the block the allocator would hand out again (device.h).
+    if (d.has_streams()) d.synchronize_all();
+    d.allocator().deallocate(ptr);
+  });
   if (error != nullptr) api()->error_destroy(error);
 }
 
@@ -51,6 +58,44 @@ bp_error* synchronize(void*, bp_device device) {
   return guarded([&] { device_at(device).synchronize(); });
 }
 
+// Stream hooks: a stream of the backend is a CUstream of its device (nullptr: the default one).
+bp_error* stream_create(void*, bp_device device, void** out) {
+  return guarded([&] { *out = device_at(device).create_stream(); });
+}
+
+bp_error* stream_destroy(void*, bp_device device, void* stream) {
+  return guarded([&] { device_at(device).destroy_stream(static_cast<CUstream>(stream)); });
+}
+
+bp_error* stream_synchronize(void*, bp_device device, void* stream) {
+  return guarded([&] { device_at(device).synchronize_stream(static_cast<CUstream>(stream)); });
+}
+
+bp_error* stream_wait(void*, bp_device device, void* waiter, void* waitee) {
+  return guarded([&] {
+    device_at(device).stream_wait(static_cast<CUstream>(waiter), static_cast<CUstream>(waitee));
+  });
+}
+
+bp_error* stream_query(void*, bp_device device, void* stream, bool* idle) {
+  return guarded([&] { *idle = device_at(device).stream_idle(static_cast<CUstream>(stream)); });
+}
+
+// The calling thread's current stream of `device` as the host keeps it (nullptr: the default
+// stream, also if the host cannot say).
+CUstream host_current_stream(bp_device device) {
+  bp_stream* stream = nullptr;
+  bp_error* error = api()->stream_current(device, &stream);
+  void* native = nullptr;
+  bp_device on{};
+  if (error == nullptr) error = api()->stream_native(stream, &on, &native);
+  if (error != nullptr) {
+    api()->error_destroy(error);
+    return nullptr;
+  }
+  return static_cast<CUstream>(native);
+}
+
 // The backend's memory may outlive the backend (tensors released after the plugin's unload):
 // the devices and their allocators go only when the host says the last of it was freed.
 void release_devices(void*) { set_state(nullptr); }
@@ -72,6 +117,17 @@ const bp_allocator kAllocator = [] {
   a.allocate = &allocate;
   a.deallocate = &deallocate;
   return a;
+}();
+
+const bp_stream_fns kStreams = [] {
+  bp_stream_fns f{};
+  f.struct_size = sizeof f;
+  f.create = &stream_create;
+  f.destroy = &stream_destroy;
+  f.synchronize = &stream_synchronize;
+  f.wait = &stream_wait;
+  f.query = &stream_query;
+  return f;
 }();
 
 const bp_copy_fns kCopies = [] {
@@ -97,6 +153,7 @@ void initialize(bp_plugin_desc* desc) {
   for (int i = 0; i < s->driver->device_count(); ++i) {
     s->devices.push_back(std::make_unique<CudaDevice>(*s->driver, i, &s->disk));
   }
+
   PluginState* st = s.get();
   set_state(std::move(s));
 
@@ -107,8 +164,13 @@ void initialize(bp_plugin_desc* desc) {
   backend.allocator = &kAllocator;
   backend.copies = &kCopies;
   backend.on_released = &release_devices;
+  backend.streams = &kStreams;
   check(api()->backend_register(&backend, &st->backend));
   check(api()->backend_device_type(st->backend, &st->device_type));
+  for (auto& device : st->devices) {
+    const bp_device d{st->device_type, device->index()};
+    device->set_stream_source([d] { return host_current_stream(d); });
+  }
 
   for (const KernelRegistration& k : plugin_registrations()) {
     bp_registration* r = nullptr;
@@ -123,6 +185,15 @@ void initialize(bp_plugin_desc* desc) {
   check(api()->fallback_register(st->backend, api()->cpu_fallback, nullptr, &fallback));
   st->registrations.push_back(fallback);
   desc->unload = &unload;
+  // The load record names the devices the plugin drives ("cuda (NVIDIA H100 80GB HBM3)", or "cuda
+  // (emulated CUDA device (host))" under the emulated driver), and so does the conformance
+  // report. Set after backend_register, whose backend keeps the plain name "cuda" for messages.
+  // Static storage, as bp_plugin_desc asks.
+  static std::string name;
+  name = "cuda (";
+  for (size_t i = 0; i < st->devices.size(); ++i) name += (i ? ", " : "") + st->devices[i]->name();
+  name += ")";
+  desc->name = name.c_str();
 }
 
 }  // namespace

@@ -46,7 +46,8 @@ int main(int argc, char** argv) {
     thunks += "void run_" + entry + "(const void* p) {\n  " + ns + "::" + entry +
               "(*static_cast<const " + ns + "::bp::jit::" + args + "*>(p));\n}\n";
     registrations += "    bp::emulation::register_emulated_kernel(\"" + entry + "\", {&run_" +
-                     entry + ", " + (cooperative ? "true" : "false") + "});\n";
+                     entry + ", " + (cooperative ? "true" : "false") + ", sizeof(" + ns +
+                     "::bp::jit::" + args + ")});\n";
   };
   const auto kernels = bp::cuda::emulated_elementwise_kernels();
   for (size_t i = static_cast<size_t>(shard); i < kernels.size();

@@ -1,7 +1,10 @@
 #include "reference_backend/cuda/emulation/emulator.h"
 
+#include <ucontext.h>
+
 #include <barrier>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -17,13 +20,35 @@ std::map<std::string, EmulatedKernel, std::less<>>& registry() {
   return *kernels;
 }
 
-// The block the calling emulator thread belongs to (cooperative launches).
+// Cooperative blocks run their threads either as fibers of the calling thread (switching at
+// every barrier: fast, one host thread) or, under AddressSanitizer and ThreadSanitizer, which do
+// not follow stack switches without annotations, as host threads meeting at a std::barrier.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kFibers = false;
+#else
+constexpr bool kFibers = true;
+#endif
+
+// The block the calling emulator thread (or fiber) belongs to (cooperative launches).
 struct BlockContext {
   explicit BlockContext(int threads) : barrier(threads), words(static_cast<size_t>(threads)) {}
   std::barrier<> barrier;
   std::vector<uint32_t> words;
+  // Fibers: the scheduler's context and the current fiber's.
+  ucontext_t scheduler{};
+  ucontext_t* current = nullptr;
 };
 thread_local BlockContext* current_block = nullptr;
+
+// Waits for every thread of the block: a fiber returns to the scheduler, which runs the others up
+// to the same barrier before resuming it.
+void block_barrier() {
+  if (kFibers) {
+    swapcontext(current_block->current, &current_block->scheduler);
+  } else {
+    current_block->barrier.arrive_and_wait();
+  }
+}
 
 int linear_thread() {
   return static_cast<int>(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
@@ -39,17 +64,17 @@ void set_indices(Dim grid, Dim block, unsigned bx, unsigned by, unsigned bz, int
 }  // namespace
 
 void sync_threads() {
-  if (current_block != nullptr) current_block->barrier.arrive_and_wait();
+  if (current_block != nullptr) block_barrier();
 }
 
 uint32_t shuffle_word(uint32_t word, int source_lane, bool) {
   const int t = linear_thread();
   current_block->words[static_cast<size_t>(t)] = word;
-  current_block->barrier.arrive_and_wait();
+  block_barrier();
   const size_t source = static_cast<size_t>(t / 32 * 32 + source_lane);
   const uint32_t result =
       source < current_block->words.size() ? current_block->words[source] : word;
-  current_block->barrier.arrive_and_wait();
+  block_barrier();
   return result;
 }
 
@@ -69,6 +94,80 @@ std::vector<std::string> emulated_kernel_names() {
   return names;
 }
 
+namespace {
+
+// One fiber per thread of the block, run round-robin from barrier to barrier until all return.
+// The scheduler sets a fiber's indices (thread_local) before resuming it.
+struct Fiber {
+  ucontext_t context{};
+  char* stack = nullptr;
+  bool finished = false;
+};
+
+struct FiberStart {
+  const EmulatedKernel* kernel;
+  const void* params;
+  Fiber* fiber;
+};
+thread_local FiberStart* fiber_start = nullptr;
+
+void fiber_main() {
+  FiberStart start = *fiber_start;
+  start.kernel->entry(start.params);
+  start.fiber->finished = true;
+  // Returning resumes uc_link, the scheduler.
+}
+
+// Kernels use little stack (no recursion, small arrays); generous all the same. Only touched pages
+// cost memory.
+constexpr size_t kFiberStackBytes = 128 * 1024;
+
+// Fiber stacks, kept across launches (cooperative launches are serialised).
+char* fiber_stack(size_t index) {
+  static auto* stacks = new std::vector<std::unique_ptr<char[]>>();
+  while (stacks->size() <= index) stacks->emplace_back(new char[kFiberStackBytes]);
+  return (*stacks)[index].get();
+}
+
+void run_block_fibers(BlockContext& context, const EmulatedKernel& kernel, Dim grid, Dim block,
+                      const void* params, int threads) {
+  std::vector<Fiber> fibers(static_cast<size_t>(threads));
+  for (size_t t = 0; t < fibers.size(); ++t) fibers[t].stack = fiber_stack(t);
+  current_block = &context;
+  for (unsigned bz = 0; bz < grid.z; ++bz) {
+    for (unsigned by = 0; by < grid.y; ++by) {
+      for (unsigned bx = 0; bx < grid.x; ++bx) {
+        for (int t = 0; t < threads; ++t) {
+          Fiber& f = fibers[static_cast<size_t>(t)];
+          f.finished = false;
+          getcontext(&f.context);
+          f.context.uc_stack.ss_sp = f.stack;
+          f.context.uc_stack.ss_size = kFiberStackBytes;
+          f.context.uc_link = &context.scheduler;
+          makecontext(&f.context, &fiber_main, 0);
+        }
+        bool all_finished = false;
+        while (!all_finished) {
+          all_finished = true;
+          for (int t = 0; t < threads; ++t) {
+            Fiber& f = fibers[static_cast<size_t>(t)];
+            if (f.finished) continue;
+            set_indices(grid, block, bx, by, bz, t);
+            FiberStart start{&kernel, params, &f};
+            fiber_start = &start;
+            context.current = &f.context;
+            swapcontext(&context.scheduler, &f.context);
+            if (!f.finished) all_finished = false;
+          }
+        }
+      }
+    }
+  }
+  current_block = nullptr;
+}
+
+}  // namespace
+
 void emulate_launch(const EmulatedKernel& kernel, Dim grid, Dim block, const void* params) {
   const int threads = static_cast<int>(block.x * block.y * block.z);
   if (!kernel.cooperative) {
@@ -84,7 +183,14 @@ void emulate_launch(const EmulatedKernel& kernel, Dim grid, Dim block, const voi
     }
     return;
   }
+  // `__shared__` is a static local (host_shim.h): one cooperative block in the process at a time.
+  static std::mutex cooperative_launch;
+  std::lock_guard<std::mutex> one_at_a_time(cooperative_launch);
   BlockContext context(threads);
+  if (kFibers) {
+    run_block_fibers(context, kernel, grid, block, params, threads);
+    return;
+  }
   std::vector<std::thread> workers;
   for (int t = 0; t < threads; ++t) {
     workers.emplace_back([&, t] {

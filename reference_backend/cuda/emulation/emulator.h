@@ -7,12 +7,16 @@
 //
 // Elementwise kernels (no barriers) run thread after thread. Kernels registered as cooperative
 // (reductions: __syncthreads, warp shuffles) run the threads of a block concurrently, one block
-// after another, on as many host threads as the block has.
+// after another: as fibers of the calling thread, switched at every barrier, or (under ASan and
+// TSan, which need annotations to follow fibers) on as many host threads as the block has.
 //
-// Thread safety: registration happens in static initialisers; launches may not overlap.
+// Thread safety: registration happens in static initialisers. Launches may overlap (an emulated
+// driver runs one per stream); cooperative launches are serialised, since a block's shared memory
+// is a static of the kernel's code.
 #ifndef BACKPLANE_REFERENCE_BACKEND_CUDA_EMULATION_EMULATOR_H_
 #define BACKPLANE_REFERENCE_BACKEND_CUDA_EMULATION_EMULATOR_H_
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +26,9 @@ namespace bp::emulation {
 struct EmulatedKernel {
   void (*entry)(const void* params) = nullptr;
   bool cooperative = false;
+  // sizeof the parameter block the entry reads (an emulated driver copies it at launch, as
+  // cuLaunchKernel does, and checks the pointers in it).
+  size_t params_size = 0;
   explicit operator bool() const { return entry != nullptr; }
 };
 
