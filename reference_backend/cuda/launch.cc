@@ -26,24 +26,28 @@ void run_elementwise(CudaDevice& device, const ElementwiseLaunch& launch) {
   device.launch(f, {launch.blocks}, {static_cast<unsigned>(jit::kThreads)}, launch.params());
 }
 
-void run_reduce(CudaDevice& device, const ReduceLaunch& launch) {
-  if (launch.grid_x == 0) return;
-  void* f = entry_point(device, launch.kernel);
-  jit::ReduceArgs args = launch.args;
+void run_reduce(CudaDevice& device, const ReduceGroup& group) {
   void* workspace = nullptr;
-  if (launch.chunks > 1) {
-    workspace = device.allocator().allocate(launch.partial_bytes);
-    args.partials = static_cast<char*>(workspace);
+  if (group.partial_bytes > 0) workspace = device.allocator().allocate(group.partial_bytes);
+  const std::vector<ReduceStep> steps = reduce_steps(group, static_cast<char*>(workspace));
+  void* f = steps.empty() ? nullptr : entry_point(device, group.parts[0].launch.kernel);
+  for (const ReduceStep& step : steps) {
+    device.launch(f, {step.grid_x, step.grid_y}, {step.block_x, step.block_y}, &step.args);
   }
-  device.launch(f, {launch.grid_x, launch.chunks}, {launch.block_x, launch.block_y}, &args);
-  if (launch.chunks > 1) {
-    args.mode = 2;  // kFinalize (jit/reduce.cuh)
-    device.launch(f, {launch.grid_x, 1}, {launch.block_x, launch.block_y}, &args);
+  if (workspace != nullptr) {
     // Freed blocks are only reused by work queued later on the same stream; with several
-    // streams, by any of them (device.h): wait for the finalisation first then.
+    // streams, by any of them (device.h): wait for the last step first then.
     if (device.has_streams()) device.synchronize_all();
     device.allocator().deallocate(workspace);
   }
+}
+
+void run_reduce(CudaDevice& device, const ReduceLaunch& launch) {
+  run_reduce(device, group_of(launch));
+}
+
+void run_reduce(CudaDevice& device, std::span<const ReduceGroup> groups) {
+  for (const ReduceGroup& group : groups) run_reduce(device, group);
 }
 
 void run_along_dim(CudaDevice& device, const AlongDimLaunch& launch) {

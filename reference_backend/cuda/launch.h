@@ -3,11 +3,14 @@
 //
 //   run_elementwise(device, plan_elementwise(...));
 //   run_reduce(device, plan_reduce(...));    // two launches and a workspace for split reductions
+//   run_reduce(device, plan_reduce_parts(...));  // any size: 32-bit parts, combined
 //   run_along_dim(device, plan_along_dim(...));
 //
 // Thread safety: as CudaDevice.
 #ifndef BACKPLANE_REFERENCE_BACKEND_CUDA_LAUNCH_H_
 #define BACKPLANE_REFERENCE_BACKEND_CUDA_LAUNCH_H_
+
+#include <span>
 
 #include "reference_backend/cuda/along_dim_kernel.h"
 #include "reference_backend/cuda/device.h"
@@ -18,6 +21,8 @@ namespace bp::cuda {
 
 void run_elementwise(CudaDevice& device, const ElementwiseLaunch& launch);
 void run_reduce(CudaDevice& device, const ReduceLaunch& launch);
+void run_reduce(CudaDevice& device, const ReduceGroup& group);
+void run_reduce(CudaDevice& device, std::span<const ReduceGroup> groups);
 void run_along_dim(CudaDevice& device, const AlongDimLaunch& launch);
 
 }  // namespace bp::cuda

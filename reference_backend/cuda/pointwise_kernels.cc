@@ -66,15 +66,10 @@ void check_no_zero_divisor(const PointwiseOp& op, const bp_value* args, const It
     const Iter iter = build_iter({view.get()}, {divisor},
                                  BP_ITER_IS_REDUCTION | BP_ITER_PROMOTE_INPUTS_TO_COMMON_DTYPE |
                                      BP_ITER_CHECK_ALL_SAME_DEVICE);
-    bp_iter_info plan_info{};
-    plan_info.struct_size = sizeof plan_info;
-    check(api()->iter_info(iter.get(), &plan_info));
-    if (!plan_info.can_use_32bit_indexing) {
-      throw BeyondKernelLimits("a zero divisor check that needs 64-bit indexing");
-    }
     CudaDevice& device = device_at(m.device);
     const ReduceKernel kernel{all, d, flag_dtype};
-    run_reduce(device, plan_reduce(kernel, read_plan(iter.get()), {}));
+    // In 32-bit parts when the divisor needs 64-bit indexing.
+    run_reduce(device, plan_reduce_parts(kernel, read_plan(iter.get()), {}));
     uint8_t flag = 0;
     device.copy_to_host(&flag, f.data, 1);
     all_non_zero = flag != 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "reference_backend/cuda/elementwise_plan.h"
 #include "reference_backend/cuda/error.h"
@@ -141,6 +142,163 @@ ReduceLaunch plan_reduce(const ReduceKernel& kernel, const IterPlan& plan,
     launch.partial_bytes = static_cast<size_t>(chunks * num_outputs) * jit::kPartialStride;
   }
   return launch;
+}
+
+namespace {
+
+// A part of a plan and where it starts in the whole plan (elements, per dimension).
+struct Piece {
+  IterPlan plan;
+  std::vector<int64_t> start;
+};
+
+bool is_reduced(const IterPlan& plan, size_t d) { return plan.operands[0].strides[d] == 0; }
+
+// The dimension of `kind` (reduced or kept) to halve next: the largest byte extent over the
+// operands, then the longest; -1 when every such dimension has extent 1.
+int dim_to_split(const IterPlan& plan, bool reduced) {
+  int best = -1;
+  int64_t best_extent = -1, best_size = 0;
+  for (size_t d = 0; d < plan.shape.size(); ++d) {
+    if (plan.shape[d] <= 1 || is_reduced(plan, d) != reduced) continue;
+    int64_t extent = 0;
+    for (const PlanOperand& op : plan.operands) {
+      extent = std::max(extent, (plan.shape[d] - 1) * op.strides[d]);
+    }
+    if (extent > best_extent || (extent == best_extent && plan.shape[d] > best_size)) {
+      best = static_cast<int>(d);
+      best_extent = extent;
+      best_size = plan.shape[d];
+    }
+  }
+  return best;
+}
+
+// `piece` halved along d: the first half keeps the pointers, the second starts further on.
+std::pair<Piece, Piece> halve(const Piece& piece, size_t d) {
+  Piece first = piece, second = piece;
+  const int64_t half = piece.plan.shape[d] / 2;
+  first.plan.shape[d] = half;
+  second.plan.shape[d] = piece.plan.shape[d] - half;
+  second.start[d] += half;
+  for (PlanOperand& op : second.plan.operands) op.data += half * op.strides[d];
+  return {std::move(first), std::move(second)};
+}
+
+// Whether the kept dimensions alone (every reduced one taken at its first element) fit 32 bits.
+bool kept_fit_32bit(const IterPlan& plan) {
+  IterPlan kept = plan;
+  for (size_t d = 0; d < kept.shape.size(); ++d) {
+    if (is_reduced(kept, d) && kept.shape[d] > 1) kept.shape[d] = 1;
+  }
+  return fits_32bit(kept);
+}
+
+// Halves dimensions of `kind` until `fits` holds for every part; appends the parts in order.
+template <typename Fits>
+void split_until(const Piece& piece, bool reduced, Fits fits, std::vector<Piece>& parts) {
+  if (fits(piece.plan)) {
+    parts.push_back(piece);
+    return;
+  }
+  const int d = dim_to_split(piece.plan, reduced);
+  BP_CUDA_INTERNAL_CHECK(d >= 0, "a reduction part that cannot be split to 32-bit indexing");
+  auto [first, second] = halve(piece, static_cast<size_t>(d));
+  split_until(first, reduced, fits, parts);
+  split_until(second, reduced, fits, parts);
+}
+
+// The position of a part's first reduced element among the whole plan's reduced elements
+// (row-major, dimension 0 fastest, as the kernel counts them).
+int64_t reduced_index_of(const IterPlan& whole, const std::vector<int64_t>& start) {
+  int64_t index = 0, step = 1;
+  for (size_t d = 0; d < whole.shape.size(); ++d) {
+    if (whole.shape[d] <= 1 || !is_reduced(whole, d)) continue;
+    index += start[d] * step;
+    step *= whole.shape[d];
+  }
+  return index;
+}
+
+}  // namespace
+
+ReduceGroup group_of(const ReduceLaunch& launch) {
+  ReduceGroup group;
+  group.parts.push_back({launch, 0});
+  group.partial_bytes = launch.chunks > 1 ? launch.partial_bytes : 0;
+  if (launch.chunks > 1) {
+    group.finalize = launch;
+    group.finalize.args.mode = 2;  // kFinalize (jit/reduce.cuh)
+    group.finalize.chunks = 1;
+  }
+  return group;
+}
+
+std::vector<ReduceGroup> plan_reduce_parts(const ReduceKernel& kernel, const IterPlan& plan,
+                                           std::span<const jit::Value> values) {
+  if (fits_32bit(plan)) return {group_of(plan_reduce(kernel, plan, values))};
+  size_t reduced_dims = 0;
+  for (size_t d = 0; d < plan.shape.size(); ++d) {
+    for (const PlanOperand& op : plan.operands) {
+      if (op.strides[d] < 0) throw BeyondKernelLimits("a CUDA reduction with negative strides");
+    }
+    if (plan.shape[d] > 1 && is_reduced(plan, d)) ++reduced_dims;
+  }
+  std::vector<Piece> kept_parts;
+  split_until(Piece{plan, std::vector<int64_t>(plan.shape.size(), 0)}, /*reduced=*/false,
+              kept_fit_32bit, kept_parts);
+  std::vector<ReduceGroup> groups;
+  for (const Piece& kept : kept_parts) {
+    std::vector<Piece> parts;
+    split_until(kept, /*reduced=*/true, fits_32bit, parts);
+    if (parts.size() == 1) {
+      groups.push_back(group_of(plan_reduce(kernel, kept.plan, values)));
+      continue;
+    }
+    // An index counts positions along the reduced elements: a part's are a contiguous range of
+    // them only when there is one reduced dimension.
+    if (kernel.op->has_index_output() && reduced_dims > 1) {
+      throw BeyondKernelLimits("a CUDA index reduction over several dimensions beyond 32 bits");
+    }
+    ReduceGroup group;
+    uint64_t chunks = 0, num_outputs = 0;
+    for (const Piece& part : parts) {
+      ReduceLaunch launch = plan_reduce(kernel, part.plan, values);
+      launch.args.mode = 1;  // kPartial (jit/reduce.cuh)
+      launch.args.index_base = reduced_index_of(plan, part.start);
+      num_outputs = launch.args.num_outputs;
+      group.parts.push_back({launch, static_cast<size_t>(chunks * num_outputs) *
+                                         static_cast<size_t>(jit::kPartialStride)});
+      chunks += launch.chunks;
+    }
+    // The parts share their outputs (only reduced dimensions differ): the first part's geometry
+    // covers them.
+    group.finalize = group.parts[0].launch;
+    group.finalize.args.mode = 2;  // kFinalize
+    group.finalize.args.chunks = static_cast<uint32_t>(chunks);
+    group.finalize.chunks = 1;
+    group.partial_bytes = static_cast<size_t>(chunks * num_outputs) * jit::kPartialStride;
+    groups.push_back(std::move(group));
+  }
+  return groups;
+}
+
+std::vector<ReduceStep> reduce_steps(const ReduceGroup& group, char* workspace) {
+  std::vector<ReduceStep> steps;
+  for (const ReducePart& part : group.parts) {
+    const ReduceLaunch& l = part.launch;
+    if (l.grid_x == 0) continue;
+    ReduceStep step{l.grid_x, l.chunks, l.block_x, l.block_y, l.args};
+    if (group.partial_bytes > 0) step.args.partials = workspace + part.partials_offset;
+    steps.push_back(step);
+  }
+  const ReduceLaunch& f = group.finalize;
+  if (f.grid_x > 0) {
+    ReduceStep step{f.grid_x, 1, f.block_x, f.block_y, f.args};
+    step.args.partials = workspace;
+    steps.push_back(step);
+  }
+  return steps;
 }
 
 }  // namespace bp::cuda

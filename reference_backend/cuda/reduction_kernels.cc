@@ -7,8 +7,9 @@
 //   2. views each output with the input's rank and stride 0 along the reduced dimensions,
 //   3. builds a reduction plan and launches the jitted reduction (reduce_kernel.h).
 // Reductions with an index output (argmax) reduce the flattened input when given no dim. Plans
-// beyond the kernels' limits (64-bit indexing) and input dtypes the declaration does not list
-// run on the CPU instead (whose kernel raises the op's error).
+// that need 64-bit indexing run in 32-bit parts (plan_reduce_parts, as PyTorch's reduce kernels
+// split them); plans beyond the kernels' other limits and input dtypes the declaration does not
+// list run on the CPU instead (whose kernel raises the op's error).
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -142,15 +143,9 @@ void run_reduction(const ReductionOp& op, const bp_value* args) {
   const Iter iter = build_iter(view_ptrs, {input},
                                BP_ITER_IS_REDUCTION | BP_ITER_PROMOTE_INPUTS_TO_COMMON_DTYPE |
                                    BP_ITER_CHECK_ALL_SAME_DEVICE);
-  bp_iter_info plan_info{};
-  plan_info.struct_size = sizeof plan_info;
-  check(api()->iter_info(iter.get(), &plan_info));
-  if (!plan_info.can_use_32bit_indexing) {
-    throw BeyondKernelLimits("a CUDA reduction that needs 64-bit indexing");
-  }
-
-  run_reduce(device,
-             plan_reduce(kernel, read_plan(iter.get()), reduce_values(ops_arguments(op, args))));
+  // Plans beyond 32-bit indexing run in 32-bit parts whose partial results are combined.
+  run_reduce(device, plan_reduce_parts(kernel, read_plan(iter.get()),
+                                       reduce_values(ops_arguments(op, args))));
 }
 
 bp_error* reduction_kernel(void* user_data, const bp_op* op, const bp_value* args, size_t nargs,

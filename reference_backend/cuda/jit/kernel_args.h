@@ -84,9 +84,12 @@ struct ReduceArgs {
   // Partial accumulators (split reductions): `chunks` groups of num_outputs accumulators.
   char* partials;
   uint32_t chunks;
-  uint32_t chunk_size;       // reduced elements per chunk
-  int32_t mode;              // a ReduceMode (reduce.cuh)
-  int32_t reduce_on_x;       // the lanes of one output run along threadIdx.x (else .y)
+  uint32_t chunk_size;  // reduced elements per chunk
+  int32_t mode;         // a ReduceMode (reduce.cuh)
+  int32_t reduce_on_x;  // the lanes of one output run along threadIdx.x (else .y)
+  // The position of reduced element 0 among the reduced elements of the whole reduction (not 0
+  // for the later parts of a reduction split for 32-bit indexing): what ArgMax's index counts.
+  int64_t index_base;
   Value values[kMaxValues];  // the reduction's parameters (the count for mean, p for norm...)
   Offsets kept;              // operands: outputs..., input
   Offsets reduced;           // operand 0: the input

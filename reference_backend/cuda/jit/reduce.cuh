@@ -16,7 +16,10 @@
 // (the reduced dimension is the fastest, so neighbouring lanes read neighbouring elements), a
 // shared-memory tree when they run along threadIdx.y (outputs are the fastest). Large reductions
 // with few outputs are split in `chunks` along blockIdx.y: a first launch (mode kPartial) writes
-// each chunk's accumulator to `partials`, a second (mode kFinalize) combines them.
+// each chunk's accumulator to `partials`, a second (mode kFinalize) combines them. A reduction
+// that needs 64-bit indexing runs the same way in 32-bit parts (reduce_kernel.h,
+// plan_reduce_parts): each part writes its chunks at its own place in one `partials` workspace
+// (with `index_base` its first reduced element's position), and one kFinalize combines them all.
 //
 // The ops struct gives the accumulator, identity(), reduce(acc, value, index), combine(acc, acc)
 // and project(acc) (the convention at the top of reduction.h); its arguments arrive as doubles in
@@ -128,7 +131,8 @@ BP_INLINE void reduce(const ReduceArgs& args) {
     for (uint32_t r = begin + lane; r < end; r += lanes) {
       const In x =
           *reinterpret_cast<const In*>(args.input + input_base + reduced_offset(args.reduced, r));
-      acc = ops.reduce(acc, element_cast<V>(element_cast<S>(x)), static_cast<int64_t>(r));
+      acc = ops.reduce(acc, element_cast<V>(element_cast<S>(x)),
+                       args.index_base + static_cast<int64_t>(r));
     }
   }
 
