@@ -44,7 +44,7 @@ void print_perf_summary(const PerfResults& perf, const BaselineComparison* basel
   for (const PerfCell& c : perf_cells(perf)) {
     out << std::left << std::setw(26) << c.op << std::setw(10) << scalar_type_name(c.dtype)
         << std::setw(8) << c.shapes << std::setw(10) << (fixed(c.speedup, 2) + "x")
-        << std::setw(10) << percent(c.best_roof)
+        << std::setw(10) << percent(c.roof)
         << (c.correct ? "" : "WRONG (not timed) ") << (c.via_fallback ? "cpu_fallback" : "")
         << "\n";
   }

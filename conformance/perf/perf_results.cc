@@ -1,6 +1,5 @@
 #include "conformance/perf/perf_results.h"
 
-#include <algorithm>
 #include <map>
 #include <stdexcept>
 #include <utility>
@@ -69,23 +68,28 @@ std::vector<PerfCell> perf_cells(const PerfResults& perf) {
   std::vector<PerfCell> cells;
   std::map<std::pair<std::string, ScalarType>, size_t> index;
   std::vector<std::vector<double>> speedups;
+  std::vector<int64_t> largest;  // per cell: the bytes of its largest call
   for (const PerfRecord& r : perf.records) {
     auto [it, added] = index.try_emplace({r.op, r.dtype}, cells.size());
     if (added) {
       cells.push_back(PerfCell{r.op, r.dtype});
       speedups.emplace_back();
+      largest.push_back(-1);
     }
     PerfCell& cell = cells[it->second];
     ++cell.shapes;
     cell.correct = cell.correct && r.correct;
     cell.via_fallback = cell.via_fallback || r.fallback_calls > 0;
     if (const std::optional<double> s = r.speedup()) speedups[it->second].push_back(*s);
-    cell.best_roof = std::max(cell.best_roof, roof_fraction(r, perf.roof));
+    if (r.bytes > largest[it->second]) {
+      largest[it->second] = r.bytes;
+      cell.roof = roof_fraction(r, perf.roof);
+    }
   }
   for (size_t i = 0; i < cells.size(); ++i) {
     // A wrong kernel scores nothing: no gain, whatever it measured.
     cells[i].speedup = cells[i].correct ? geometric_mean(speedups[i]) : 1;
-    if (!cells[i].correct) cells[i].best_roof = 0;
+    if (!cells[i].correct) cells[i].roof = 0;
   }
   return cells;
 }
@@ -99,7 +103,7 @@ PerfScores perf_scores(const PerfResults& perf) {
     if (!c.correct) ++s.wrong_cells;
     speedups.push_back(c.speedup);
     if (c.correct && c.speedup > 1) ++faster;
-    if (c.correct && c.best_roof >= kAtRoofFraction) ++at_roof;
+    if (c.correct && c.roof >= kAtRoofFraction) ++at_roof;
   }
   s.geomean_speedup = geometric_mean(speedups);
   if (s.cells > 0) {
@@ -135,7 +139,7 @@ json perf_json(const PerfResults& perf, const RunResults* run) {
                      {"shapes", c.shapes},
                      {"correct", c.correct},
                      {"speedup", c.speedup},
-                     {"best_roof_fraction", c.best_roof},
+                     {"roof_fraction", c.roof},
                      {"via_fallback", c.via_fallback}});
   }
   j["cells"] = std::move(cells);

@@ -6,7 +6,8 @@
 //                     reference time / backend time over its shapes); a cell with a wrong or
 //                     unsupported call counts 1.0: no gain, whatever its time
 //   share_faster      cells whose speedup is above 1 and whose calls were all correct
-//   share_at_roof     cells whose best shape reaches >= 0.8 of the memory roof (GB/s), correct
+//   share_at_roof     correct cells whose largest call (the most bytes: the one least helped
+//                     by caches) reaches >= 0.8 of the memory roof's GB/s
 //
 //   PerfScores s = perf_scores(perf);
 //   nlohmann::json j = perf_json(perf, run_results);   // the report's "perf" section
@@ -65,7 +66,7 @@ struct PerfCell {
   int shapes = 0;
   bool correct = true;   // every call correct
   double speedup = 1;    // geometric mean over its shapes (1 when not correct)
-  double best_roof = 0;  // the largest fraction of the roof a shape reached
+  double roof = 0;       // the fraction of the roof its largest call reached (0 when wrong)
   bool via_fallback = false;
 };
 

@@ -126,10 +126,16 @@ TEST(PerfScores, ACellIsTheGeometricMeanOfItsShapes) {
   PerfResults perf;
   perf.records = {record("a", 1, 4), record("a", 4, 1)};
   perf.records[1].shape = "gpt2-small.mlp";
+  perf.roof.gbps = 10;
+  perf.records[1].bytes = 80000;  // 20 GB/s, but the first call (8 GB/s) is smaller
   const std::vector<PerfCell> cells = perf_cells(perf);
   ASSERT_EQ(cells.size(), 1u);
   EXPECT_EQ(cells[0].shapes, 2);
   EXPECT_NEAR(cells[0].speedup, 1, 1e-12);
+  // The roof fraction is the largest call's: small ones run from caches, faster than memory.
+  EXPECT_NEAR(cells[0].roof, 2, 1e-12);
+  perf.records[1].bytes = 800;
+  EXPECT_NEAR(perf_cells(perf)[0].roof, 0.8, 1e-12);
 }
 
 TEST(PerfBaseline, FailsARegressionBeyondTheThresholdNamingTheCall) {
