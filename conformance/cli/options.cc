@@ -85,7 +85,7 @@ Perf mode (in this process; docs/conformance_guide.md "Perf mode"):
   --perf-repeats N          timed calls per shape, from 1 (default 10)
   --perf-roof-mib N         MiB the memory roof's copy moves (default 64)
   --perf-baseline FILE      the JSON report of an earlier --perf run: fail (exit 1) when a
-                            call's median time grew beyond the threshold (and by over 5 us)
+                            call's fastest repeat grew beyond the threshold (and by over 20 us)
   --perf-threshold PERCENT  the regression threshold (default 50: 50% slower)
 Cases as data:
   --cases FILE              run the cases of a case file instead of the op database

@@ -14,8 +14,12 @@ using Key = std::tuple<std::string, ScalarType, std::string>;
 
 Key key_of(const PerfRecord& r) { return {r.op, r.dtype, r.shape}; }
 
+// "add.Tensor float32 sample 3 (self=float32[5, 7]{T} other=float32[5, 7]{T})": the sample's
+// index alone would not say which call it is.
 std::string name_of(const PerfRecord& r) {
-  return r.op + " " + std::string(scalar_type_name(r.dtype)) + " " + r.shape;
+  std::string name = r.op + " " + std::string(scalar_type_name(r.dtype)) + " " + r.shape;
+  const std::string call = r.call.substr(0, r.call.find("  ("));  // without the sample's note
+  return call.empty() ? name : name + " (" + call + ")";
 }
 
 std::string fixed(double v, int digits) {
@@ -48,12 +52,13 @@ BaselineComparison compare_with_baseline(const PerfResults& now, const PerfResul
       continue;
     }
     ++cmp.compared;
-    const double was = before.time->median_us;
-    const double is = r.time->median_us;
+    const double was = before.time->min_us;
+    const double is = r.time->min_us;
     if (is > was * (1 + threshold) && is - was > kBaselineNoiseFloorUs) {
-      cmp.regressions.push_back("perf regression: " + name_of(r) + ": median " + fixed(was, 1) +
+      cmp.regressions.push_back("perf regression: " + name_of(r) + ": fastest of " +
+                                std::to_string(r.time->repeats) + " repeats " + fixed(was, 1) +
                                 " us in the baseline, " + fixed(is, 1) + " us now (" +
-                                fixed(is / was, 2) + "x; " + limit + ")");
+                                fixed(was > 0 ? is / was : 0, 2) + "x; " + limit + ")");
     }
   }
   for (const auto& [key, r] : old) {

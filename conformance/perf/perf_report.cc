@@ -89,8 +89,7 @@ std::string perf_html(const PerfResults& perf, const RunResults* run,
     } else {
       h << "<td colspan=\"7\">not timed</td>";
     }
-    const bool fallback = r.fallback_calls > 0 || (op != nullptr && op->via_fallback());
-    h << "<td>" << (fallback ? "yes" : "no") << "</td><td class=\"c "
+    h << "<td>" << (r.fallback_calls > 0 ? "yes" : "no") << "</td><td class=\"c "
       << (r.correct ? "pass\">yes" : "fail\">no: " + html_escape(r.problem)) << "</td><td class=\"route\">"
       << (op != nullptr ? html_escape(op->served_by()) : "") << "</td></tr>\n";
   }

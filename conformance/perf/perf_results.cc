@@ -160,7 +160,7 @@ json perf_json(const PerfResults& perf, const RunResults* run) {
                 {"roof_fraction", roof_fraction(r, perf.roof)},
                 {"speedup", r.speedup() ? json(*r.speedup()) : json()},
                 {"fallback_calls", r.fallback_calls},
-                {"via_fallback", r.fallback_calls > 0 || (op != nullptr && op->via_fallback())}};
+                {"via_fallback", r.fallback_calls > 0}};
     if (op != nullptr) rec["served_by"] = op->served_by();
     records.push_back(std::move(rec));
   }

@@ -41,7 +41,9 @@ struct PerfRecord {
   std::optional<Timing> time;       // the backend's; unset when the call was not correct
   std::optional<Timing> reference;  // the CPU reference backend's on the same arguments
   int64_t bytes = 0;                // read + written by one call
-  int64_t fallback_calls = 0;       // CPU fallback calls during the timed calls
+  // CPU fallback calls during the timed calls: > 0 when this call went through the fallback
+  // (its op's served_by, from the correctness run, says how over all of its calls).
+  int64_t fallback_calls = 0;
 
   // bytes / median time, in 1e9 bytes per second (0 without a time).
   double gbps() const;
