@@ -111,10 +111,10 @@ void write_reports(const CliOptions& o, const RunResults& results, const RunVerd
     out << "JSON report: " << o.json_report << "\n";
   }
   if (!o.html_report.empty()) {
-    write_text_file(o.html_report,
-                    report_html(results, verdict, profile,
-                                perf != nullptr ? perf_html(perf->results, &results, comparison)
-                                                : ""));
+    write_text_file(
+        o.html_report,
+        report_html(results, verdict, profile,
+                    perf != nullptr ? perf_html(perf->results, &results, comparison) : ""));
     out << "HTML report: " << o.html_report << "\n";
   }
 }

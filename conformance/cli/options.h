@@ -63,9 +63,9 @@ struct CliOptions {
   int perf_warmup = 3;
   int perf_repeats = 10;
   std::vector<std::string> perf_shapes = {"all"};
-  int perf_roof_mib = 64;          // the memory roof's copy, in MiB
-  std::string perf_baseline;       // --perf-baseline FILE: a JSON report of a --perf run
-  double perf_threshold = 0.5;     // --perf-threshold PERCENT, as a fraction
+  int perf_roof_mib = 64;       // the memory roof's copy, in MiB
+  std::string perf_baseline;    // --perf-baseline FILE: a JSON report of a --perf run
+  double perf_threshold = 0.5;  // --perf-threshold PERCENT, as a fraction
 };
 
 // Whether --backend names a shared library to load rather than an in-process backend.

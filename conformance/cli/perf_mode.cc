@@ -24,7 +24,8 @@ void run_perf_mode(const CliOptions& o, const Backend& backend, const Backend* c
   options.tolerances = &tolerances;
   options.reference = compare_with;
   options.roof_bytes = static_cast<size_t>(o.perf_roof_mib) << 20;
-  if (!o.quiet) options.progress = [&](const std::string& entry) { err << "perf: " << entry << "\n"; };
+  if (!o.quiet)
+    options.progress = [&](const std::string& entry) { err << "perf: " << entry << "\n"; };
   run.results = run_perf(op_database(), backend, options, results);
 }
 

@@ -31,7 +31,7 @@ std::string fixed(double v, int digits) {
 }  // namespace
 
 BaselineComparison compare_with_baseline(const PerfResults& now, const PerfResults& baseline,
-                                          double threshold) {
+                                         double threshold) {
   BaselineComparison cmp;
   std::map<Key, const PerfRecord*> old;
   for (const PerfRecord& r : baseline.records) {

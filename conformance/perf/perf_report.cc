@@ -21,8 +21,9 @@ std::string scores_line(const PerfResults& perf) {
   const PerfScores s = perf_scores(perf);
   return "Perf scores over " + std::to_string(s.cells) + " op x dtype cells: geomean speedup " +
          fixed(s.geomean_speedup, 2) + "x over the CPU reference; " + percent(s.share_faster) +
-         " faster than the reference; " + percent(s.share_at_roof) + " at >= " +
-         fixed(kAtRoofFraction, 1) + " of the memory roof; " + std::to_string(s.wrong_cells) +
+         " faster than the reference; " + percent(s.share_at_roof) +
+         " at >= " + fixed(kAtRoofFraction, 1) + " of the memory roof; " +
+         std::to_string(s.wrong_cells) +
          " with wrong or unsupported calls (scored 1.0x, never faster or at the roof)";
 }
 
@@ -39,14 +40,14 @@ void print_perf_summary(const PerfResults& perf, const BaselineComparison* basel
   out << "\nPerf on backend " << perf.backend << " (" << perf.records.size()
       << " calls timed; warm-up " << perf.timing.warmup << ", " << perf.timing.repeats
       << " repeats each; " << roof_line(perf) << ")\n";
-  out << std::left << std::setw(26) << "op" << std::setw(10) << "dtype" << std::setw(8)
-      << "shapes" << std::setw(10) << "speedup" << std::setw(10) << "roof" << "notes\n";
+  out << std::left << std::setw(26) << "op" << std::setw(10) << "dtype" << std::setw(8) << "shapes"
+      << std::setw(10) << "speedup" << std::setw(10) << "roof"
+      << "notes\n";
   for (const PerfCell& c : perf_cells(perf)) {
     out << std::left << std::setw(26) << c.op << std::setw(10) << scalar_type_name(c.dtype)
-        << std::setw(8) << c.shapes << std::setw(10) << (fixed(c.speedup, 2) + "x")
-        << std::setw(10) << percent(c.roof)
-        << (c.correct ? "" : "WRONG (not timed) ") << (c.via_fallback ? "cpu_fallback" : "")
-        << "\n";
+        << std::setw(8) << c.shapes << std::setw(10) << (fixed(c.speedup, 2) + "x") << std::setw(10)
+        << percent(c.roof) << (c.correct ? "" : "WRONG (not timed) ")
+        << (c.via_fallback ? "cpu_fallback" : "") << "\n";
   }
   out << scores_line(perf) << "\n";
   if (baseline != nullptr) {
@@ -76,9 +77,8 @@ std::string perf_html(const PerfResults& perf, const RunResults* run,
        "<th>fallback</th><th>correct</th><th>served by</th></tr>\n";
   for (const PerfRecord& r : perf.records) {
     const OpResult* op = run != nullptr ? run->find(r.op) : nullptr;
-    h << "<tr><td class=\"op\">" << html_escape(r.op) << "</td><td>"
-      << scalar_type_name(r.dtype) << "</td><td title=\"" << html_escape(r.call) << "\">"
-      << html_escape(r.shape) << "</td>";
+    h << "<tr><td class=\"op\">" << html_escape(r.op) << "</td><td>" << scalar_type_name(r.dtype)
+      << "</td><td title=\"" << html_escape(r.call) << "\">" << html_escape(r.shape) << "</td>";
     if (r.time) {
       const double roof = perf.roof.gbps > 0 ? r.gbps() / perf.roof.gbps : 0;
       h << "<td>" << fixed(r.time->median_us, 1) << "</td><td>" << percent(r.time->spread)
@@ -90,8 +90,9 @@ std::string perf_html(const PerfResults& perf, const RunResults* run,
       h << "<td colspan=\"7\">not timed</td>";
     }
     h << "<td>" << (r.fallback_calls > 0 ? "yes" : "no") << "</td><td class=\"c "
-      << (r.correct ? "pass\">yes" : "fail\">no: " + html_escape(r.problem)) << "</td><td class=\"route\">"
-      << (op != nullptr ? html_escape(op->served_by()) : "") << "</td></tr>\n";
+      << (r.correct ? "pass\">yes" : "fail\">no: " + html_escape(r.problem))
+      << "</td><td class=\"route\">" << (op != nullptr ? html_escape(op->served_by()) : "")
+      << "</td></tr>\n";
   }
   h << "</table>\n";
   return h.str();

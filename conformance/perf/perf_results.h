@@ -37,7 +37,7 @@ struct PerfRecord {
   std::string shape;  // "sample 2" or a catalogue shape's name
   std::string call;   // the arguments in one line: "self=float32[1, 1024, 768] other=..."
   bool correct = false;
-  std::string problem;  // why not correct: the first failure, or "unsupported: ..."
+  std::string problem;              // why not correct: the first failure, or "unsupported: ..."
   std::optional<Timing> time;       // the backend's; unset when the call was not correct
   std::optional<Timing> reference;  // the CPU reference backend's on the same arguments
   int64_t bytes = 0;                // read + written by one call
@@ -66,9 +66,9 @@ struct PerfCell {
   std::string op;
   ScalarType dtype = ScalarType::kFloat32;
   int shapes = 0;
-  bool correct = true;   // every call correct
-  double speedup = 1;    // geometric mean over its shapes (1 when not correct)
-  double roof = 0;       // the fraction of the roof its largest call reached (0 when wrong)
+  bool correct = true;  // every call correct
+  double speedup = 1;   // geometric mean over its shapes (1 when not correct)
+  double roof = 0;      // the fraction of the roof its largest call reached (0 when wrong)
   bool via_fallback = false;
 };
 

@@ -72,8 +72,8 @@ PerfResults run_perf(const OpDatabase& db, const Backend& backend, const PerfOpt
       // An entry_error is the correctness run's to report (run_entry plans the same samples).
       for (const PerfCase& p : plan.cases) {
         const Case& c = p.c;
-        set_in_flight(case_in_flight(c.op, scalar_type_name(dtype), c.check + ", perf",
-                                     c.description));
+        set_in_flight(
+            case_in_flight(c.op, scalar_type_name(dtype), c.check + ", perf", c.description));
         const CaseOutcome outcome = execute(c, backend, ExecuteOptions{options.reference});
         add_record(results, record_of(c, outcome));
         PerfRecord r;

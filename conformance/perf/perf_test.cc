@@ -32,7 +32,8 @@ TEST(ShapeCatalogue, DocumentsEveryShapeAndCoversEachModel) {
     EXPECT_FALSE(s.source.empty()) << s.name;
     EXPECT_EQ(s.dims.size(), s.sizes.size()) << s.name;
   }
-  for (const std::string model : {"gpt2-small", "gpt2-medium", "llama-7b", "resnet50", "bert-base"}) {
+  for (const std::string model :
+       {"gpt2-small", "gpt2-medium", "llama-7b", "resnet50", "bert-base"}) {
     EXPECT_FALSE(select_shapes(shapes, {model}).empty()) << model;
   }
   // The numbers the models publish.
@@ -46,7 +47,8 @@ TEST(ShapeCatalogue, SelectsByNameModelAllAndNone) {
   const std::vector<CatalogueShape>& shapes = shape_catalogue();
   EXPECT_EQ(select_shapes(shapes, {"all"}).size(), shapes.size());
   EXPECT_TRUE(select_shapes(shapes, {"none"}).empty());
-  const std::vector<CatalogueShape> two = select_shapes(shapes, {"bert-base.pooled", "resnet50.pooled"});
+  const std::vector<CatalogueShape> two =
+      select_shapes(shapes, {"bert-base.pooled", "resnet50.pooled"});
   ASSERT_EQ(two.size(), 2u);
   // Catalogue order, not the order asked.
   EXPECT_EQ(two[0].name, "resnet50.pooled");
@@ -141,8 +143,8 @@ TEST(PerfScores, ACellIsTheGeometricMeanOfItsShapes) {
 
 TEST(PerfBaseline, FailsARegressionBeyondTheThresholdNamingTheCall) {
   PerfResults before, after;
-  before.records = {record("add.Tensor", 100, 100), record("neg", 100, 100),
-                    record("exp", 1, 1), record("mul.Tensor", 100, 100)};
+  before.records = {record("add.Tensor", 100, 100), record("neg", 100, 100), record("exp", 1, 1),
+                    record("mul.Tensor", 100, 100)};
   after.records = {record("add.Tensor", 400, 100), record("neg", 140, 100), record("exp", 15, 1),
                    record("mul.Tensor", 100, 100)};
   // mul's median is 5x its baseline's (a loaded machine), its fastest repeat is not.
@@ -203,8 +205,8 @@ TEST(PerfJson, ReadsBackWhatItWrites) {
 TEST(PerfSamples, PutsCatalogueShapesIntoTheFirstSampleOfOneShape) {
   const std::vector<CatalogueShape> shapes =
       select_shapes(shape_catalogue(), {"resnet50.pooled", "bert-base.pooled"});
-  const PerfPlan plan =
-      perf_cases(*op_database().find("add.Tensor"), ScalarType::kFloat32, shapes, Tolerances::builtin());
+  const PerfPlan plan = perf_cases(*op_database().find("add.Tensor"), ScalarType::kFloat32, shapes,
+                                   Tolerances::builtin());
   ASSERT_TRUE(plan.entry_error.empty()) << plan.entry_error;
   std::vector<std::string> catalogue;
   for (const PerfCase& p : plan.cases) {
@@ -212,8 +214,9 @@ TEST(PerfSamples, PutsCatalogueShapesIntoTheFirstSampleOfOneShape) {
     if (!p.shape.starts_with("sample ")) catalogue.push_back(p.shape);
   }
   EXPECT_THAT(catalogue, ElementsAre("resnet50.pooled", "bert-base.pooled"));
-  const PerfCase& pooled = *std::find_if(plan.cases.begin(), plan.cases.end(),
-                                         [](const PerfCase& p) { return p.shape == "resnet50.pooled"; });
+  const PerfCase& pooled =
+      *std::find_if(plan.cases.begin(), plan.cases.end(),
+                    [](const PerfCase& p) { return p.shape == "resnet50.pooled"; });
   EXPECT_EQ(pooled.c.op, "add.Tensor");
   EXPECT_EQ(pooled.c.check, "functional");
   EXPECT_EQ(pooled.c.id, "perf/add.Tensor/float32/resnet50.pooled");
@@ -255,7 +258,7 @@ TEST(PerfRun, TimesCorrectCallsOnTheCpuAndCountsTheirBytes) {
   ASSERT_TRUE(pooled->time.has_value());
   EXPECT_EQ(pooled->time->repeats, 3);
   EXPECT_GT(pooled->time->median_us, 0);
-  EXPECT_EQ(pooled->bytes, 3 * 2048 * 4);  // self and other read, the result written
+  EXPECT_EQ(pooled->bytes, 3 * 2048 * 4);   // self and other read, the result written
   EXPECT_DOUBLE_EQ(*pooled->speedup(), 1);  // the CPU is its own reference
   EXPECT_EQ(pooled->fallback_calls, 0);
 }

@@ -16,9 +16,9 @@
 namespace bp::conformance {
 
 struct CatalogueShape {
-  std::string name;   // "<model>.<layer>": "gpt2-small.mlp"
-  std::string model;  // "GPT-2 small (124M)"
-  std::string layer;  // where in the model the tensor is
+  std::string name;               // "<model>.<layer>": "gpt2-small.mlp"
+  std::string model;              // "GPT-2 small (124M)"
+  std::string layer;              // where in the model the tensor is
   std::vector<std::string> dims;  // one name per dimension: "batch", "seq (n_ctx)", ...
   std::vector<int64_t> sizes;
   std::string source;  // the paper or config the numbers come from

@@ -53,8 +53,7 @@ struct MemoryRoof {
 };
 // Errors: bp::Error from the device's allocator or copy function (e.g. a device without a
 // within-device copy: kNotImplemented).
-MemoryRoof measure_memory_roof(const Backend& backend, size_t nbytes,
-                               const TimingOptions& options);
+MemoryRoof measure_memory_roof(const Backend& backend, size_t nbytes, const TimingOptions& options);
 
 // The geometric mean of positive values (1 for none).
 double geometric_mean(const std::vector<double>& values);

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "backplane/backplane.h"
-#include "sdk/core/error.h"
 #include "sdk/c_api/handle_ledger.h"
+#include "sdk/core/error.h"
 
 namespace bp::conformance {
 namespace {

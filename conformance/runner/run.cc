@@ -45,7 +45,6 @@ class AgreementCheck {
   std::map<int, Result> functional_;
 };
 
-
 }  // namespace
 
 CaseRecord record_of(const Case& c, const CaseOutcome& o) {

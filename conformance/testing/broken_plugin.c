@@ -59,8 +59,8 @@ static bp_error* broken_add_out(void* user_data, const bp_op* op, const bp_value
 #ifdef BROKEN_KERNEL_SLOW
 static const bp_api* slow_host;
 
-static bp_error* slow_add_out(void* user_data, const bp_op* op, const bp_value* args,
-                              size_t nargs, bp_value* results, size_t nresults) {
+static bp_error* slow_add_out(void* user_data, const bp_op* op, const bp_value* args, size_t nargs,
+                              bp_value* results, size_t nresults) {
   struct timespec pause = {0, 20 * 1000 * 1000};
   nanosleep(&pause, NULL);
   return slow_host->cpu_fallback(user_data, op, args, nargs, results, nresults);

@@ -24,10 +24,9 @@ using json = nlohmann::json;
 
 // A quick perf run: one dtype, few repeats, a 1 MiB roof.
 std::vector<std::string> perf_args(std::vector<std::string> more) {
-  std::vector<std::string> args = {"--perf",          "--dtypes",     "float32",
-                                   "--perf-repeats",  "3",            "--perf-warmup",
-                                   "1",               "--perf-roof-mib", "1",
-                                   "--no-repro"};
+  std::vector<std::string> args = {"--perf", "--dtypes",      "float32", "--perf-repeats",
+                                   "3",      "--perf-warmup", "1",       "--perf-roof-mib",
+                                   "1",      "--no-repro"};
   args.insert(args.end(), more.begin(), more.end());
   return args;
 }
@@ -41,10 +40,10 @@ const json* perf_record(const json& report, const std::string& op, const std::st
 
 TEST(PerfCli, TimesTheCpuBackendOnModelShapesAndWritesEveryReport) {
   const std::string dir = temp_dir("perf_cpu");
-  const CliRun r = run_cli_quietly(perf_args({"--ops", "add.Tensor,neg", "--perf-shapes",
-                                              "resnet50.pooled", "--case-results", "all",
-                                              "--report-dir", dir}),
-                                   {cpu_backend_factory()});
+  const CliRun r =
+      run_cli_quietly(perf_args({"--ops", "add.Tensor,neg", "--perf-shapes", "resnet50.pooled",
+                                 "--case-results", "all", "--report-dir", dir}),
+                      {cpu_backend_factory()});
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   // The CPU is its own reference: every correct cell is exactly 1.0x, none faster.
   EXPECT_THAT(r.out, HasSubstr("Perf scores over 2 op x dtype cells: geomean speedup 1.00x over "
@@ -82,11 +81,11 @@ TEST(PerfCli, TimesTheCpuBackendOnModelShapesAndWritesEveryReport) {
 TEST(PerfCli, AWrongKernelIsNotTimedAndScoresNothing) {
   const std::string dir = temp_dir("perf_wrong");
   // add.out computes int32 wrongly; its float32 calls are right.
-  const CliRun r = run_cli_quietly(
-      {"--perf", "--backend", "wrong_values_int32", "--ops", "add.Tensor", "--dtypes",
-       "int32,float32", "--perf-shapes", "none", "--perf-repeats", "2", "--perf-roof-mib", "1",
-       "--no-repro", "--json", dir + "/report.json"},
-      test_backend_factories());
+  const CliRun r =
+      run_cli_quietly({"--perf", "--backend", "wrong_values_int32", "--ops", "add.Tensor",
+                       "--dtypes", "int32,float32", "--perf-shapes", "none", "--perf-repeats", "2",
+                       "--perf-roof-mib", "1", "--no-repro", "--json", dir + "/report.json"},
+                      test_backend_factories());
   EXPECT_EQ(r.status, 1) << r.out << r.err;
   EXPECT_THAT(r.out, HasSubstr("WRONG (not timed)"));
   const json report = read_json_file(dir + "/report.json");
@@ -169,7 +168,9 @@ TEST(PerfCli, RefusesBadPerfOptionsAndBaselines) {
     std::string message;
   };
   write_file(dir + "/plain.json", R"({"format": "backplane-conformance-report", "ops": []})");
-  write_file(dir + "/broken.json", R"({"perf": {"backend": "cpu", "roof": {"bytes": 1, "gbps": 1}, "records": [{"op": "neg"}]}})");
+  write_file(
+      dir + "/broken.json",
+      R"({"perf": {"backend": "cpu", "roof": {"bytes": 1, "gbps": 1}, "records": [{"op": "neg"}]}})");
   const std::vector<Bad> bad = {
       {{"--perf", "--perf-repeats", "0"}, "--perf-repeats: expected a whole number from 1"},
       {{"--perf-threshold", "20"}, "--perf-threshold goes with --perf"},
@@ -177,7 +178,8 @@ TEST(PerfCli, RefusesBadPerfOptionsAndBaselines) {
       {{"--perf", "--cases", dir + "/plain.json"}, "does not go with --cases"},
       {{"--perf", "--perf-shapes", "gpt5"}, "'gpt5' names no shape of the catalogue"},
       {{"--perf", "--perf-shapes", "gpt2-small,"}, "--perf-shapes: expected comma-separated"},
-      {{"--perf", "--perf-baseline", dir + "/missing.json"}, "cannot read " + dir + "/missing.json"},
+      {{"--perf", "--perf-baseline", dir + "/missing.json"},
+       "cannot read " + dir + "/missing.json"},
       {{"--perf", "--perf-baseline", dir + "/plain.json"},
        "has no \"perf\" section: give the JSON report of a run with --perf"},
       {{"--perf", "--perf-baseline", dir + "/broken.json"},
