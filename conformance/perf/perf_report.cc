@@ -28,6 +28,7 @@ std::string scores_line(const PerfResults& perf) {
 }
 
 std::string roof_line(const PerfResults& perf) {
+  if (!perf.roof.problem.empty()) return "memory roof: not measured (" + perf.roof.problem + ")";
   return "memory roof: " + fixed(perf.roof.gbps, 2) + " GB/s (a copy of " +
          std::to_string(perf.roof.nbytes >> 20) + " MiB within the device, median of " +
          std::to_string(perf.roof.timing.repeats) + ")";

@@ -124,6 +124,7 @@ json perf_json(const PerfResults& perf, const RunResults* run) {
                                              : "the CPU reference backend, same arguments";
   j["roof"] = {{"bytes", perf.roof.nbytes},
                {"gbps", perf.roof.gbps},
+               {"problem", perf.roof.problem},
                {"time", timing_json(perf.roof.timing)},
                {"how", "a copy within the device through its copy functions; read + written"}};
   j["scores"] = {{"cells", scores.cells},

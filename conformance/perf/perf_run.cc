@@ -64,7 +64,12 @@ PerfResults run_perf(const OpDatabase& db, const Backend& backend, const PerfOpt
   perf.reference_is_backend = options.reference == nullptr;
   for (const CatalogueShape& s : options.shapes) perf.shapes.push_back(s.name);
   set_in_flight("measuring the memory roof of " + backend.name());
-  perf.roof = measure_memory_roof(backend, options.roof_bytes, options.timing);
+  try {
+    perf.roof = measure_memory_roof(backend, options.roof_bytes, options.timing);
+  } catch (const Error& e) {
+    perf.roof.nbytes = options.roof_bytes;
+    perf.roof.problem = e.message();
+  }
   for (const OpEntry* entry : select_entries(db, options.ops)) {
     if (options.progress) options.progress(entry->name);
     for (ScalarType dtype : (entry->dtypes & options.dtypes).list()) {

@@ -44,8 +44,9 @@ struct PerfOptions {
 };
 
 // Adds each perf case's record to `results` (the op's OpResult, which run_suite made for the
-// same selection; an op missing there gets none). Errors: std::invalid_argument when
-// options.ops selects nothing; bp::Error when the memory roof cannot be measured.
+// same selection; an op missing there gets none). A memory roof that cannot be measured leaves
+// roof.problem (and no roof fractions). Errors: std::invalid_argument when options.ops selects
+// nothing.
 PerfResults run_perf(const OpDatabase& db, const Backend& backend, const PerfOptions& options,
                      RunResults& results);
 

@@ -179,7 +179,7 @@ TEST(PerfBaseline, NotesCallsTimedInOnlyOneOfTheRuns) {
 TEST(PerfJson, ReadsBackWhatItWrites) {
   PerfResults perf;
   perf.backend = "toy";
-  perf.roof = MemoryRoof{1 << 20, Timing{100, 90, 120, 0.1, 10}, 20.97};
+  perf.roof = MemoryRoof{1 << 20, Timing{100, 90, 120, 0.1, 10}, 20.97, ""};
   perf.records = {record("add.Tensor", 12.5, 25), record("neg", 1, 1, false)};
   perf.records[0].dtype = ScalarType::kFloat64;
   perf.records[0].fallback_calls = 3;
@@ -261,6 +261,35 @@ TEST(PerfRun, TimesCorrectCallsOnTheCpuAndCountsTheirBytes) {
   EXPECT_EQ(pooled->bytes, 3 * 2048 * 4);   // self and other read, the result written
   EXPECT_DOUBLE_EQ(*pooled->speedup(), 1);  // the CPU is its own reference
   EXPECT_EQ(pooled->fallback_calls, 0);
+}
+
+// A backend on a device nothing registered memory for (no CUDA plugin is loaded here).
+class DeviceWithoutMemory final : public Backend {
+ public:
+  std::string name() const override { return "nomem"; }
+  std::string description() const override { return "a device without an allocator"; }
+  Device device() const override { return Device(DeviceType::kCUDA, 0); }
+  DispatchKey key() const override { return DispatchKey::kCUDA; }
+};
+
+TEST(PerfRun, ADeviceWithoutMemoryHasNoRoofAndNoTimesButTheRunGoesOn) {
+  DeviceWithoutMemory backend;
+  CpuBackend cpu;
+  PerfOptions options;
+  options.ops.names = {"neg"};
+  options.dtypes = DtypeSet(ScalarType::kFloat32);
+  options.timing = TimingOptions{0, 1};
+  options.reference = &cpu;
+  RunResults results;
+  const PerfResults perf = run_perf(op_database(), backend, options, results);
+  EXPECT_THAT(perf.roof.problem, HasSubstr("no allocator is registered for device type"));
+  EXPECT_EQ(perf.roof.gbps, 0);
+  ASSERT_FALSE(perf.records.empty());
+  for (const PerfRecord& r : perf.records) {
+    EXPECT_FALSE(r.correct) << r.shape;
+    EXPECT_FALSE(r.time.has_value()) << r.shape;
+    EXPECT_THAT(r.problem, HasSubstr("bad case")) << r.shape;
+  }
 }
 
 }  // namespace

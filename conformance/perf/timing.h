@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "conformance/runner/backend.h"
@@ -50,6 +51,9 @@ struct MemoryRoof {
   size_t nbytes = 0;  // bytes copied per call
   Timing timing;
   double gbps = 0;  // 2 * nbytes / median time, in 1e9 bytes per second
+  // Why there is no roof (gbps 0): the device could not allocate or copy (run_perf records the
+  // error instead of ending the run: the ops' times do not need the roof).
+  std::string problem;
 };
 // Errors: bp::Error from the device's allocator or copy function (e.g. a device without a
 // within-device copy: kNotImplemented).
