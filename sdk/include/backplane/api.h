@@ -536,7 +536,7 @@ typedef struct bp_api {
    * first, naming what serves the key and why, and the registration it comes from:
    *
    *   Plugin0 ('npu'): kernel [npu kernel (C ABI)] (after Common's generated variant)
-   *   CPU: kernel [reference_backend/cpu/binary_register.cc:12]
+   *   CPU: kernel [<file:line of its registration>]
    *
    * Reasons: "kernel", "CompositeExplicit kernel", "CompositeImplicit kernel", "backend
    * fallback", "fallthrough", "fallthrough backend fallback", "fallthrough (nothing
