@@ -20,7 +20,11 @@ std::string reason_for(const OperatorHandle& op, DispatchKey key) {
     const char next = line.size() > name.size() ? line[name.size()] : '\0';
     if (next != ':' && next != ' ') continue;  // "Plugin1" must not match "Plugin10"
     const size_t colon = line.find(": ");
-    return colon == std::string::npos ? line : line.substr(colon + 2);
+    std::string reason = colon == std::string::npos ? line : line.substr(colon + 2);
+    // The serving path is reported separately (Serving::via_common): keep the reason alone.
+    const std::string_view via = " (after Common's generated variant)";
+    if (reason.ends_with(via)) reason.resize(reason.size() - via.size());
+    return reason;
   }
   return "missing";
 }
