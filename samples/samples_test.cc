@@ -63,6 +63,38 @@ TEST(Samples, TheCPluginPassesForItsOpsAndFallsBackForTheRest) {
   EXPECT_GT(exp["bytes_to_host"].get<int64_t>(), 0);
 }
 
+// Perf mode on the sample plugin: its own add.out kernel (float32) and an op it leaves to the
+// CPU fallback (exp) timed on a model shape, compared with the CPU reference, and reported.
+TEST(Samples, TheCPluginsPerfModeTimesItsKernelsAndItsFallback) {
+  const std::string path = ::testing::TempDir() + "/samples_perf.json";
+  std::filesystem::remove(path);
+  const CliRun r = run_cli_quietly(
+      {"--backend", "samples/c_plugin/libtoy_plugin.so", "--perf", "--ops", "add.Tensor,exp",
+       "--dtypes", "float32", "--perf-shapes", "bert-base.pooled", "--perf-repeats", "3",
+       "--perf-warmup", "1", "--perf-roof-mib", "1", "--json", path, "--no-repro"},
+      {cpu_backend_factory()});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("Perf scores over 2 op x dtype cells: geomean speedup "));
+  std::ifstream in(path);
+  const json perf = json::parse(in)["perf"];
+  EXPECT_EQ(perf["backend"], "toy");
+  EXPECT_EQ(perf["reference"], "the CPU reference backend, same arguments");
+  EXPECT_GT(perf["roof"]["gbps"].get<double>(), 0);
+  int timed = 0;
+  for (const json& rec : perf["records"]) {
+    if (rec["shape"] != "bert-base.pooled") continue;
+    ++timed;
+    EXPECT_TRUE(rec["correct"].get<bool>()) << rec.dump();
+    EXPECT_GT(rec["time"]["median_us"].get<double>(), 0) << rec.dump();
+    EXPECT_GT(rec["reference_time"]["median_us"].get<double>(), 0) << rec.dump();
+    EXPECT_GT(rec["speedup"].get<double>(), 0) << rec.dump();
+    // The toy's add.out serves float32 itself; exp goes through the CPU fallback.
+    EXPECT_EQ(rec["via_fallback"].get<bool>(), rec["op"] == "exp") << rec.dump();
+    EXPECT_EQ(rec["fallback_calls"].get<int64_t>() > 0, rec["op"] == "exp") << rec.dump();
+  }
+  EXPECT_EQ(timed, 2);
+}
+
 // The minimal plugin, one run per op it implements: `--ops` names a single op (add.out selects the
 // entry of add.Tensor, add_.Tensor and add.out), which selects the same entry whether --ops is
 // searched as a regex or matched as an exact name.

@@ -11,11 +11,13 @@
 
 #include "conformance/cli/commands.h"
 #include "conformance/cli/options.h"
+#include "conformance/cli/perf_mode.h"
 #include "conformance/cli/schemas.h"
 #include "conformance/io/case_file.h"
 #include "conformance/io/progress.h"
 #include "conformance/io/report.h"
 #include "conformance/ops/database.h"
+#include "conformance/perf/perf_report.h"
 #include "conformance/runner/in_flight.h"
 #include "conformance/runner/loaded_plugin_backend.h"
 #include "conformance/runner/run.h"
@@ -85,10 +87,14 @@ void prepare_reports(const CliOptions& o) {
   }
 }
 
+// `perf` (may be null): the perf mode's results, added to each report.
 void write_reports(const CliOptions& o, const RunResults& results, const RunVerdict& verdict,
-                   const Profile* profile, std::ostream& out) {
+                   const Profile* profile, std::ostream& out, const PerfRun* perf = nullptr) {
   std::ostringstream summary;
   print_summary(results, verdict, profile, summary);
+  const BaselineComparison* comparison =
+      perf != nullptr && perf->comparison ? &*perf->comparison : nullptr;
+  if (perf != nullptr) print_perf_summary(perf->results, comparison, summary);
   out << summary.str();
   for (const std::string& path : {o.json_report, o.html_report, o.text_report}) {
     const std::filesystem::path dir = std::filesystem::path(path).parent_path();
@@ -99,11 +105,16 @@ void write_reports(const CliOptions& o, const RunResults& results, const RunVerd
     out << "Summary: " << o.text_report << "\n";
   }
   if (!o.json_report.empty()) {
-    write_text_file(o.json_report, report_json(results, verdict, profile).dump(2) + "\n");
+    nlohmann::json report = report_json(results, verdict, profile);
+    if (perf != nullptr) report["perf"] = perf_json(perf->results, &results);
+    write_text_file(o.json_report, report.dump(2) + "\n");
     out << "JSON report: " << o.json_report << "\n";
   }
   if (!o.html_report.empty()) {
-    write_text_file(o.html_report, report_html(results, verdict, profile));
+    write_text_file(
+        o.html_report,
+        report_html(results, verdict, profile,
+                    perf != nullptr ? perf_html(perf->results, &results, comparison) : ""));
     out << "HTML report: " << o.html_report << "\n";
   }
 }
@@ -112,7 +123,8 @@ int run(CliOptions o, const BackendFactories& backends, std::ostream& out, std::
   // Plugin backends run isolated unless --no-isolate: a crash, hang or exit in a vendor's kernel
   // fails its case instead of ending the run. The reference CUDA plugin runs in process: its
   // init starts the CUDA driver, which does not survive fork().
-  if (!o.isolate) o.isolate = is_plugin_path(o.backend);
+  // The perf mode times in process (parse_options refuses --isolate with --perf).
+  if (!o.isolate) o.isolate = is_plugin_path(o.backend) && !o.perf;
   // Every plugin load of this run (--backend PATH, $BP_PLUGINS) is first tried in a child
   // process, so that an init that crashes or hangs is reported, naming the plugin.
   ::setenv("BP_PLUGIN_LOAD_TIMEOUT", "60", /*overwrite=*/0);
@@ -163,6 +175,8 @@ int run(CliOptions o, const BackendFactories& backends, std::ostream& out, std::
     out << "wrote " << n << " cases to " << o.write_cases << "\n";
     return 0;
   }
+  std::optional<PerfRun> perf;
+  if (o.perf) perf = prepare_perf_mode(o);
   if (o.replay.empty()) prepare_reports(o);
   // From here to the end of teardown, an exit() in a plugin ends the run with status 1 and a
   // fatal signal names what was running (in_flight.h).
@@ -209,6 +223,7 @@ int run(CliOptions o, const BackendFactories& backends, std::ostream& out, std::
     if (!o.quiet) options.progress = [&](const Progress& p) { progress.update(p); };
     results = run_suite(op_database(), *backend, options);
     progress.finish();
+    if (perf) run_perf_mode(o, *backend, compare_with, tolerances, results, *perf, err);
   }
   teardown();
   if (!o.expected_failures.empty()) {
@@ -217,8 +232,9 @@ int run(CliOptions o, const BackendFactories& backends, std::ostream& out, std::
     results.expected_failures_text = xf.text;
     apply_expected_failures(results, xf);
   }
-  const RunVerdict verdict = judge(results, profile, op_database());
-  write_reports(o, results, verdict, profile, out);
+  RunVerdict verdict = judge(results, profile, op_database());
+  if (perf) apply_perf_baseline(o, *perf, verdict);
+  write_reports(o, results, verdict, profile, out, perf ? &*perf : nullptr);
   return verdict.passed ? 0 : 1;
 }
 

@@ -1,5 +1,6 @@
 #include "conformance/cli/options.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
@@ -72,6 +73,20 @@ Per-case results, sharding, merging:
                             TEST_SHARD_INDEX shard the same way when set
   merge REPORT.json...      merge the JSON reports of every shard of one run into one verdict
                             and report (exit status: the merged verdict)
+Perf mode (in this process; docs/conformance_guide.md "Perf mode"):
+  --perf                    also time each selected op x dtype on its samples and on the shape
+                            catalogue's model shapes (GPT-2, LLaMA-7B, ResNet-50, BERT-base):
+                            median time, spread, GB/s, fraction of the memory roof (a copy
+                            within the device), speedup over the CPU reference, CPU fallback;
+                            wrong calls are not timed; scores in the summary and reports
+  --perf-shapes NAMES       catalogue shapes to time: shape names (bert-base.hidden), model
+                            prefixes (gpt2-small, resnet50), all (default) or none
+  --perf-warmup N           untimed calls before timing one (default 3)
+  --perf-repeats N          timed calls per shape, from 1 (default 10)
+  --perf-roof-mib N         MiB the memory roof's copy moves (default 64)
+  --perf-baseline FILE      the JSON report of an earlier --perf run: fail (exit 1) when a
+                            call's fastest repeat grew beyond the threshold (and by over 20 us)
+  --perf-threshold PERCENT  the regression threshold (default 50: 50% slower)
 Cases as data:
   --cases FILE              run the cases of a case file instead of the op database
   --replay FILE             run a repro file's case again and show the difference
@@ -104,6 +119,75 @@ int positive_seconds(const std::string& flag, const std::string& value) {
     throw std::invalid_argument(message);
   }
   return static_cast<int>(std::stol(value));
+}
+
+// A whole number from `min` to `max`; `flag` names the option in errors.
+int whole_number(const std::string& flag, const std::string& value, int min, int max) {
+  const std::string message = flag + ": expected a whole number from " + std::to_string(min) +
+                              " to " + std::to_string(max) + ", got '" + value + "'";
+  if (value.empty() || value.size() > 9 ||
+      value.find_first_not_of("0123456789") != std::string::npos) {
+    throw std::invalid_argument(message);
+  }
+  const long n = std::stol(value);
+  if (n < min || n > max) throw std::invalid_argument(message);
+  return static_cast<int>(n);
+}
+
+// The options of the perf mode; false for any other flag.
+bool parse_perf_option(CliOptions& o, const std::string& flag,
+                       const std::function<std::string()>& next) {
+  if (flag == "--perf") {
+    o.perf = true;
+  } else if (flag == "--perf-shapes") {
+    const std::string list = next();
+    std::istringstream in(list);
+    o.perf_shapes.clear();
+    for (std::string name; std::getline(in, name, ',');) o.perf_shapes.push_back(name);
+    if (o.perf_shapes.empty() || list.back() == ',' ||
+        std::find(o.perf_shapes.begin(), o.perf_shapes.end(), "") != o.perf_shapes.end()) {
+      throw std::invalid_argument(
+          "--perf-shapes: expected comma-separated shape or model names "
+          "(gpt2-small,resnet50.conv1, all, none), got '" +
+          list + "'");
+    }
+  } else if (flag == "--perf-warmup") {
+    o.perf_warmup = whole_number(flag, next(), 0, 10000);
+  } else if (flag == "--perf-repeats") {
+    o.perf_repeats = whole_number(flag, next(), 1, 100000);
+  } else if (flag == "--perf-roof-mib") {
+    o.perf_roof_mib = whole_number(flag, next(), 1, 16384);
+  } else if (flag == "--perf-baseline") {
+    o.perf_baseline = user_path(next());
+  } else if (flag == "--perf-threshold") {
+    o.perf_threshold = whole_number(flag, next(), 1, 100000) / 100.0;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// Perf options only with --perf, and --perf only with a run of the op database in process.
+void check_perf_options(const CliOptions& o, const std::vector<std::string>& args) {
+  if (!o.perf) {
+    for (const std::string& a : args) {
+      if (a.starts_with("--perf-")) {
+        throw std::invalid_argument(a.substr(0, a.find('=')) + " goes with --perf");
+      }
+    }
+    return;
+  }
+  if (o.isolate.value_or(false)) {
+    throw std::invalid_argument(
+        "--perf runs in this process (timing a child process would time its start): drop "
+        "--isolate");
+  }
+  if (!o.cases.empty() || !o.replay.empty() || !o.write_cases.empty() || o.merge) {
+    throw std::invalid_argument(
+        "--perf times the op database's entries: it does not go with --cases, --replay, "
+        "--write-cases or merge");
+  }
+  if (o.shard.count > 1) throw std::invalid_argument("--perf does not go with --shard");
 }
 
 // --- Sharding, per-case results and merging: their options and environment. ---
@@ -209,6 +293,8 @@ CliOptions parse_options(const std::vector<std::string>& args) {
     };
     if (parse_split_option(o, flag, next)) {
       shard_flag_given = shard_flag_given || flag == "--shard";
+    } else if (parse_perf_option(o, flag, next)) {
+      // the perf mode's
     } else if (flag == "--backend") {
       o.backend = next();
       if (is_plugin_path(o.backend)) o.backend = user_path(o.backend);
@@ -292,6 +378,7 @@ CliOptions parse_options(const std::vector<std::string>& args) {
     throw std::invalid_argument("merge: give the JSON reports of every shard of a run");
   }
   if (!o.merge) apply_sharding_environment(o, shard_flag_given);
+  check_perf_options(o, args);
   return o;
 }
 

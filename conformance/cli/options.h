@@ -57,6 +57,15 @@ struct CliOptions {
   std::optional<CaseResultsLevel> case_results;  // unset: all with --cases, else failures
   bool merge = false;                            // `merge REPORT.json...`
   std::vector<std::string> merge_reports;
+  // Perf mode (--perf; docs/conformance_guide.md "Perf mode"): the selected ops timed on their
+  // samples and the catalogue's shapes (--perf-shapes: names or model prefixes, "all", "none").
+  bool perf = false;
+  int perf_warmup = 3;
+  int perf_repeats = 10;
+  std::vector<std::string> perf_shapes = {"all"};
+  int perf_roof_mib = 64;       // the memory roof's copy, in MiB
+  std::string perf_baseline;    // --perf-baseline FILE: a JSON report of a --perf run
+  double perf_threshold = 0.5;  // --perf-threshold PERCENT, as a fraction
 };
 
 // Whether --backend names a shared library to load rather than an in-process backend.

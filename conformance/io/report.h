@@ -27,8 +27,11 @@ void print_summary(const RunResults& results, const RunVerdict& verdict, const P
                    std::ostream& out);
 nlohmann::json report_json(const RunResults& results, const RunVerdict& verdict,
                            const Profile* profile);
+// `more_sections`: HTML appended to the body (the perf mode's tables), "" for none.
 std::string report_html(const RunResults& results, const RunVerdict& verdict,
-                        const Profile* profile);
+                        const Profile* profile, const std::string& more_sections = "");
+// `s` with &, <, > and " escaped for HTML text and attribute values.
+std::string html_escape(const std::string& s);
 
 // A JSON report read back, for `backplane-conformance merge`: the run's results as far as the
 // report holds them (ops, cells with their counts and first failures, per-case results, the

@@ -4,9 +4,8 @@
 #include "conformance/io/report.h"
 
 namespace bp::conformance {
-namespace {
 
-std::string escape(const std::string& s) {
+std::string html_escape(const std::string& s) {
   std::string out;
   for (char c : s) {
     switch (c) {
@@ -28,6 +27,10 @@ std::string escape(const std::string& s) {
   }
   return out;
 }
+
+namespace {
+
+std::string escape(const std::string& s) { return html_escape(s); }
 
 // CSS class of a status (colours in kStyle).
 std::string css(CellStatus s) {
@@ -107,7 +110,7 @@ pre { background: #f6f6f6; padding: 6px; white-space: pre-wrap; font-size: 12px;
 }  // namespace
 
 std::string report_html(const RunResults& results, const RunVerdict& verdict,
-                        const Profile* profile) {
+                        const Profile* profile, const std::string& more_sections) {
   std::ostringstream h;
   const std::vector<ScalarType> dtypes = kAllDtypes.list();
   h << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Backplane conformance: "
@@ -192,6 +195,7 @@ std::string report_html(const RunResults& results, const RunVerdict& verdict,
   }
   h << "</ul>\n";
   for (const std::string& n : results.notes) h << "<p>Note: " << escape(n) << "</p>\n";
+  h << more_sections;
   h << "</body></html>\n";
   return h.str();
 }

@@ -67,6 +67,12 @@ class Backend {
   // The handle problems found since the last call ("[npu] add.out: leaked 1 tensor reference
   // ..."), oldest first.
   virtual std::vector<std::string> take_handle_problems() const { return {}; }
+  // Blocks until the work the backend queued so far is done, so a timer stopped after it counts
+  // the work (the perf mode). Default: nothing (synchronous backends: the CPU, in-process test
+  // backends). C ABI backends synchronize the current stream of their device through the
+  // backend's stream hooks, or its copies' synchronize hook without streams. Errors: bp::Error
+  // from the backend's hook.
+  virtual void synchronize() const {}
   // Whether this is the reference CPU backend (results are not compared against it again).
   bool is_cpu() const { return device().type == DeviceType::kCPU; }
 };

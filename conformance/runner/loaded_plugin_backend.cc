@@ -6,6 +6,7 @@
 
 #include "backplane/backplane.h"
 #include "sdk/c_api/handle_ledger.h"
+#include "sdk/core/error.h"
 
 namespace bp::conformance {
 namespace {
@@ -87,6 +88,21 @@ HandleCounts CAbiBackend::handles() const {
 
 std::vector<std::string> CAbiBackend::take_handle_problems() const {
   return c_api::take_handle_problems();
+}
+
+void CAbiBackend::synchronize() const {
+  const bp_api* api = bp_get_api();
+  const Device d = device();
+  const bp_device device{static_cast<int32_t>(d.type), d.index};
+  bp_stream* stream = nullptr;  // borrowed
+  bp_error* error = api->stream_current(device, &stream);
+  if (error == nullptr) error = api->stream_synchronize(stream);
+  if (error == nullptr) return;
+  // The hook's code and message, as the dispatcher reports a kernel's error.
+  const std::string message = name() + ": synchronize: " + api->error_message(error);
+  const auto code = static_cast<ErrorCode>(api->error_code(error));
+  api->error_destroy(error);
+  throw Error(code, message);
 }
 
 LoadedPluginBackend::LoadedPluginBackend(const std::string& path, const std::string& backend_name) {

@@ -36,6 +36,9 @@ class CAbiBackend : public Backend {
 
   HandleCounts handles() const override;
   std::vector<std::string> take_handle_problems() const override;
+  // api->stream_synchronize on the device's current stream (as device_synchronize when the
+  // backend has no stream hooks).
+  void synchronize() const override;
 
  private:
   struct Ledger;

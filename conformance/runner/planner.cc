@@ -374,11 +374,24 @@ class Planner {
 bool is_declared(const std::string& op) { return Dispatcher::singleton().find_op(op).has_value(); }
 
 Plan plan_cases(const OpEntry& entry, ScalarType dtype, const Tolerances& tolerances) {
+  const uint64_t seed = sample_seed(entry.name, dtype);
+  std::vector<Sample> samples;
+  try {
+    samples = entry.samples(dtype, seed);
+  } catch (const std::exception& e) {
+    Plan plan;
+    plan.entry_error = std::string("the conformance entry failed: ") + e.what();
+    return plan;
+  }
+  return plan_samples(entry, dtype, samples, tolerances);
+}
+
+Plan plan_samples(const OpEntry& entry, ScalarType dtype, const std::vector<Sample>& samples,
+                  const Tolerances& tolerances) {
   Plan plan;
   const uint64_t seed = sample_seed(entry.name, dtype);
   Planner planner(entry, dtype, tolerances, seed);
   try {
-    const std::vector<Sample> samples = entry.samples(dtype, seed);
     for (size_t i = 0; i < samples.size(); ++i) {
       planner.plan_sample(samples[i], static_cast<int>(i));
     }

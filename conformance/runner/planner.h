@@ -41,6 +41,11 @@ struct Plan {
 
 Plan plan_cases(const OpEntry& entry, ScalarType dtype, const Tolerances& tolerances);
 
+// The cases of `samples` (given instead of the entry's own, e.g. the perf mode's samples on model
+// shapes) as plan_cases makes them from the entry's.
+Plan plan_samples(const OpEntry& entry, ScalarType dtype, const std::vector<Sample>& samples,
+                  const Tolerances& tolerances);
+
 // Whether the registry (the dispatcher) has the op.
 bool is_declared(const std::string& op);
 

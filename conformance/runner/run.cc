@@ -45,6 +45,8 @@ class AgreementCheck {
   std::map<int, Result> functional_;
 };
 
+}  // namespace
+
 CaseRecord record_of(const Case& c, const CaseOutcome& o) {
   CaseRecord r;
   r.op = c.op;
@@ -61,8 +63,6 @@ CaseRecord record_of(const Case& c, const CaseOutcome& o) {
   r.fallback_calls = o.fallback_calls;
   return r;
 }
-
-}  // namespace
 
 void run_entry(const OpEntry& entry, const Backend& backend, const RunOptions& options,
                const EntryHooks& hooks) {

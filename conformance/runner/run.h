@@ -69,6 +69,9 @@ struct EntryHooks {
   std::function<void(const CaseRecord& record)> emit;
 };
 
+// The record of a case and its outcome, as the run reports it (RunResults::add).
+CaseRecord record_of(const Case& c, const CaseOutcome& o);
+
 // Runs the cases of one entry for its selected dtypes.
 void run_entry(const OpEntry& entry, const Backend& backend, const RunOptions& options,
                const EntryHooks& hooks);

@@ -7,7 +7,10 @@
  *   BROKEN_UNLOAD_CRASH   the unload hook dereferences NULL;
  *   BROKEN_KERNEL_EXIT    add.out calls exit(0);
  *   BROKEN_KERNEL_HANG    add.out never returns;
- *   BROKEN_KERNEL_CRASH   add.out dereferences NULL.
+ *   BROKEN_KERNEL_CRASH   add.out dereferences NULL;
+ *   BROKEN_KERNEL_SLOW    add.out is right but sleeps 20 ms first: a slowdown of hundreds of
+ *                         times on small inputs, for the perf mode's baseline gate, which a
+ *                         loaded machine's noise cannot hide (perf_cli_test.cc).
  * Without a define it is a correct plugin.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -15,6 +18,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "backplane/plugin.h"
@@ -52,6 +56,17 @@ static bp_error* broken_add_out(void* user_data, const bp_op* op, const bp_value
 }
 #endif
 
+#ifdef BROKEN_KERNEL_SLOW
+static const bp_api* slow_host;
+
+static bp_error* slow_add_out(void* user_data, const bp_op* op, const bp_value* args, size_t nargs,
+                              bp_value* results, size_t nresults) {
+  struct timespec pause = {0, 20 * 1000 * 1000};
+  nanosleep(&pause, NULL);
+  return slow_host->cpu_fallback(user_data, op, args, nargs, results, nresults);
+}
+#endif
+
 static void unload(void* user_data) {
   (void)user_data;
 #ifdef BROKEN_UNLOAD_CRASH
@@ -86,6 +101,10 @@ BP_PLUGIN_EXPORT bp_error* bp_plugin_init(const bp_api* host, bp_plugin_desc* de
   err = host->fallback_register(backend, host->cpu_fallback, NULL, &registration);
 #if defined(BROKEN_KERNEL_EXIT) || defined(BROKEN_KERNEL_HANG) || defined(BROKEN_KERNEL_CRASH)
   if (!err) err = host->kernel_register(backend, "add.out", broken_add_out, NULL, &registration);
+#endif
+#ifdef BROKEN_KERNEL_SLOW
+  slow_host = host;
+  if (!err) err = host->kernel_register(backend, "add.out", slow_add_out, NULL, &registration);
 #endif
   return err;
 }
