@@ -14,18 +14,6 @@
 namespace bp::conformance {
 namespace {
 
-std::string_view kind_name(OpKind kind) {
-  switch (kind) {
-    case OpKind::kFunctional:
-      return "functional";
-    case OpKind::kInplace:
-      return "inplace";
-    case OpKind::kOut:
-      return "out";
-  }
-  return "?";
-}
-
 // The ops `name` selects, as --ops reads names: an op, an op's base name, or an entry's name.
 std::vector<const OpInfo*> ops_named(std::string_view name) {
   const OpEntry* entry = op_database().find(name);
@@ -99,7 +87,7 @@ void describe(const Group& g, const KernelKeys& kernels, std::ostream& out) {
   for (const OpInfo* op : g.ops) {
     const bool unchecked =
         e != nullptr && std::count(e->not_in_pytorch.begin(), e->not_in_pytorch.end(), op->name);
-    out << "  " << kind_name(op->kind) << std::string(12 - kind_name(op->kind).size(), ' ')
+    out << "  " << op_kind_name(op->kind) << std::string(12 - op_kind_name(op->kind).size(), ' ')
         << op->schema << (unchecked ? "  (not checked: PyTorch lacks it)" : "") << "\n";
     if (op->kind == OpKind::kOut && !unchecked) out_op = op;
   }
@@ -161,7 +149,7 @@ void list_schemas(std::ostream& out) {
          "checked and what the Common key serves; --ops NAME runs its entry.\n";
   for (const OpInfo& info : op_table()) {
     const OpEntry* e = op_database().entry_for_op(info.name);
-    out << info.schema << "  # " << kind_name(info.kind) << ", "
+    out << info.schema << "  # " << op_kind_name(info.kind) << ", "
         << (e == nullptr ? std::string("no conformance entry") : "conformance entry " + e->name)
         << "\n";
   }

@@ -26,18 +26,6 @@ namespace py = pybind11;
 namespace bp::python {
 namespace {
 
-const char* kind_name(OpKind kind) {
-  switch (kind) {
-    case OpKind::kFunctional:
-      return "functional";
-    case OpKind::kInplace:
-      return "inplace";
-    case OpKind::kOut:
-      return "out";
-  }
-  return "?";
-}
-
 std::string device_repr(const Device& d) {
   std::ostringstream type;
   type << d.type;
@@ -220,7 +208,7 @@ py::list op_table_rows() {
     row["name"] = std::string(op.name);
     row["schema"] = std::string(op.schema);
     row["family"] = std::string(op.family);
-    row["kind"] = kind_name(op.kind);
+    row["kind"] = std::string(op_kind_name(op.kind));
     row["structured_group"] = std::string(op.structured_group);
     row["function"] = op.function;
     row["method"] = op.method;

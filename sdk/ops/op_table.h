@@ -20,6 +20,19 @@ namespace bp {
 // How an op relates to its structured group.
 enum class OpKind : uint8_t { kFunctional, kInplace, kOut };
 
+// "functional", "inplace" or "out".
+constexpr std::string_view op_kind_name(OpKind kind) {
+  switch (kind) {
+    case OpKind::kFunctional:
+      return "functional";
+    case OpKind::kInplace:
+      return "inplace";
+    case OpKind::kOut:
+      return "out";
+  }
+  return "?";
+}
+
 struct OpInfo {
   std::string_view name;    // "add.Tensor"
   std::string_view schema;  // canonical schema text
