@@ -96,14 +96,22 @@ def _system_headers_repository_impl(rctx):
     for header in rctx.attr.headers:
         if not rctx.path("/usr/include/" + header).exists:
             fail("/usr/include/%s not found: %s" % (header, _SETUP_HINT))
+    for library in rctx.attr.shared_libraries:
+        if not rctx.path("/usr/lib/x86_64-linux-gnu/lib%s.so" % library).exists:
+            fail("/usr/lib/x86_64-linux-gnu/lib%s.so not found: %s" % (library, _SETUP_HINT))
     rctx.file("WORKSPACE", 'workspace(name = "%s")\n' % rctx.name)
-    rctx.file("BUILD.bazel", 'package(default_visibility = ["//visibility:public"])\n\ncc_library(name = "%s")\n' % rctx.attr.library)
+    rctx.file("BUILD.bazel", 'package(default_visibility = ["//visibility:public"])\n\ncc_library(name = "%s", linkopts = %s)\n' % (
+        rctx.attr.library,
+        repr(["-l" + library for library in rctx.attr.shared_libraries]),
+    ))
 
 system_headers_repository = repository_rule(
     implementation = _system_headers_repository_impl,
     attrs = {
         "library": attr.string(mandatory = True),
         "headers": attr.string_list(mandatory = True),
+        # Linked as -l<name>, each checked for first.
+        "shared_libraries": attr.string_list(default = []),
     },
     local = True,
 )
@@ -265,6 +273,13 @@ def backplane_dependencies():
         name = "boost",
         library = "math",
         headers = ["boost/math/special_functions/digamma.hpp"],
+    )
+    # Boost.Context: the fibers that run a cooperative kernel's threads in the CUDA emulator.
+    system_headers_repository(
+        name = "boost_context",
+        library = "context",
+        headers = ["boost/context/fiber.hpp"],
+        shared_libraries = ["boost_context"],
     )
     cuda_toolkit(name = "cuda")
     libtorch_repository(name = "libtorch")

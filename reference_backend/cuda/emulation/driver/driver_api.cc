@@ -154,12 +154,15 @@ const ErrorText* error_text(CUresult code) {
 
 // The counters of the process that loaded the driver, at its exit, on stderr and appended to
 // $BP_EMULATED_CUDA_REPORT (one line per process) when set: a run's record that it ran here.
+// The work counters include what fork()ed children did (an isolated conformance run does all its
+// work in children, which end with _exit): they are mapped shared at load, before any fork.
 pid_t g_loading_process = getpid();
+const bool kCountersMapped = (shared_counters(), true);
 struct ExitReport {
   ~ExitReport() {
-    // Only the process that loaded the driver, and only if it did something (the host first
-    // tries a plugin's load in a child process).
-    if (getpid() != g_loading_process || !g_initialised) return;
+    // Only the process that loaded the driver, and only if it or its children did something
+    // (the host first tries a plugin's load in a child process).
+    if (getpid() != g_loading_process) return;
     if (shared_counters().allocations.load() == 0) return;
     bp_emulated_cuda_counters c;
     bp_emulated_cuda_get_counters(&c);

@@ -22,7 +22,7 @@ std::set<const void*>& streams() {
 // drains first; the registry stays locked across the fork so no stream comes or goes.
 void before_fork() {
   streams_mutex().lock();
-  for (const void* s : streams()) const_cast<Stream*>(static_cast<const Stream*>(s))->synchronize();
+  for (const void* s : streams()) const_cast<Stream*>(static_cast<const Stream*>(s))->quiesce();
 }
 void after_fork() { streams_mutex().unlock(); }
 
@@ -35,7 +35,7 @@ const bool kForkHandlers = [] {
 
 Stream::Stream() = default;
 
-Stream::~Stream() { synchronize(); }
+Stream::~Stream() { quiesce(); }
 
 void Stream::enqueue(std::function<void()> work) {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -46,28 +46,49 @@ void Stream::enqueue(std::function<void()> work) {
   }
 }
 
+bool Stream::run_next(std::unique_lock<std::mutex>& lock) {
+  if (queue_.empty() || executing_) return false;
+  std::function<void()> work = std::move(queue_.front());
+  queue_.pop_front();
+  executing_ = true;
+  lock.unlock();
+  work();
+  lock.lock();
+  executing_ = false;
+  changed_.notify_all();
+  return true;
+}
+
 void Stream::run() {
   std::unique_lock<std::mutex> lock(mutex_);
   while (!queue_.empty()) {
-    std::function<void()> work = std::move(queue_.front());
-    queue_.pop_front();
-    lock.unlock();
-    work();
-    lock.lock();
+    // Another thread (a synchronizing caller) runs the next piece of work: wait for it.
+    if (!run_next(lock)) changed_.wait(lock);
   }
-  // The last touch of the stream: synchronize() (and so the destructor) waits for this.
+  // The last touch of the stream: quiesce() (and so the destructor) waits for this.
   worker_running_ = false;
   changed_.notify_all();
 }
 
 void Stream::synchronize() {
   std::unique_lock<std::mutex> lock(mutex_);
+  // Help: run the queued work on this thread rather than wait for the worker to be scheduled,
+  // one piece at a time so the order holds. On a loaded machine the wake-ups were most of the
+  // time of a synchronous copy.
+  while (!queue_.empty() || executing_) {
+    if (!run_next(lock)) changed_.wait(lock);
+  }
+}
+
+void Stream::quiesce() {
+  synchronize();
+  std::unique_lock<std::mutex> lock(mutex_);
   changed_.wait(lock, [&] { return !worker_running_; });
 }
 
 bool Stream::idle() {
   std::lock_guard<std::mutex> lock(mutex_);
-  return !worker_running_;
+  return queue_.empty() && !executing_;
 }
 
 void Event::record(Stream& stream) {

@@ -6,7 +6,8 @@
 //   s->enqueue([] { ...a copy or a kernel... });   // returns at once
 //   s->synchronize();                             // waits for everything enqueued so far
 //
-// A stream's worker thread starts with its first work and ends when the queue runs dry, so a
+// A stream's worker thread starts with its first work and ends when the queue runs dry; a caller
+// that synchronizes runs the queued work itself instead of waiting for the worker to wake. So a
 // process that forks between bursts of work (an isolated conformance run) has no thread to lose:
 // fork() waits for every stream to drain first (pthread_atfork), and the child starts workers of
 // its own as it needs them.
@@ -33,16 +34,23 @@ class Stream {
   Stream& operator=(const Stream&) = delete;
 
   void enqueue(std::function<void()> work);
+  // Returns when the work enqueued so far has run (some of it perhaps on the calling thread).
   void synchronize();
+  // synchronize(), then waits for the worker thread to end too (nothing touches the stream then).
+  void quiesce();
   bool idle();
 
  private:
   void run();
+  // Runs the next piece of work on this thread unless the queue is empty or another thread is
+  // running one; `lock` holds mutex_ (released while the work runs).
+  bool run_next(std::unique_lock<std::mutex>& lock);
 
   std::mutex mutex_;
   std::condition_variable changed_;
   std::deque<std::function<void()>> queue_;
   bool worker_running_ = false;
+  bool executing_ = false;  // a thread is running a piece of work
 };
 
 class Event {
