@@ -1,5 +1,7 @@
 #include "reference_backend/cuda/reduction_catalog.h"
 
+#include <string_view>
+
 #include "sdk/core/empty.h"
 #include "sdk/core/error.h"
 #include "sdk/dispatch/dispatcher.h"
@@ -19,9 +21,12 @@ const OpInfo* functional_of(const ReductionOp& op) {
 }
 
 // A value for each argument of a functional reduction: the input as a Meta tensor of `type`,
-// dim 0 where one is required, None where the argument may be None.
-std::optional<Value> argument_for(const Argument& a, ScalarType type) {
+// dim 0 where one is required, None where the argument may be None; a ScalarType argument is
+// `dtype_arg` when given (optional or not), else None or the input's type.
+std::optional<Value> argument_for(const Argument& a, ScalarType type,
+                                  std::optional<ScalarType> dtype_arg) {
   const Type& t = a.type;
+  if (t.kind == TypeKind::kScalarType && !t.is_list && dtype_arg) return Value(*dtype_arg);
   if (t.optional) return Value(std::nullopt);
   switch (t.kind) {
     case TypeKind::kTensor:
@@ -40,9 +45,10 @@ std::optional<Value> argument_for(const Argument& a, ScalarType type) {
   }
 }
 
-}  // namespace
-
-std::optional<ReduceKernel> natural_reduction(const ReductionOp& op, Dtype dtype) {
+// The kernel of a functional call of `op` over an input of `dtype`, with `dtype_arg` for the
+// ScalarType argument if given: nullopt when the meta function refuses the call.
+std::optional<ReduceKernel> reduction_of_call(const ReductionOp& op, Dtype dtype,
+                                              std::optional<Dtype> dtype_arg) {
   if (!op.supports(dtype)) return std::nullopt;
   const OpInfo* functional = functional_of(op);
   BP_INTERNAL_ASSERT(functional != nullptr, op.name, " has no functional variant");
@@ -51,8 +57,10 @@ std::optional<ReduceKernel> natural_reduction(const ReductionOp& op, Dtype dtype
       Dispatcher::singleton().find_op_or_throw("bp::" + std::string(functional->name));
   const ScalarType type = static_cast<ScalarType>(code(dtype));
   Stack stack;
+  std::optional<ScalarType> scalar_type_arg;
+  if (dtype_arg) scalar_type_arg = static_cast<ScalarType>(code(*dtype_arg));
   for (const Argument& a : parse_schema(functional->schema).arguments) {
-    std::optional<Value> v = argument_for(a, type);
+    std::optional<Value> v = argument_for(a, type, scalar_type_arg);
     BP_INTERNAL_ASSERT(v.has_value(), functional->name, ": no value for argument ", a.name);
     stack.push_back(std::move(*v));
   }
@@ -67,19 +75,33 @@ std::optional<ReduceKernel> natural_reduction(const ReductionOp& op, Dtype dtype
   };
   ReduceKernel kernel{&op, dtype, Dtype::kInt64};
   for (int o = op.num_outputs; o-- > 0;) {
-    if (op.outputs[o] == op.in) kernel.dtype = output_dtype(o);
+    if (op.outputs[o] == op.in) kernel.dtype = op.reduce_dtype(dtype, output_dtype(o));
     if (op.result(o) == ReduceResult::kValue) kernel.out = output_dtype(o);
   }
   return kernel;
 }
 
+}  // namespace
+
+std::optional<ReduceKernel> natural_reduction(const ReductionOp& op, Dtype dtype) {
+  return reduction_of_call(op, dtype, std::nullopt);
+}
+
 std::vector<ReduceKernel> reduction_kernels() {
   std::vector<ReduceKernel> kernels;
   std::set<std::string> seen;
+  auto add = [&](const std::optional<ReduceKernel>& k) {
+    if (k && seen.insert(k->entry_name()).second) kernels.push_back(*k);
+  };
   for (const ReductionOp& op : reduction_ops()) {
+    const bool takes_dtype =
+        std::string_view(functional_of(op)->schema).find("ScalarType") != std::string_view::npos;
     for (int d = 0; d < kNumDtypes; ++d) {
-      const std::optional<ReduceKernel> k = natural_reduction(op, dtype_of_code(d));
-      if (k && seen.insert(k->entry_name()).second) kernels.push_back(*k);
+      add(natural_reduction(op, dtype_of_code(d)));
+      // norm(x, dtype=float64) reduces a float32 input into float64: a kernel of its own.
+      for (int a = 0; takes_dtype && a < kNumDtypes; ++a) {
+        add(reduction_of_call(op, dtype_of_code(d), dtype_of_code(a)));
+      }
     }
   }
   return kernels;

@@ -31,8 +31,9 @@ namespace bp::cuda {
 // the declaration does not list `dtype` or the meta function refuses the call.
 std::optional<ReduceKernel> natural_reduction(const ReductionOp& op, Dtype dtype);
 
-// Every kernel of every declared reduction over every dtype it lists, each kernel once
-// (declarations that share an ops struct share kernels).
+// Every kernel of every declared reduction over every dtype it lists, and with every value of
+// its ScalarType argument if it has one (norm(x, dtype=float64)), each kernel once (declarations
+// that share an ops struct share kernels).
 std::vector<ReduceKernel> reduction_kernels();
 // The kernel families (family_of) of the declared reductions.
 std::set<std::string> reduction_families();

@@ -103,7 +103,9 @@ void run_reduction(const ReductionOp& op, const bp_value* args) {
   for (int o = op.num_outputs; o-- > 0;) {
     if (op.result(o) == ReduceResult::kValue) out_dtype = *dtype_from_abi(outs[o].dtype);
   }
-  const ReduceKernel kernel{&op, *dtype_from_abi(meta_of(args[op.in].u.tensor).dtype), out_dtype};
+  const ReduceKernel kernel{
+      &op, op.reduce_dtype(in_dtype, *dtype_from_abi(meta_of(args[op.in].u.tensor).dtype)),
+      out_dtype};
   CudaDevice& device = device_at(in.device);
 
   // The input, in the kernel's dtype (and flattened for argmax / argmin without a dim).

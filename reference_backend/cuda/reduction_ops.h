@@ -47,6 +47,10 @@ struct ReductionOp {
   // Whether an output receives indices (argmax, max.dim): without dims, the flattened input is
   // reduced, as PyTorch's argmax does.
   bool has_index_output() const;
+  // The dtype the elements are reduced in, given the input's and that of the tensor `in` names:
+  // the latter, made complex when the input is complex (norm(complex64, dtype=complex128) writes
+  // a float64 result and reduces in complex128, as PyTorch's self.to(dtype)).
+  Dtype reduce_dtype(Dtype input, Dtype named) const;
 };
 
 std::span<const ReductionOp> reduction_ops();
