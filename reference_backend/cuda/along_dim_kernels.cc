@@ -19,13 +19,14 @@ namespace {
 void run_along_dim_op(const AlongDimOp& op, const bp_value* args) {
   bp_tensor* out = args[op.out].u.tensor;
   const TensorMeta o = meta_of(out);
-  if (o.numel == 0) return;
   const Dtype dtype = *dtype_from_abi(o.dtype);
   const AlongDimKernel kernel{&op, dtype};
+  // Before the empty check: cumsum_ of an empty bool tensor is an error on the CPU as well.
   if (!op.supports(dtype)) {
     throw BeyondKernelLimits(std::string("no CUDA kernel for ") + op.name + " of " +
                              std::string(info(dtype).name));
   }
+  if (o.numel == 0) return;
   bp_tensor* self = args[op.self].u.tensor;
   TensorRef converted;
   if (meta_of(self).dtype != o.dtype) {
