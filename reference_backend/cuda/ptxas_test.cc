@@ -85,12 +85,7 @@ struct KnownSpill {
   int arch;
 };
 constexpr KnownSpill kKnownSpills[] = {
-    {"special_log_ndtr_out__float32__float32__vec4__s0", 90},
-    {"special_log_ndtr_out__float32__float32__vec2__s0", 90},
-    {"special_log_ndtr_out__float32__float32__vec1__s0", 90},
-    {"special_erfcx_out__float32__float32__vec4__s0", 90},
-    {"special_erfcx_out__float32__float32__vec2__s0", 90},
-    {"special_erfcx_out__float32__float32__vec1__s0", 90},
+    // 16 bytes, around the calls of double-precision slow paths (erfc, exp, division).
     {"special_erfcx_out__float32__any__dynamic__s0", 90},
 };
 
