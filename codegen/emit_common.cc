@@ -51,7 +51,12 @@ std::string generic_reduction_step(const OpDecl& group) {
                                 : "dim";
   }
   const std::vector<const Argument*> outs = group.out_arguments();
+  // self, an output (below) or a ScalarType argument (self's dtype when None).
   std::string in_dtype = "self.dtype()";
+  if (const Argument* a = find_argument(group, r.in);
+      a != nullptr && r.in != "self" && a->type.kind == TypeKind::kScalarType) {
+    in_dtype = a->type.optional ? r.in + ".value_or(self.dtype())" : r.in;
+  }
   for (size_t i = 0; i < outs.size(); ++i) {
     if (outs[i]->name == r.in) in_dtype = "call.output(" + std::to_string(i) + ").dtype()";
   }

@@ -388,7 +388,8 @@ void read_reduction(const YAML::Node& node, const std::string& path, OpDecl& op)
   ReductionSpec spec = parse_reduce_call(at("reduce"), node["reduce"].as<std::string>());
   if (!node["reduce_in"]) {
     fail(at("reduce"),
-         "reduce: say whose dtype the elements are reduced in ('reduce_in: self' or an output)");
+         "reduce: say whose dtype the elements are reduced in ('reduce_in: self', an output or "
+         "a ScalarType argument)");
   }
   spec.in = trim(node["reduce_in"].as<std::string>());
   if (node["reduce_outputs"]) {
@@ -474,10 +475,16 @@ void check_reduction(OpDecl& op) {
     }
   }
   const std::vector<const Argument*> outs = op.out_arguments();
-  bool in_is_tensor = spec.in == "self";
-  for (const Argument* out : outs) in_is_tensor = in_is_tensor || out->name == spec.in;
-  if (!in_is_tensor) {
-    fail(op.loc, "reduce_in: '" + spec.in + "' is neither self nor an output of " + op.name());
+  bool names_tensor = spec.in == "self";
+  for (const Argument* out : outs) names_tensor = names_tensor || out->name == spec.in;
+  // Or a ScalarType argument (self's dtype when None): norm(x, dtype=float64) reduces
+  // x.to(dtype), whatever its output's dtype (real for a complex dtype).
+  const Argument* named = find_argument(op, spec.in);
+  const bool names_dtype =
+      named != nullptr && named->type.kind == TypeKind::kScalarType && !named->type.is_list;
+  if (!names_tensor && !names_dtype) {
+    fail(op.loc, "reduce_in: '" + spec.in +
+                     "' is neither self, an output nor a ScalarType argument of " + op.name());
   }
   if (spec.outputs.empty()) spec.outputs.assign(outs.size(), ReduceResult::kValue);
   if (spec.outputs.size() != outs.size()) {

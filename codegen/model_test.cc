@@ -537,11 +537,26 @@ TEST(Reduce, ParsesTheOpsStructItsArgumentsAndWhatEachOutputReceives) {
   EXPECT_THAT(max.outputs, ElementsAre(ReduceResult::kValue, ReduceResult::kIndex));
 }
 
+TEST(Reduce, ReducesInAScalarTypeArgumentAndNotInAnotherArgument) {
+  const std::string head =
+      "- func: norm.dtype_out(Tensor self, Scalar? p, int[1] dim, bool keepdim, *, ";
+  const std::string tail =
+      ", Tensor(a!) out) -> Tensor(a!)\n  structured: True\n"
+      "  meta: norm_dtype_op(self, p, dim, keepdim, dtype)\n  dispatch:\n    CPU: norm_dtype_out\n"
+      "  reduce: NormOps(p=2)\n  reduce_in: dtype\n";
+  EXPECT_EQ(model_of(head + "ScalarType dtype" + tail).op("norm.dtype_out").reduction->in, "dtype");
+  EXPECT_EQ(model_of(head + "ScalarType? dtype=None" + tail).op("norm.dtype_out").reduction->in,
+            "dtype");
+  EXPECT_EQ(error_of(head + "int dtype" + tail),
+            "sdk/ops/binary.yaml:1: reduce_in: 'dtype' is neither self, an output nor a "
+            "ScalarType argument of norm.dtype_out");
+}
+
 TEST(Reduce, RejectsBadReductionsWithFileAndLine) {
   const std::string var = kVarHead;
   EXPECT_EQ(error_of(var + "  reduce: VarianceOps(correction=1)\n"),
             "sdk/ops/binary.yaml:6: reduce: say whose dtype the elements are reduced in "
-            "('reduce_in: self' or an output)");
+            "('reduce_in: self', an output or a ScalarType argument)");
   EXPECT_EQ(error_of(var + "  reduce: VarianceOps(correction)\n  reduce_in: self\n"),
             "sdk/ops/binary.yaml:1: reduce: 'correction' may be None; say what None means "
             "(correction=<number>)");
@@ -553,8 +568,8 @@ TEST(Reduce, RejectsBadReductionsWithFileAndLine) {
   EXPECT_EQ(error_of(var + "  reduce: VarianceOps(ddof=1)\n  reduce_in: self\n"),
             "sdk/ops/binary.yaml:1: reduce: 'ddof' is not an argument of var.correction_out");
   EXPECT_EQ(error_of(var + "  reduce: VarianceOps(correction=1)\n  reduce_in: dim\n"),
-            "sdk/ops/binary.yaml:1: reduce_in: 'dim' is neither self nor an output of "
-            "var.correction_out");
+            "sdk/ops/binary.yaml:1: reduce_in: 'dim' is neither self, an output nor a ScalarType "
+            "argument of var.correction_out");
   EXPECT_EQ(error_of(var + "  reduce_in: self\n"),
             "sdk/ops/binary.yaml:6: 'reduce_in' needs 'reduce: Ops(...)'");
   EXPECT_EQ(error_of(std::string(kMaxDimHead) +

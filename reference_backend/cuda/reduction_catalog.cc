@@ -59,9 +59,15 @@ std::optional<ReduceKernel> reduction_of_call(const ReductionOp& op, Dtype dtype
   Stack stack;
   std::optional<ScalarType> scalar_type_arg;
   if (dtype_arg) scalar_type_arg = static_cast<ScalarType>(code(*dtype_arg));
+  // The kernel's dtype when `reduce_in` names the ScalarType argument (the functional op has the
+  // out= op's arguments up to its outputs).
+  std::optional<Dtype> named_dtype;
   for (const Argument& a : parse_schema(functional->schema).arguments) {
     std::optional<Value> v = argument_for(a, type, scalar_type_arg);
     BP_INTERNAL_ASSERT(v.has_value(), functional->name, ": no value for argument ", a.name);
+    if (static_cast<int>(stack.size()) == op.in && v->tag() == Value::Tag::kScalarType) {
+      named_dtype = dtype_of_code(static_cast<int>(v->ref<ScalarType>()));
+    }
     stack.push_back(std::move(*v));
   }
   try {
@@ -73,9 +79,9 @@ std::optional<ReduceKernel> reduction_of_call(const ReductionOp& op, Dtype dtype
   auto output_dtype = [&](int o) {
     return dtype_of_code(static_cast<int>(stack.at(static_cast<size_t>(o)).ref<Tensor>().dtype()));
   };
-  ReduceKernel kernel{&op, dtype, Dtype::kInt64};
+  ReduceKernel kernel{&op, named_dtype.value_or(dtype), Dtype::kInt64};
   for (int o = op.num_outputs; o-- > 0;) {
-    if (op.outputs[o] == op.in) kernel.dtype = op.reduce_dtype(dtype, output_dtype(o));
+    if (op.outputs[o] == op.in) kernel.dtype = output_dtype(o);
     if (op.result(o) == ReduceResult::kValue) kernel.out = output_dtype(o);
   }
   return kernel;

@@ -103,9 +103,15 @@ void run_reduction(const ReductionOp& op, const bp_value* args) {
   for (int o = op.num_outputs; o-- > 0;) {
     if (op.result(o) == ReduceResult::kValue) out_dtype = *dtype_from_abi(outs[o].dtype);
   }
-  const ReduceKernel kernel{
-      &op, op.reduce_dtype(in_dtype, *dtype_from_abi(meta_of(args[op.in].u.tensor).dtype)),
-      out_dtype};
+  // A tensor's dtype, or a ScalarType argument's, self's when None (norm(x, dtype=float64)
+  // reduces x.to(dtype)).
+  const bp_value& reduce_in = args[op.in];
+  const std::optional<Dtype> reduce_dtype =
+      reduce_in.tag == BP_VALUE_DTYPE  ? dtype_from_abi(reduce_in.u.dtype)
+      : reduce_in.tag == BP_VALUE_NONE ? std::optional<Dtype>(in_dtype)
+                                       : dtype_from_abi(meta_of(reduce_in.u.tensor).dtype);
+  BP_CUDA_INTERNAL_CHECK(reduce_dtype.has_value(), "a reduction in an unknown dtype");
+  const ReduceKernel kernel{&op, *reduce_dtype, out_dtype};
   CudaDevice& device = device_at(in.device);
 
   // The input, in the kernel's dtype (and flattened for argmax / argmin without a dim).

@@ -16,11 +16,6 @@ bool ReductionOp::has_index_output() const {
   return false;
 }
 
-Dtype ReductionOp::reduce_dtype(Dtype input, Dtype named) const {
-  if (!info(input).is_complex || info(named).is_complex) return named;
-  return named == Dtype::kFloat64 ? Dtype::kComplex128 : Dtype::kComplex64;
-}
-
 std::span<const ReductionOp> reduction_ops() { return kOps; }
 
 const ReductionOp* find_reduction_op(std::string_view name) {

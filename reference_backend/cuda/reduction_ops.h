@@ -32,7 +32,8 @@ struct ReductionOp {
   int self;                // the boxed argument index of the input
   int dim;                 // of the reduced dims, or -1 (every dim is reduced)
   int keepdim;             // of keepdim, or -1
-  int in;                  // of the tensor whose dtype elements are reduced in (self or an out)
+  int in;                  // of what gives the dtype elements are reduced in: self, an output
+                           // or a ScalarType argument
   int num_args;            // arguments of the ops struct
   int args[4];             // their boxed argument indices
   const char* if_none[4];  // what None means for each, as a number, or nullptr
@@ -47,10 +48,6 @@ struct ReductionOp {
   // Whether an output receives indices (argmax, max.dim): without dims, the flattened input is
   // reduced, as PyTorch's argmax does.
   bool has_index_output() const;
-  // The dtype the elements are reduced in, given the input's and that of the tensor `in` names:
-  // the latter, made complex when the input is complex (norm(complex64, dtype=complex128) writes
-  // a float64 result and reduces in complex128, as PyTorch's self.to(dtype)).
-  Dtype reduce_dtype(Dtype input, Dtype named) const;
 };
 
 std::span<const ReductionOp> reduction_ops();
