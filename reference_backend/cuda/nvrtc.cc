@@ -51,6 +51,8 @@ const std::vector<std::string>& Nvrtc::default_options() {
 
 const Nvrtc& Nvrtc::get() {
   static std::once_flag once;
+  // Destroyed with the library (a plugin may be unloaded): only the NVRTC handle stays open.
+  static std::unique_ptr<Functions> functions;
   static std::unique_ptr<Nvrtc> instance;
   static std::string failure;
   std::call_once(once, [] {
@@ -81,7 +83,8 @@ const Nvrtc& Nvrtc::get() {
       fn->num_archs(&count);
       nvrtc->archs_.resize(static_cast<size_t>(count));
       if (count > 0) fn->archs(nvrtc->archs_.data());
-      nvrtc->fn_ = fn.release();
+      functions = std::move(fn);
+      nvrtc->fn_ = functions.get();
       instance = std::move(nvrtc);
     } catch (const Error& e) {
       failure = e.what();

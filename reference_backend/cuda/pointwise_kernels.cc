@@ -141,20 +141,21 @@ bp_error* fill_kernel(void*, const bp_op* op, const bp_value* args, size_t nargs
 }  // namespace
 
 std::vector<KernelRegistration> pointwise_registrations() {
-  // Kernels live as long as the process: registrations point at them.
-  static std::deque<PointwiseKernel>* kernels = [] {
-    auto* list = new std::deque<PointwiseKernel>();
+  // Kernels live as long as the library: registrations point at them, and the plugin's unload
+  // removes every registration before the host unloads the library (which destroys them).
+  static std::deque<PointwiseKernel> kernels = [] {
+    std::deque<PointwiseKernel> list;
     for (const PointwiseOp& op : pointwise_ops()) {
       const std::span<const PointwiseOp> rows = pointwise_alternatives(op.name);
       if (&op != rows.data()) continue;  // a later alternative of an op already added
       PointwiseKernel k{rows, {}};
       for (const PointwiseOp& row : rows) k.computations.push_back(computation_of(row));
-      list->push_back(std::move(k));
+      list.push_back(std::move(k));
     }
     return list;
   }();
   std::vector<KernelRegistration> out;
-  for (PointwiseKernel& k : *kernels) out.push_back({k.rows.front().name, &pointwise_kernel, &k});
+  for (PointwiseKernel& k : kernels) out.push_back({k.rows.front().name, &pointwise_kernel, &k});
   out.push_back({"fill_.Scalar", &fill_kernel, nullptr});
   return out;
 }
