@@ -138,23 +138,9 @@ class Reduce64BitEmulation : public ::testing::Test {
   // plans it, into new outputs (keepdim); returns them.
   std::vector<Tensor> reduce(const ReduceKernel& k, const Tensor& input,
                              const std::vector<int64_t>& dims) {
-    const std::vector<int64_t> sizes(input.sizes().begin(), input.sizes().end());
-    std::vector<int64_t> kept = sizes;
-    for (int64_t d : dims) kept[static_cast<size_t>(d)] = 1;
-    std::vector<Tensor> outputs, views;
-    for (int o = 0; o < k.num_outputs(); ++o) {
-      outputs.push_back(device_.empty(kept, k.op->result(o) == ReduceResult::kIndex
-                                                ? ScalarType::kInt64
-                                                : scalar_type_of(k.out)));
-      std::vector<int64_t> strides(outputs.back().strides().begin(),
-                                   outputs.back().strides().end());
-      for (int64_t d : dims) strides[static_cast<size_t>(d)] = 0;
-      views.push_back(native::as_strided(outputs.back(), sizes, strides));
-    }
-    TensorIterator iter = build_plan(BP_ITER_IS_REDUCTION | BP_ITER_PROMOTE_INPUTS_TO_COMMON_DTYPE |
-                                         BP_ITER_CHECK_ALL_SAME_DEVICE,
-                                     views, {input});
-    const IterPlan plan = plan_of(iter);
+    ReductionCall call = reduction_call(device_, k, input, dims);
+    std::vector<Tensor>& outputs = call.outputs;
+    const IterPlan plan = plan_of(call.iter);
     EXPECT_FALSE(fits_32bit(plan)) << "the case is meant to need 64-bit indexing";
     const emulation::EmulatedKernel kernel = emulation::find_emulated_kernel(k.entry_name());
     EXPECT_TRUE(kernel) << k.entry_name() << " was not built for emulation";

@@ -181,24 +181,13 @@ class ReduceEmulation : public ::testing::Test {
              const std::string& what, double p = 3.0) {
     SCOPED_TRACE(what + ": " + k.entry_name() + " (p " + std::to_string(p) + " for norms)");
     const Tensor on_device = device_.copy_of(input);
-    std::vector<int64_t> sizes(input.sizes().begin(), input.sizes().end()), kept = sizes;
-    for (int64_t d : dims) kept[static_cast<size_t>(d)] = 1;
-    std::vector<Tensor> outputs, views;
-    for (int o = 0; o < k.num_outputs(); ++o) {
-      outputs.push_back(device_.empty(kept, k.op->result(o) == ReduceResult::kIndex
-                                                ? ScalarType::kInt64
-                                                : scalar_type_of(k.out)));
-      std::vector<int64_t> strides(outputs.back().strides().begin(),
-                                   outputs.back().strides().end());
-      for (int64_t d : dims) strides[static_cast<size_t>(d)] = 0;
-      views.push_back(native::as_strided(outputs.back(), sizes, strides));
-    }
-    TensorIterator iter = build_plan(BP_ITER_IS_REDUCTION | BP_ITER_PROMOTE_INPUTS_TO_COMMON_DTYPE |
-                                         BP_ITER_CHECK_ALL_SAME_DEVICE,
-                                     views, {on_device});
+    const std::vector<int64_t> sizes(input.sizes().begin(), input.sizes().end());
+    ReductionCall call = reduction_call(device_, k, on_device, dims);
+    const std::vector<Tensor>& outputs = call.outputs;
+    const std::vector<int64_t> kept(outputs[0].sizes().begin(), outputs[0].sizes().end());
     int64_t count = 1;
     for (int64_t d : dims) count *= sizes[static_cast<size_t>(d)];
-    const ReduceLaunch launch = plan_reduce(k, plan_of(iter), values_of(k, p));
+    const ReduceLaunch launch = plan_reduce(k, plan_of(call.iter), values_of(k, p));
     ASSERT_GT(launch.grid_x, 0u);
     std::vector<char> partials(launch.partial_bytes);
     jit::ReduceArgs args = launch.args;

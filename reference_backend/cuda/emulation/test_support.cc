@@ -13,6 +13,7 @@
 #include "sdk/core/error.h"
 #include "sdk/core/storage.h"
 #include "sdk/core/tensor_impl.h"
+#include "sdk/core/views.h"
 #include "sdk/dispatch/dispatcher.h"
 #include "sdk/iter/strided_convert.h"
 #include "sdk/iter/tensor_iterator_config.h"
@@ -227,6 +228,26 @@ HandedPlan handed_plan(const EmulatedDevice& device, const std::string& op_name,
   Dispatcher::singleton().find_op_or_throw(op_name).call_boxed(&args);
   BP_INTERNAL_ASSERT(capture.handed.has_value(), "the stand-in kernel of ", op_name, " never ran");
   return *capture.handed;
+}
+
+ReductionCall reduction_call(const EmulatedDevice& device, const ReduceKernel& k,
+                             const Tensor& input, const std::vector<int64_t>& dims) {
+  const std::vector<int64_t> sizes(input.sizes().begin(), input.sizes().end());
+  std::vector<int64_t> kept = sizes;
+  for (int64_t d : dims) kept[static_cast<size_t>(d)] = 1;
+  std::vector<Tensor> outputs, views;
+  for (int o = 0; o < k.num_outputs(); ++o) {
+    outputs.push_back(device.empty(kept, k.op->result(o) == ReduceResult::kIndex
+                                             ? ScalarType::kInt64
+                                             : scalar_type_of(k.out)));
+    std::vector<int64_t> strides(outputs.back().strides().begin(), outputs.back().strides().end());
+    for (int64_t d : dims) strides[static_cast<size_t>(d)] = 0;
+    views.push_back(native::as_strided(outputs.back(), sizes, strides));
+  }
+  TensorIterator iter = build_plan(
+      BP_ITER_IS_REDUCTION | BP_ITER_PROMOTE_INPUTS_TO_COMMON_DTYPE | BP_ITER_CHECK_ALL_SAME_DEVICE,
+      views, {input});
+  return {std::move(outputs), std::move(iter)};
 }
 
 IterPlan plan_of(const TensorIteratorBase& iter) {

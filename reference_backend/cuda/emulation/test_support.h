@@ -24,6 +24,7 @@
 #include "reference_backend/cuda/dtypes.h"
 #include "reference_backend/cuda/emulation/emulator.h"
 #include "reference_backend/cuda/iter_plan.h"
+#include "reference_backend/cuda/reduce_kernel.h"
 #include "sdk/core/allocator.h"
 #include "sdk/core/scalar.h"
 #include "sdk/core/tensor.h"
@@ -83,6 +84,16 @@ TensorIterator build_plan(uint32_t flags, const std::vector<Tensor>& outputs,
                           const std::vector<Tensor>& inputs);
 // The plan the plugin reads from a built iterator.
 IterPlan plan_of(const TensorIteratorBase& iter);
+
+// Kernel k's outputs for reducing `input` (on `device`) over `dims`, keeping them (size 1), and
+// the reduction's plan over the outputs (stride 0 along `dims`) and `input`, as iter_build makes
+// it for the plugin.
+struct ReductionCall {
+  std::vector<Tensor> outputs;
+  TensorIterator iter;
+};
+ReductionCall reduction_call(const EmulatedDevice& device, const ReduceKernel& k,
+                             const Tensor& input, const std::vector<int64_t>& dims);
 
 // A Scalar as the C ABI passes it.
 bp_value abi_value(const Scalar& s);
