@@ -6,15 +6,6 @@
 
 #if defined(__x86_64__)
 #include <immintrin.h>
-// sleef.h declares each ISA's functions only where the compiler targets that ISA (#ifdef
-// __AVX__ ...); this file calls them only inside functions compiled for that ISA.
-#define __AVX__ 1
-#define __AVX2__ 1
-#define __AVX512F__ 1
-#include <sleef.h>
-#undef __AVX__
-#undef __AVX2__
-#undef __AVX512F__
 #endif
 
 namespace bp::vec_math_detail {
@@ -60,7 +51,8 @@ void repair(Function fn, const T* in, T* out, int lanes) {
       const __m128 x = _mm_loadu_ps(in + i);                                                       \
       float copy[4];                                                                               \
       if constexpr (domain_limit<float>(k_##name) != 0) _mm_storeu_ps(copy, x);                    \
-      _mm_storeu_ps(out + i, Sleef_##name##f4_##ulp##sse2(x));                                     \
+      _mm_storeu_ps(out + i,                                                                       \
+                    reinterpret_cast<__m128>(BP_VEC_MATH_PICK(name)(reinterpret_cast<F4>(x))));    \
       if constexpr (domain_limit<float>(k_##name) != 0) repair_lanes(k_##name, copy, out + i, 4);  \
     }                                                                                              \
   }                                                                                                \
@@ -69,7 +61,8 @@ void repair(Function fn, const T* in, T* out, int lanes) {
       const __m128d x = _mm_loadu_pd(in + i);                                                      \
       double copy[2];                                                                              \
       if constexpr (domain_limit<double>(k_##name) != 0) _mm_storeu_pd(copy, x);                   \
-      _mm_storeu_pd(out + i, Sleef_##name##d2_##ulp##sse2(x));                                     \
+      _mm_storeu_pd(out + i,                                                                       \
+                    reinterpret_cast<__m128d>(BP_VEC_MATH_PICK(name)(reinterpret_cast<D2>(x))));   \
       if constexpr (domain_limit<double>(k_##name) != 0) repair_lanes(k_##name, copy, out + i, 2); \
     }                                                                                              \
   }
@@ -79,7 +72,8 @@ void repair(Function fn, const T* in, T* out, int lanes) {
       const __m256 x = _mm256_loadu_ps(in + i);                                                    \
       float copy[8];                                                                               \
       if constexpr (domain_limit<float>(k_##name) != 0) _mm256_storeu_ps(copy, x);                 \
-      _mm256_storeu_ps(out + i, Sleef_##name##f8_##ulp##avx2(x));                                  \
+      _mm256_storeu_ps(out + i,                                                                    \
+                       reinterpret_cast<__m256>(BP_VEC_MATH_PICK(name)(reinterpret_cast<F8>(x)))); \
       if constexpr (domain_limit<float>(k_##name) != 0) repair_lanes(k_##name, copy, out + i, 8);  \
     }                                                                                              \
   }                                                                                                \
@@ -88,7 +82,8 @@ void repair(Function fn, const T* in, T* out, int lanes) {
       const __m256d x = _mm256_loadu_pd(in + i);                                                   \
       double copy[4];                                                                              \
       if constexpr (domain_limit<double>(k_##name) != 0) _mm256_storeu_pd(copy, x);                \
-      _mm256_storeu_pd(out + i, Sleef_##name##d4_##ulp##avx2(x));                                  \
+      _mm256_storeu_pd(                                                                            \
+          out + i, reinterpret_cast<__m256d>(BP_VEC_MATH_PICK(name)(reinterpret_cast<D4>(x))));    \
       if constexpr (domain_limit<double>(k_##name) != 0) repair_lanes(k_##name, copy, out + i, 4); \
     }                                                                                              \
   }
@@ -98,7 +93,8 @@ void repair(Function fn, const T* in, T* out, int lanes) {
       const __m512 x = _mm512_loadu_ps(in + i);                                                    \
       float copy[16];                                                                              \
       if constexpr (domain_limit<float>(k_##name) != 0) _mm512_storeu_ps(copy, x);                 \
-      _mm512_storeu_ps(out + i, Sleef_##name##f16_##ulp##avx512f(x));                              \
+      _mm512_storeu_ps(                                                                            \
+          out + i, reinterpret_cast<__m512>(BP_VEC_MATH_PICK(name)(reinterpret_cast<F16>(x))));    \
       if constexpr (domain_limit<float>(k_##name) != 0) repair_lanes(k_##name, copy, out + i, 16); \
     }                                                                                              \
   }                                                                                                \
@@ -107,7 +103,8 @@ void repair(Function fn, const T* in, T* out, int lanes) {
       const __m512d x = _mm512_loadu_pd(in + i);                                                   \
       double copy[8];                                                                              \
       if constexpr (domain_limit<double>(k_##name) != 0) _mm512_storeu_pd(copy, x);                \
-      _mm512_storeu_pd(out + i, Sleef_##name##d8_##ulp##avx512f(x));                               \
+      _mm512_storeu_pd(                                                                            \
+          out + i, reinterpret_cast<__m512d>(BP_VEC_MATH_PICK(name)(reinterpret_cast<D8>(x))));    \
       if constexpr (domain_limit<double>(k_##name) != 0) repair_lanes(k_##name, copy, out + i, 8); \
     }                                                                                              \
   }

@@ -1,31 +1,33 @@
-// Vectorised elementary functions for Vectorized<float / double, W>, from SLEEF (Debian's
-// libsleef-dev; PyTorch's vector math library too), picked by the vector's width: 16-byte vectors
-// (dispatch_cpu's SSE2 path) run SLEEF's SSE2 code, 32-byte ones its AVX2+FMA code on CPUs that
-// have AVX2, 64-byte ones (the AVX-512 path's, for functors marked kWideVectors: loops.h) its
-// AVX-512F code on CPUs where dispatch_cpu uses AVX-512; each falls back to the narrower code,
-// piecewise.
+// Vectorised elementary functions for Vectorized<float / double, W>, from glibc's libmvec and
+// SLEEF (Debian's libsleef-dev; PyTorch's vector math library), picked by measurement per function
+// and width (see mvec below): 16-byte vectors (dispatch_cpu's SSE2 path) run SLEEF's SSE2 code,
+// 32-byte ones libmvec's or SLEEF's AVX2+FMA code on CPUs that have AVX2, 64-byte ones (the
+// AVX-512 path's, for functors marked kWideVectors: loops.h) their AVX-512F code on CPUs where
+// dispatch_cpu uses AVX-512; each falls back to the narrower code, piecewise.
 //
 //   using Vec = Vectorized<float, width>;
-//   Vec y = vec_math::log1p(Vec::loadu(x + i));   // as std::log1p in every lane, to 1.0 ulp
+//   Vec y = vec_math::log1p(Vec::loadu(x + i));   // as std::log1p in every lane, to 4 ulp
 //   Vec r = vec_math::fmod(a, b);                  // binary functions: as std::fmod, exact
 //
-// Accuracy: SLEEF's u10 functions, at most 1.0 ulp from the exact result in every lane, for
-// float and double alike; erfc (SLEEF has no u10 erfc) 1.5 ulp; sqrt is correctly rounded (the
-// vector instruction); fmod is exact (SLEEF's, bit for bit std::fmod's, special values
-// included). Past SLEEF's documented domains (sinh and cosh above 88 / 708, asinh and
-// acosh above 1.8e19 / 1.3e154, log1p above 1e37 / 1e306) a lane takes std::'s value (glibc's:
-// sinh and cosh within 1.6 ulp near overflow). Special values as C99's libm (NaN in, NaN out; -0.0
-// kept by the odd functions; inf, overflow and domain errors as std::), without errno. The scalar
-// primitives (reference_backend/math/primitives.h) stay std:: calls, so a vector and the scalar
-// tail of the same loop may differ by those bounds, as in PyTorch, whose kernels call the same
-// SLEEF functions (at u10) in their vector loops. Why SLEEF and not Highway's contrib math, with
-// the measurement: docs/design/iter.md ("Vector math").
+// Accuracy: libmvec's functions are within 4 ulp of the exact result in every lane (glibc's
+// stated criterion; measured up to 3.7: float log), SLEEF's u10 functions within 1.0 ulp (its erfc,
+// on 16-byte vectors: 1.5); sqrt is correctly rounded (the vector instruction); fmod is
+// exact (SLEEF's, bit for bit std::fmod's, special values included). Past SLEEF's documented
+// domains (sinh and cosh above 88 / 708, asinh and acosh above 1.8e19 / 1.3e154, log1p above
+// 1e37 / 1e306) a lane takes std::'s value (glibc's: sinh and cosh within 1.6 ulp near
+// overflow). Special values as C99's libm (NaN in, NaN out; -0.0 kept by the odd functions; inf,
+// overflow and domain errors as std::), without errno. The scalar primitives
+// (reference_backend/math/primitives.h) stay std:: calls, so a vector and the scalar tail of the
+// same loop may differ by those bounds. PyTorch's kernels call SLEEF (u10) for all of these:
+// where libmvec is used, results may differ from PyTorch's by a few ulp, well inside the
+// conformance tolerances. Why not Highway's contrib math, with the measurement: docs/design/iter.md
+// ("Vector math").
 //
-// The SLEEF functions are out of line (in libsleef.so). 16-byte vectors, and vectors tagged
-// with the ISA their code is compiled for (Vectorized's VecIsa: the loops of loops.h tag theirs),
-// are passed to them directly, in registers, as PyTorch's kernels do. Other 32- and 64-byte
-// vectors may sit in code compiled for the baseline ISA, where GCC passes such vectors in memory
-// while SLEEF's AVX functions take them in registers; those go through a table of functions
+// The library functions are out of line (libsleef.so, libmvec.so). 16-byte vectors, and vectors
+// tagged with the ISA their code is compiled for (Vectorized's VecIsa: the loops of loops.h tag
+// theirs), are passed to them directly, in registers, as PyTorch's kernels do. Other 32- and
+// 64-byte vectors may sit in code compiled for the baseline ISA, where GCC passes such vectors in
+// memory while the AVX functions take them in registers; those go through a table of functions
 // compiled for each ISA that take pointers (a store, an indirect call, a load: 5-15% of the
 // time of exp, log or sin on 1e6 floats). An always_inline wrapper with a target attribute
 // cannot replace either: GCC rejects inlining it into the baseline body it is written in.
@@ -109,7 +111,7 @@ extern const Table kAvx2;  // AVX2 + FMA; kSse2's functions where this build has
 // at load time; kSse2 before that). Not cpu_capability(): a call per vector cost 4% of sin's
 // time, and the loops already run 16-byte vectors (kSse2) when the capability is "default".
 extern constinit const Table* wide_table;
-// The table for 64-byte vectors: SLEEF's AVX-512F code on CPUs where dispatch_cpu uses AVX-512
+// The table for 64-byte vectors: the AVX-512F code on CPUs where dispatch_cpu uses AVX-512
 // (detected_cpu_capability()), else *wide_table's, piecewise.
 extern constinit const Table* widest_table;
 
@@ -242,6 +244,70 @@ BP_VEC_MATH_FUNCTIONS(BP_VEC_MATH_SLEEF)
 BP_VEC_MATH_BINARY_FUNCTIONS(BP_VEC_MATH_SLEEF2)
 #undef BP_VEC_MATH_SLEEF2
 }  // namespace sleef
+
+// glibc's libmvec (the x86-64 vector function ABI: 'd' AVX2, 'e' AVX-512; N lanes) for the
+// functions and widths where it beat SLEEF by 1.2x or more, measured on 2^18 lanes on Zen 4
+// (docs/design/iter.md, "Vector math"): 1.2-7.6x faster, within libmvec's stated bound of 4 ulp
+// (SLEEF: 1). SLEEF keeps exp and exp2 on 64-byte floats and exp2 on 32-byte ones (as fast or
+// faster), erf on 64-byte floats (4.0 ulp measured: at the bound), lgamma, sqrt and fmod (libmvec
+// has none), and 16-byte vectors. A name without a vector type here is deleted: pick() below
+// then takes SLEEF's.
+namespace mvec {
+#define BP_VEC_MATH_NO_MVEC(name, ulp) \
+  template <typename... V>             \
+  void name(V...) = delete;
+BP_VEC_MATH_FUNCTIONS(BP_VEC_MATH_NO_MVEC)
+BP_VEC_MATH_BINARY_FUNCTIONS(BP_VEC_MATH_NO_MVEC)
+#undef BP_VEC_MATH_NO_MVEC
+#define BP_VEC_MATH_MVEC_AVX2(name)           \
+  F8 name(F8) __asm__("_ZGVdN8v_" #name "f"); \
+  D4 name(D4) __asm__("_ZGVdN4v_" #name);
+#define BP_VEC_MATH_MVEC_AVX512_DOUBLE(name) D8 name(D8) __asm__("_ZGVeN8v_" #name);
+#define BP_VEC_MATH_MVEC_AVX512_FLOAT(name) F16 name(F16) __asm__("_ZGVeN16v_" #name "f");
+#define BP_VEC_MATH_MVEC(name) \
+  BP_VEC_MATH_MVEC_AVX2(name)  \
+  BP_VEC_MATH_MVEC_AVX512_DOUBLE(name) BP_VEC_MATH_MVEC_AVX512_FLOAT(name)
+BP_VEC_MATH_MVEC(expm1)
+BP_VEC_MATH_MVEC(log)
+BP_VEC_MATH_MVEC(log2)
+BP_VEC_MATH_MVEC(log10)
+BP_VEC_MATH_MVEC(log1p)
+BP_VEC_MATH_MVEC(sin)
+BP_VEC_MATH_MVEC(cos)
+BP_VEC_MATH_MVEC(tan)
+BP_VEC_MATH_MVEC(asin)
+BP_VEC_MATH_MVEC(acos)
+BP_VEC_MATH_MVEC(atan)
+BP_VEC_MATH_MVEC(sinh)
+BP_VEC_MATH_MVEC(cosh)
+BP_VEC_MATH_MVEC(tanh)
+BP_VEC_MATH_MVEC(asinh)
+BP_VEC_MATH_MVEC(acosh)
+BP_VEC_MATH_MVEC(atanh)
+BP_VEC_MATH_MVEC(erfc)
+BP_VEC_MATH_MVEC_AVX2(exp)
+BP_VEC_MATH_MVEC_AVX512_DOUBLE(exp)
+BP_VEC_MATH_MVEC_AVX512_DOUBLE(exp2)
+D4 exp2(D4) __asm__("_ZGVdN4v_exp2");
+BP_VEC_MATH_MVEC_AVX2(erf)
+BP_VEC_MATH_MVEC_AVX512_DOUBLE(erf)
+#undef BP_VEC_MATH_MVEC
+#undef BP_VEC_MATH_MVEC_AVX2
+#undef BP_VEC_MATH_MVEC_AVX512_DOUBLE
+#undef BP_VEC_MATH_MVEC_AVX512_FLOAT
+}  // namespace mvec
+
+// The library's function `name` for raw vectors: libmvec's where it has one, else SLEEF's.
+// always_inline: a copy compiled on its own (baseline ISA) would pass the vector in memory while
+// the library reads a register.
+#define BP_VEC_MATH_PICK(name)                                               \
+  [](auto... raw) __attribute__((always_inline)) {                           \
+    if constexpr (requires { ::bp::vec_math_detail::mvec::name(raw...); }) { \
+      return ::bp::vec_math_detail::mvec::name(raw...);                      \
+    } else {                                                                 \
+      return ::bp::vec_math_detail::sleef::name(raw...);                     \
+    }                                                                        \
+  }
 #endif
 
 // Whether a vector of kBytes tagged kIsa calls SLEEF directly (see the file comment). Not in
@@ -332,10 +398,7 @@ template <auto fn, typename T, int kBytes, VecIsa kIsa, typename Direct, typenam
 namespace vec_math {
 // exp(x), log1p(x), ...: the function of every lane, as std:: (see the file comment).
 #if defined(__x86_64__)
-// always_inline: a copy of the lambda compiled on its own (baseline ISA) would pass the vector in
-// memory while SLEEF reads a register.
-#define BP_VEC_MATH_DIRECT(name) \
-  [](auto... raw) __attribute__((always_inline)) { return vec_math_detail::sleef::name(raw...); }
+#define BP_VEC_MATH_DIRECT(name) BP_VEC_MATH_PICK(name)
 #else
 #define BP_VEC_MATH_DIRECT(name) [](auto raw, auto...) { return raw; }  // unused: no direct calls
 #endif

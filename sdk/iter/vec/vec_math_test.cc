@@ -102,35 +102,39 @@ void check(const char* name, const VecFn& vec, Ref ref, T lo, T hi, double max_u
       #fn, [](auto v) __attribute__((always_inline)) { return vec_math::fn(v); }, \
       [](long double v) { return std::fn(v); }, double(lo), double(hi), bound)
 
-TEST(VecMath, ExponentialsAndLogarithmsAreWithinOneUlp) {
-  BP_CHECK_BOTH(exp, -100, 100, 1.0);
-  BP_CHECK_BOTH(exp2, -140, 140, 1.0);
-  BP_CHECK_BOTH(expm1, -20, 20, 1.0);
-  BP_CHECK_BOTH(log, -1, 1e6, 1.0);
-  BP_CHECK_BOTH(log2, -1, 1e6, 1.0);
-  BP_CHECK_BOTH(log10, -1, 1e6, 1.0);
-  BP_CHECK_BOTH(log1p, -2, 1e3, 1.0);
+// libmvec's stated bound, for the functions it computes on some widths (vec_math.h); SLEEF's
+// 1 ulp (erfc: 1.5) for the others.
+constexpr double kMvecUlps = 4.0;
+
+TEST(VecMath, ExponentialsAndLogarithmsAreWithinTheirBounds) {
+  BP_CHECK_BOTH(exp, -100, 100, kMvecUlps);
+  BP_CHECK_BOTH(exp2, -140, 140, kMvecUlps);
+  BP_CHECK_BOTH(expm1, -20, 20, kMvecUlps);
+  BP_CHECK_BOTH(log, -1, 1e6, kMvecUlps);
+  BP_CHECK_BOTH(log2, -1, 1e6, kMvecUlps);
+  BP_CHECK_BOTH(log10, -1, 1e6, kMvecUlps);
+  BP_CHECK_BOTH(log1p, -2, 1e3, kMvecUlps);
   BP_CHECK_BOTH(sqrt, -1, 1e6, 0.5);
 }
 
-TEST(VecMath, TrigonometricAndHyperbolicFunctionsAreWithinOneUlp) {
-  BP_CHECK_BOTH(sin, -100, 100, 1.0);
-  BP_CHECK_BOTH(cos, -100, 100, 1.0);
-  BP_CHECK_BOTH(tan, -100, 100, 1.0);
-  BP_CHECK_BOTH(asin, -1.5, 1.5, 1.0);
-  BP_CHECK_BOTH(acos, -1.5, 1.5, 1.0);
-  BP_CHECK_BOTH(atan, -100, 100, 1.0);
-  BP_CHECK_BOTH(sinh, -80, 80, 1.0);
-  BP_CHECK_BOTH(cosh, -80, 80, 1.0);
-  BP_CHECK_BOTH(tanh, -20, 20, 1.0);
-  BP_CHECK_BOTH(asinh, -100, 100, 1.0);
-  BP_CHECK_BOTH(acosh, 0, 100, 1.0);
-  BP_CHECK_BOTH(atanh, -1.5, 1.5, 1.0);
+TEST(VecMath, TrigonometricAndHyperbolicFunctionsAreWithinTheirBounds) {
+  BP_CHECK_BOTH(sin, -100, 100, kMvecUlps);
+  BP_CHECK_BOTH(cos, -100, 100, kMvecUlps);
+  BP_CHECK_BOTH(tan, -100, 100, kMvecUlps);
+  BP_CHECK_BOTH(asin, -1.5, 1.5, kMvecUlps);
+  BP_CHECK_BOTH(acos, -1.5, 1.5, kMvecUlps);
+  BP_CHECK_BOTH(atan, -100, 100, kMvecUlps);
+  BP_CHECK_BOTH(sinh, -80, 80, kMvecUlps);
+  BP_CHECK_BOTH(cosh, -80, 80, kMvecUlps);
+  BP_CHECK_BOTH(tanh, -20, 20, kMvecUlps);
+  BP_CHECK_BOTH(asinh, -100, 100, kMvecUlps);
+  BP_CHECK_BOTH(acosh, 0, 100, kMvecUlps);
+  BP_CHECK_BOTH(atanh, -1.5, 1.5, kMvecUlps);
 }
 
 TEST(VecMath, ErrorFunctionsAndLgammaAreWithinTheirBounds) {
-  BP_CHECK_BOTH(erf, -6, 6, 1.0);
-  BP_CHECK_BOTH(erfc, -6, 10, 1.5);
+  BP_CHECK_BOTH(erf, -6, 6, kMvecUlps);
+  BP_CHECK_BOTH(erfc, -6, 10, kMvecUlps);
   BP_CHECK_BOTH(lgamma, 0.01, 100, 1.0);
 }
 
@@ -147,17 +151,18 @@ TEST(VecMath, LanesBeyondSleefsDomainKeepTheBound) {
   const auto rasinh = [](long double v) { return std::asinh(v); };
   const auto racosh = [](long double v) { return std::acosh(v); };
   const auto rlog1p = [](long double v) { return std::log1p(v); };
-  // Past 88 (708): glibc's sinh and cosh (the scalar path's too), within 1.6 (1.1) ulp there.
-  check<float>("sinh", vsinh, rsinh, -89.4f, 89.4f, 1.6);
-  check<float>("cosh", vcosh, rcosh, -89.4f, 89.4f, 1.6);
-  check<double>("sinh", vsinh, rsinh, -710.4, 710.4, 1.1);
-  check<double>("cosh", vcosh, rcosh, -710.4, 710.4, 1.1);
-  check<float>("asinh", vasinh, rasinh, -3e38f, 3e38f, 1.0);
-  check<float>("acosh", vacosh, racosh, 1e18f, 3e38f, 1.0);
-  check<double>("asinh", vasinh, rasinh, -1e300, 1e300, 1.0);
-  check<double>("acosh", vacosh, racosh, 1e150, 1e300, 1.0);
-  check<float>("log1p", vlog1p, rlog1p, 1e36f, 3e38f, 1.0);
-  check<double>("log1p", vlog1p, rlog1p, 1e305, 1e308, 1.0);
+  // Past 88 (708): glibc's sinh and cosh (the scalar path's too), within 1.6 (1.1) ulp there;
+  // below, libmvec's on 32- and 64-byte vectors.
+  check<float>("sinh", vsinh, rsinh, -89.4f, 89.4f, kMvecUlps);
+  check<float>("cosh", vcosh, rcosh, -89.4f, 89.4f, kMvecUlps);
+  check<double>("sinh", vsinh, rsinh, -710.4, 710.4, kMvecUlps);
+  check<double>("cosh", vcosh, rcosh, -710.4, 710.4, kMvecUlps);
+  check<float>("asinh", vasinh, rasinh, -3e38f, 3e38f, kMvecUlps);
+  check<float>("acosh", vacosh, racosh, 1e18f, 3e38f, kMvecUlps);
+  check<double>("asinh", vasinh, rasinh, -1e300, 1e300, kMvecUlps);
+  check<double>("acosh", vacosh, racosh, 1e150, 1e300, kMvecUlps);
+  check<float>("log1p", vlog1p, rlog1p, 1e36f, 3e38f, kMvecUlps);
+  check<double>("log1p", vlog1p, rlog1p, 1e305, 1e308, kMvecUlps);
 }
 
 // Pairs for the binary functions: every pair of special and ordinary values of both signs
