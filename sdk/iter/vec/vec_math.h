@@ -250,8 +250,8 @@ BP_VEC_MATH_BINARY_FUNCTIONS(BP_VEC_MATH_SLEEF2)
 // (docs/design/iter.md, "Vector math"): 1.2-7.6x faster, within libmvec's stated bound of 4 ulp
 // (SLEEF: 1). SLEEF keeps exp and exp2 on 64-byte floats and exp2 on 32-byte ones (as fast or
 // faster), erf on 64-byte floats (4.0 ulp measured: at the bound), lgamma, sqrt and fmod (libmvec
-// has none), and 16-byte vectors. A name without a vector type here is deleted: pick() below
-// then takes SLEEF's.
+// has none), and 16-byte vectors. A name without a vector type here is deleted: BP_VEC_MATH_PICK
+// (below) then takes SLEEF's.
 namespace mvec {
 #define BP_VEC_MATH_NO_MVEC(name, ulp) \
   template <typename... V>             \
