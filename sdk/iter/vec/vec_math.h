@@ -308,9 +308,11 @@ BP_VEC_MATH_MVEC_AVX512_DOUBLE(erf)
       return ::bp::vec_math_detail::sleef::name(raw...);                     \
     }                                                                        \
   }
+#else
+#define BP_VEC_MATH_PICK(name) [](auto raw, auto...) { return raw; }  // unused: no direct calls
 #endif
 
-// Whether a vector of kBytes tagged kIsa calls SLEEF directly (see the file comment). Not in
+// Whether a vector of kBytes tagged kIsa calls the library directly (see the file comment). Not in
 // sanitizer builds: under ASan, golden_test reported a stack-buffer-overflow in mish's AVX2 loop
 // with direct calls (2026-11-26, not yet understood; the lambdas below were not always_inline
 // then, so a baseline copy of one may have taken the vector in memory); they take the tables.
@@ -341,8 +343,8 @@ template <typename T>
   }
 }
 
-// fn(x) (unary functions) or fn(x, y) (binary) lane by lane; `direct` calls SLEEF's function for
-// the raw vector type.
+// fn(x) (unary functions) or fn(x, y) (binary) lane by lane; `direct` calls the library's function
+// for the raw vector type (BP_VEC_MATH_PICK).
 template <auto fn, typename T, int kBytes, VecIsa kIsa, typename Direct, typename... Rest>
 [[gnu::always_inline]] inline Vectorized<T, kBytes, kIsa> call(Direct direct,
                                                                Vectorized<T, kBytes, kIsa> x,
@@ -352,8 +354,8 @@ template <auto fn, typename T, int kBytes, VecIsa kIsa, typename Direct, typenam
   using Vec = Vectorized<T, kBytes, kIsa>;
   static_assert((std::is_same_v<Rest, Vec> && ...) && sizeof...(Rest) <= 1);
   if constexpr (kDirect<kBytes, kIsa>) {
-    typedef T Natural __attribute__((vector_size(kBytes)));  // SLEEF's type (natural alignment)
-    const auto sleef = [&] __attribute__((always_inline)) {
+    typedef T Natural __attribute__((vector_size(kBytes)));  // the library's (natural alignment)
+    const auto library = [&] __attribute__((always_inline)) {
       return Vec::from_raw(reinterpret_cast<typename Vec::Raw>(
           direct(reinterpret_cast<Natural>(x.raw()), reinterpret_cast<Natural>(rest.raw())...)));
     };
@@ -362,13 +364,13 @@ template <auto fn, typename T, int kBytes, VecIsa kIsa, typename Direct, typenam
       if (__builtin_expect(any_lane_beyond(x, domain_limit<T>(fn)), 0)) {
         T in[Vec::size()], out[Vec::size()];
         x.store(in);
-        sleef().store(out);
+        library().store(out);
         repair_lanes(fn, in, out, Vec::size());
         return Vec::loadu(out);
       }
     }
     if constexpr (checks_result<T>(fn)) {
-      const Vec r = sleef();
+      const Vec r = library();
       if (__builtin_expect(any_lane_beyond(r, std::numeric_limits<T>::max()), 0)) {
         T in[1 + sizeof...(Rest)][Vec::size()], out[Vec::size()];
         x.store(in[0]);
@@ -378,7 +380,7 @@ template <auto fn, typename T, int kBytes, VecIsa kIsa, typename Direct, typenam
       }
       return r;
     }
-    return sleef();
+    return library();
   } else {
     const Table& table = kBytes == 64 ? *widest_table : kBytes == 32 ? *wide_table : kSse2;
     T lanes[1 + sizeof...(Rest)][Vec::size()];
@@ -397,15 +399,10 @@ template <auto fn, typename T, int kBytes, VecIsa kIsa, typename Direct, typenam
 
 namespace vec_math {
 // exp(x), log1p(x), ...: the function of every lane, as std:: (see the file comment).
-#if defined(__x86_64__)
-#define BP_VEC_MATH_DIRECT(name) BP_VEC_MATH_PICK(name)
-#else
-#define BP_VEC_MATH_DIRECT(name) [](auto raw, auto...) { return raw; }  // unused: no direct calls
-#endif
 #define BP_VEC_MATH_DECLARE(name, ulp)                                                            \
   template <typename T, int kBytes, VecIsa kIsa>                                                  \
   [[gnu::always_inline]] inline Vectorized<T, kBytes, kIsa> name(Vectorized<T, kBytes, kIsa> x) { \
-    return vec_math_detail::call<vec_math_detail::k_##name>(BP_VEC_MATH_DIRECT(name), x);         \
+    return vec_math_detail::call<vec_math_detail::k_##name>(BP_VEC_MATH_PICK(name), x);           \
   }
 BP_VEC_MATH_FUNCTIONS(BP_VEC_MATH_DECLARE)
 #undef BP_VEC_MATH_DECLARE
@@ -414,11 +411,10 @@ BP_VEC_MATH_FUNCTIONS(BP_VEC_MATH_DECLARE)
   template <typename T, int kBytes, VecIsa kIsa>                                                  \
   [[gnu::always_inline]] inline Vectorized<T, kBytes, kIsa> name(Vectorized<T, kBytes, kIsa> a,   \
                                                                  Vectorized<T, kBytes, kIsa> b) { \
-    return vec_math_detail::call<vec_math_detail::k_##name>(BP_VEC_MATH_DIRECT(name), a, b);      \
+    return vec_math_detail::call<vec_math_detail::k_##name>(BP_VEC_MATH_PICK(name), a, b);        \
   }
 BP_VEC_MATH_BINARY_FUNCTIONS(BP_VEC_MATH_DECLARE2)
 #undef BP_VEC_MATH_DECLARE2
-#undef BP_VEC_MATH_DIRECT
 }  // namespace vec_math
 
 }  // namespace bp
