@@ -268,6 +268,12 @@ def backplane_dependencies():
         name = "com_github_shibatch_sleef",
         libraries = {"sleef": "sleef"},
     )
+    # OpenBLAS: the CPU's GEMM (reference_backend/cpu/matmul.cc; chosen against BLIS in
+    # docs/design/matmul.md). pkg-config's module follows Debian's alternative (pthread build).
+    pkg_config_repository(
+        name = "openblas",
+        libraries = {"openblas": "openblas"},
+    )
     # Boost.Math: an independent reference for the special functions, in tests only.
     system_headers_repository(
         name = "boost",

@@ -16,6 +16,7 @@ OP_FAMILIES = [
     "activations",
     "special",
     "promotion",
+    "linalg",
 ]
 
 def sdk_generated_sources():
