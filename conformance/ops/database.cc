@@ -31,6 +31,7 @@ const OpDatabase& op_database() {
     add_activation_entries(*d);
     add_special_entries(*d);
     add_promotion_entries(*d);
+    add_linalg_entries(*d);
     return d;
   }();
   return *db;

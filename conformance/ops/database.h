@@ -36,6 +36,7 @@ void add_list_view_entries(OpDatabase& db);
 void add_promotion_entries(OpDatabase& db);
 void add_copy_entries(OpDatabase& db);
 void add_activation_entries(OpDatabase& db);
+void add_linalg_entries(OpDatabase& db);
 
 }  // namespace bp::conformance
 

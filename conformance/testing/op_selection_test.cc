@@ -103,7 +103,7 @@ TEST(OpSelectionCli, AnUnknownOpIsAUsageErrorNotAnEmptyRun) {
   const CliRun listed = cli({"--list-ops", "--ops", "ad"});
   EXPECT_EQ(listed.status, 2);
   EXPECT_EQ(listed.out, "");
-  EXPECT_THAT(listed.err, HasSubstr("(close: add, add.out, addcdiv, addcmul,"));
+  EXPECT_THAT(listed.err, HasSubstr("(close: add, addmm, addmm_, add.out, addcdiv, addcmul,"));
 }
 
 TEST(OpSelectionCli, ListOpsListsTheSelectedEntries) {

@@ -78,6 +78,7 @@ def _family_calls():
         "activations": (lambda: bp.relu(bp.sub(x, 0.5)), np.maximum(xn - 0.5, 0)),
         "special": (lambda: bp.sigmoid(x), 1 / (1 + np.exp(-xn))),
         "promotion": (lambda: bp.result_type(x, 1.5), None),
+        "linalg": (lambda: bp.matmul(x, x.transpose(0, 1)), xn @ xn.T),
     }
 
 
@@ -166,7 +167,7 @@ def _out_dtypes_that_fit(info, dtype):
             try:
                 _call(info, dtype, "cpu", choice)
                 return choice, None
-            except (RuntimeError, TypeError) as e:
+            except (RuntimeError, TypeError, IndexError) as e:
                 error = e
     return ("same",) * outs, error
 
@@ -224,6 +225,18 @@ RAISES_ON_PLAIN_TENSORS = {
     "view_as_real": "complex inputs only",
     "view_as_complex": "needs a last dim of size 2",
     "imag": "complex inputs only",
+    "mm": "[2, 3] @ [2, 3]: the shapes do not multiply",
+    "mm.out": "[2, 3] @ [2, 3]: the shapes do not multiply",
+    "bmm": "needs 3-D batches",
+    "bmm.out": "needs 3-D batches",
+    "addmm": "[2, 3] @ [2, 3]: the shapes do not multiply",
+    "addmm_": "[2, 3] @ [2, 3]: the shapes do not multiply",
+    "addmm.out": "[2, 3] @ [2, 3]: the shapes do not multiply",
+    "baddbmm": "needs 3-D batches",
+    "baddbmm_": "needs 3-D batches",
+    "baddbmm.out": "needs 3-D batches",
+    "matmul": "[2, 3] @ [2, 3]: the shapes do not multiply",
+    "matmul.out": "[2, 3] @ [2, 3]: the shapes do not multiply",
 }
 
 
