@@ -36,6 +36,10 @@ TEST(IntentionalDifferences, DtypeCheckedFirst) {
   EXPECT_THAT(message_of([&] { cummax(none, 0); }), HasSubstr("not implemented for 'complex64'"));
   EXPECT_THAT(message_of([&] { softmax(int_tensor_of(ST::kInt64, {3}), 0); }),
               HasSubstr("not implemented for 'int64'"));
+  EXPECT_THAT(message_of([&] {
+                mm(empty({2, 0}, ST::kBool, kCpu), empty({0, 2}, ST::kBool, kCpu));
+              }),
+              HasSubstr("not implemented for 'bool'"));
 }
 
 // bfloat16-arithmetic: sinc and special_ndtr of bfloat16 compute in float32 and round once
@@ -221,6 +225,44 @@ TEST(IntentionalDifferences, HardtanhFractionalBound) {
 TEST(IntentionalDifferences, GeluBFloat16) {
   expect_values(gelu(tensor_of(ST::kBFloat16, {-3.0})), ST::kBFloat16, {-0.00404822},
                 tolerance_of(ST::kBFloat16));
+}
+
+// bfloat16-products: matrix products of bfloat16 sum in float and round once (1.13's small
+// products rounded every partial sum: [1.5, 1.5, 1.5] . [1.5, 1.5, 1.5] by steps of bfloat16 is
+// the same, so the case uses a sum whose partial sums do not fit: 256 + 1 + 1 = 258, where
+// bfloat16 steps give 256).
+TEST(IntentionalDifferences, BFloat16Products) {
+  const Tensor a = tensor_of(ST::kBFloat16, {256, 1, 1}, {1, 3});
+  const Tensor b = tensor_of(ST::kBFloat16, {1, 1, 1}, {3, 1});
+  expect_values(mm(a, b), ST::kBFloat16, {258});
+}
+
+// empty-contraction-beta: addmm of integers over an empty contraction converts beta to the
+// dtype as for any size (0.5 -> 0); 1.13 scaled self with mul_, which refused the float beta.
+TEST(IntentionalDifferences, EmptyContractionBeta) {
+  const Tensor self = int_tensor_of(ST::kInt32, {3, 4});
+  const Tensor m1 = empty({2, 0}, ST::kInt32), m2 = empty({0, 2}, ST::kInt32);
+  expect_int_values(addmm(self, m1, m2, 0.5).view({-1}), ST::kInt32, {0, 0, 0, 0});
+  expect_int_values(addmm(self, m1, m2, 2).view({-1}), ST::kInt32, {6, 8, 6, 8});
+}
+
+// baddbmm-inplace-beta-zero: baddbmm_ with beta = 0 ignores self's NaN, as baddbmm and addmm_
+// do (1.13's in-place kernel propagated it).
+TEST(IntentionalDifferences, BaddbmmInplaceBetaZero) {
+  Tensor self = tensor_of(ST::kFloat32, {kNan, kNan}, {1, 1, 2});
+  const Tensor b1 = tensor_of(ST::kFloat32, {2}, {1, 1, 1});
+  const Tensor b2 = tensor_of(ST::kFloat32, {3, 4}, {1, 1, 2});
+  self.baddbmm_(b1, b2, 0);
+  expect_values(self.view({-1}), ST::kFloat32, {6, 8});
+}
+
+// complex-dot: matmul of two complex vectors is their dot product (1.13 with Debian's BLAS
+// returned 0).
+TEST(IntentionalDifferences, ComplexDot) {
+  const Tensor a = complex_tensor_of(ST::kComplex64, {C(1, 2), C(3, -1)});
+  const Tensor b = complex_tensor_of(ST::kComplex64, {C(0, 1), C(2, 2)});
+  // (1+2i)i + (3-i)(2+2i) = (-2+i) + (8+4i)
+  expect_complex_values(matmul(a, b).view({1}), ST::kComplex64, {C(6, 5)});
 }
 
 // round-decimals-bfloat16: round(bfloat16, decimals=) scales and rounds in float, once (1.13

@@ -5,7 +5,7 @@ import re
 
 import torch
 
-from . import copies, encode, factories, pointwise, promotion, reductions, views
+from . import copies, encode, factories, linalg, pointwise, promotion, reductions, views
 from .sample import Sample, tensor
 
 # The dtype= arguments the samples of ops that take one try.
@@ -247,6 +247,8 @@ def functional_sampler(op):
         return functools.partial(_reduction, types=types)
     if op.family == "scans":
         return functools.partial(_along_dim, takes_dtype="dtype" in types)
+    if op.family == "linalg":
+        return linalg.SAMPLERS[op.name]
     return None
 
 

@@ -97,13 +97,20 @@ def _extra_dtype(op, case, siblings):
     return bool(missing and missing == case["dtype"] and (group, _kind(missing)) in EXTRA_DTYPES)
 
 
+def _empty_product(op, case):
+    """A matrix product with an empty operand: 1.13 returns (zeros, or beta * self) before its
+    dtype dispatch."""
+    return op.target_base in PRODUCTS and any(numel(t) == 0 for t in _tensors(case).values())
+
+
 def _dtype_checked_first(op, case, siblings):
-    """A small case succeeds where every larger case of the op and dtype (and dtype= argument)
-    has no kernel."""
+    """A small case (or an empty product) succeeds where every larger case of the op and dtype
+    (and dtype= argument) has no kernel."""
     no_kernel = "not implemented for '%s'" % case["dtype"]
-    larger = [s for s in siblings if not _all_tensors_small(s) and
+    small = _all_tensors_small(case) or _empty_product(op, case)
+    larger = [s for s in siblings if not _all_tensors_small(s) and not _empty_product(op, s) and
               s["args"].get("dtype") == case["args"].get("dtype")]
-    return "outputs" in case["expect"] and _all_tensors_small(case) and any(
+    return "outputs" in case["expect"] and small and any(
         no_kernel in s["expect"].get("error", "") for s in larger) and not any(
         "outputs" in s["expect"] for s in larger)
 
@@ -283,6 +290,37 @@ def _hardtanh_fractional_bound(op, case, siblings):
 
 def _gelu_bfloat16(op, case, siblings):
     return op.target_base == "gelu" and case["dtype"] == "bfloat16" and "outputs" in case["expect"]
+
+
+PRODUCTS = ("mm", "bmm", "addmm", "baddbmm", "matmul", "linear")
+
+
+def _bfloat16_products(op, case, siblings):
+    return op.target_base in PRODUCTS and case["dtype"] == "bfloat16" and \
+        "outputs" in case["expect"]
+
+
+def _empty_contraction_beta(op, case, siblings):
+    """addmm of integers over an empty contraction with a fractional beta: 1.13's empty path
+    scales self with mul_, which refuses a float Scalar into an integral tensor."""
+    return op.target_base in ("addmm", "baddbmm") and \
+        "can't be cast to the desired output type" in case["expect"].get("error", "")
+
+
+def _baddbmm_inplace_beta_zero(op, case, siblings):
+    """baddbmm_ with beta = 0 of a self holding NaN or infinities: 1.13 propagates them (its
+    functional op and addmm_ do not, as documented)."""
+    return op.name == "baddbmm_" and case["args"].get("beta") == 0 and "outputs" in \
+        case["expect"] and any(not math.isfinite(x) for x in _reals(case["args"]["self"]))
+
+
+def _complex_dot(op, case, siblings):
+    """matmul of two complex vectors: 1.13 gets 0 from BLAS's cdotu / zdotu (their Fortran
+    return convention) with Debian's BLAS."""
+    t = _tensors(case)
+    return op.target_base == "matmul" and "outputs" in case["expect"] and \
+        _is_complex(t.get("self")) and len(t["self"]["sizes"]) == 1 and \
+        len(t.get("other", {}).get("sizes", [0, 0])) == 1
 
 
 def _round_decimals_bfloat16(op, case, siblings):
@@ -533,6 +571,16 @@ RULES = [
      "uint8 directly, not truncated to int64 first", _hardtanh_fractional_bound),
     ("gelu-bfloat16", "gelu of bfloat16 computes in float (later PyTorch); 1.13 rounds each "
      "step to bfloat16", _gelu_bfloat16),
+    ("bfloat16-products", "mm, bmm, addmm, baddbmm, matmul and linear of bfloat16 sum in float "
+     "and round once (1.13's oneDNN path for large products); 1.13's small products round "
+     "every partial sum to bfloat16", _bfloat16_products),
+    ("empty-contraction-beta", "addmm and baddbmm of integers over an empty contraction with a "
+     "fractional beta: beta converted to the dtype, as for any size; 1.13 scales with mul_, "
+     "which refuses a float Scalar", _empty_contraction_beta),
+    ("baddbmm-inplace-beta-zero", "baddbmm_ with beta = 0 ignores self's NaN and infinities, "
+     "as documented and as baddbmm and addmm_; 1.13 propagates them", _baddbmm_inplace_beta_zero),
+    ("complex-dot", "matmul of two complex vectors: the dot product; 1.13 with Debian's BLAS "
+     "returns 0 (cdotu's Fortran return convention)", _complex_dot),
     ("round-decimals-bfloat16", "round(decimals=) of bfloat16 scales in float (later PyTorch); "
      "1.13 rounds each step to bfloat16", _round_decimals_bfloat16),
     ("c99-complex-inverse", "complex asin, acos, atan and their hyperbolic forms of infinities, "

@@ -20,6 +20,7 @@ CPP_DTYPE_NAMES = {
     "float": "float32", "double": "float64", "bool": "bool",
 }
 _DTYPE = re.compile(r"(?:(?<=type )|(?<=expected )|(?<=dtype )|(?<=for ')|(?<=but got )|(?<=: )|"
+                    r"(?<=found )|"
                     r"(?<=and )|(?<=Got )|(?<=\())"
                     r"(%s)\b" % "|".join(sorted(ATEN_DTYPE_NAMES, key=len, reverse=True)))
 _CPP_DTYPE = re.compile(r"(?:(?<=type )|(?<=but got ))(%s)(?=[ ,]|$)" % "|".join(
@@ -47,6 +48,9 @@ REWORDED = [
      "can't be cast to the desired output type"),
     # mvlgamma_ of an integer tensor: its arange of j / 2 in the integer dtype has step 0.
     ("mvlgamma", r"^step must be nonzero$", "can't be cast to the desired output type"),
+    # matmul.out of two vectors (dot.out's words): out's dtype, as every other matmul.out.
+    ("matmul", r"^result dtype \w+ does not match input dtype \w+$",
+     "Expected out tensor to have dtype"),
 ]
 
 
