@@ -27,6 +27,7 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "benchmark/benchmark.h"
@@ -407,6 +408,59 @@ bool register_reductions() {
   return true;
 }
 [[maybe_unused]] const bool registered_reductions = register_reductions();
+
+// Matrix products at GPT-2 small's shapes (128 tokens, 768 wide), float32, one thread: x [m, k]
+// times a weight stored [n, k] and transposed (as linear's), and attention's batched product.
+// Items are multiply-adds times two: the table's G/s column is GFLOP/s.
+void BM_bp_linear(benchmark::State& state, int64_t m, int64_t k, int64_t n) {
+  bp::set_num_threads(1);
+  const bp::Tensor x = bp_values({m, k}), w = bp_values({n, k});
+  bp::Tensor out = bp_values({m, n});
+  measure(state, [&] { bp::mm_out(out, x, w.t()); });
+  state.SetItemsProcessed(state.iterations() * 2 * m * k * n);
+}
+
+void BM_torch_linear(benchmark::State& state, int64_t m, int64_t k, int64_t n) {
+  at::set_num_threads(1);
+  const at::Tensor x = torch_values({m, k}), w = torch_values({n, k});
+  at::Tensor out = torch_values({m, n});
+  measure(state, [&] { at::mm_out(out, x, w.t()); });
+  state.SetItemsProcessed(state.iterations() * 2 * m * k * n);
+}
+
+void BM_bp_attention_scores(benchmark::State& state) {
+  bp::set_num_threads(1);
+  const bp::Tensor q = bp_values({12, 128, 64}), k = bp_values({12, 128, 64});
+  bp::Tensor out = bp_values({12, 128, 128});
+  measure(state, [&] { bp::bmm_out(out, q, k.transpose(1, 2)); });
+  state.SetItemsProcessed(state.iterations() * 2 * 12 * 128 * 64 * 128);
+}
+
+void BM_torch_attention_scores(benchmark::State& state) {
+  at::set_num_threads(1);
+  const at::Tensor q = torch_values({12, 128, 64}), k = torch_values({12, 128, 64});
+  at::Tensor out = torch_values({12, 128, 128});
+  measure(state, [&] { at::bmm_out(out, q, k.transpose(1, 2)); });
+  state.SetItemsProcessed(state.iterations() * 2 * 12 * 128 * 64 * 128);
+}
+
+bool register_products() {
+  for (const auto& [name, m, k, n] : {std::tuple{"linear_qkv_128x768x2304", 128, 768, 2304},
+                                      std::tuple{"linear_proj_128x768x768", 128, 768, 768},
+                                      std::tuple{"linear_fc2_128x3072x768", 128, 3072, 768},
+                                      std::tuple{"linear_1x768x2304", 1, 768, 2304}}) {
+    benchmark::RegisterBenchmark((std::string("bp/") + name).c_str(), BM_bp_linear, m, k, n)
+        ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark((std::string("torch/") + name).c_str(), BM_torch_linear, m, k, n)
+        ->Unit(benchmark::kMicrosecond);
+  }
+  benchmark::RegisterBenchmark("bp/bmm_attention_12x128x64x128", BM_bp_attention_scores)
+      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("torch/bmm_attention_12x128x64x128", BM_torch_attention_scores)
+      ->Unit(benchmark::kMicrosecond);
+  return true;
+}
+[[maybe_unused]] const bool registered_products = register_products();
 
 // Issue 27's cases, float32 unless named, one thread.
 constexpr int64_t k16M = 16000000;  // 64 MB of float32: out of every cache
