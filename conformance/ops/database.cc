@@ -23,11 +23,13 @@ const OpDatabase& op_database() {
     add_view_entries(*d);
     add_list_view_entries(*d);
     add_copy_entries(*d);
+    add_join_entries(*d);
     add_unary_entries(*d);
     add_binary_entries(*d);
     add_ternary_entries(*d);
     add_reduction_entries(*d);
     add_scan_entries(*d);
+    add_normalization_entries(*d);
     add_activation_entries(*d);
     add_special_entries(*d);
     add_promotion_entries(*d);

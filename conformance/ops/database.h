@@ -29,12 +29,14 @@ void add_binary_entries(OpDatabase& db);
 void add_ternary_entries(OpDatabase& db);
 void add_reduction_entries(OpDatabase& db);
 void add_scan_entries(OpDatabase& db);
+void add_normalization_entries(OpDatabase& db);  // layer_norm (scans.yaml)
 void add_special_entries(OpDatabase& db);
 void add_factory_entries(OpDatabase& db);
 void add_view_entries(OpDatabase& db);
 void add_list_view_entries(OpDatabase& db);
 void add_promotion_entries(OpDatabase& db);
 void add_copy_entries(OpDatabase& db);
+void add_join_entries(OpDatabase& db);  // cat, stack (copies.yaml)
 void add_activation_entries(OpDatabase& db);
 void add_linalg_entries(OpDatabase& db);
 

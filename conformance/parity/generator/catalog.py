@@ -5,7 +5,8 @@ import re
 
 import torch
 
-from . import copies, encode, factories, linalg, pointwise, promotion, reductions, views
+from . import (copies, encode, factories, joins, layer_norm, linalg, pointwise, promotion,
+               reductions, views)
 from .sample import Sample, tensor
 
 # The dtype= arguments the samples of ops that take one try.
@@ -178,6 +179,10 @@ def _parts(first, second):
 # Functional ops whose arguments need values of their own; every other op's samples follow from
 # its family and schema, so a new op of a known kind needs nothing here.
 OWN_SAMPLERS = {
+    "cat": joins.cat,
+    "native_layer_norm": layer_norm.layer_norm,
+    "layer_norm": layer_norm.layer_norm,
+    "stack": joins.stack,
     "nan_to_num": pointwise.nan_to_num,
     "where.self": pointwise.ternary_where,
     "clamp": pointwise.clamp,
