@@ -79,6 +79,7 @@ def _family_calls():
         "special": (lambda: bp.sigmoid(x), 1 / (1 + np.exp(-xn))),
         "promotion": (lambda: bp.result_type(x, 1.5), None),
         "linalg": (lambda: bp.matmul(x, x.transpose(0, 1)), xn @ xn.T),
+        "indexing": (lambda: bp.index_select(x, 1, bp.arange(2, 0, -1)), xn[:, [2, 1]]),
     }
 
 
@@ -237,6 +238,9 @@ RAISES_ON_PLAIN_TENSORS = {
     "baddbmm.out": "needs 3-D batches",
     "matmul": "[2, 3] @ [2, 3]: the shapes do not multiply",
     "matmul.out": "[2, 3] @ [2, 3]: the shapes do not multiply",
+    "masked_select": "the mask must be bool",
+    "masked_select.out": "the mask must be bool",
+    "embedding": "the indices must be int32 or int64",
 }
 
 

@@ -1,5 +1,7 @@
 #include "sdk/core/tensor.h"
 
+#include <string>
+
 namespace bp {
 namespace detail {
 
@@ -24,6 +26,20 @@ std::ostream& operator<<(std::ostream& out, const Tensor& tensor) {
   if (!tensor.defined()) return out << "Tensor(undefined)";
   return out << "Tensor(" << tensor.dtype() << int_list_string(tensor.sizes()) << ", "
              << tensor.device() << ")";
+}
+
+std::string legacy_type_name(const Tensor& tensor) {
+  return legacy_type_name(tensor.dtype(), tensor.device().type);
+}
+
+std::string legacy_type_name(ScalarType dtype, DeviceType device) {
+  static constexpr const char* kNames[kNumScalarTypes] = {
+      "BoolTensor",  "ByteTensor",   "CharTensor",         "ShortTensor",
+      "IntTensor",   "LongTensor",   "HalfTensor",         "BFloat16Tensor",
+      "FloatTensor", "DoubleTensor", "ComplexFloatTensor", "ComplexDoubleTensor"};
+  std::string prefix = "torch.";
+  if (device != DeviceType::kCPU) prefix += std::string(device_type_name(device)) + ".";
+  return prefix + kNames[index_of(dtype)];
 }
 
 }  // namespace bp

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <optional>
 #include <ostream>
+#include <string>
 #include <string_view>
 #include <tuple>
 #include <vector>
@@ -127,6 +128,11 @@ class Tensor {
 
 // "Tensor(float32[2, 3], cpu)"; "Tensor(undefined)".
 std::ostream& operator<<(std::ostream& out, const Tensor& tensor);
+
+// PyTorch's legacy type name of the tensor, as its errors print it: "torch.FloatTensor",
+// "torch.cuda.LongTensor"; of a dtype on `device`.
+std::string legacy_type_name(const Tensor& tensor);
+std::string legacy_type_name(ScalarType dtype, DeviceType device = DeviceType::kCPU);
 
 }  // namespace bp
 

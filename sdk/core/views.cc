@@ -70,18 +70,6 @@ std::optional<DimVector> compute_stride(IntArrayRef old_sizes, IntArrayRef old_s
   return new_strides;
 }
 
-// PyTorch's legacy type name, as its Python errors print tensors: "torch.FloatTensor",
-// "torch.cuda.LongTensor".
-std::string legacy_type_name(const Tensor& self) {
-  static constexpr const char* kNames[kNumScalarTypes] = {
-      "BoolTensor",  "ByteTensor",   "CharTensor",         "ShortTensor",
-      "IntTensor",   "LongTensor",   "HalfTensor",         "BFloat16Tensor",
-      "FloatTensor", "DoubleTensor", "ComplexFloatTensor", "ComplexDoubleTensor"};
-  std::string prefix = "torch.";
-  if (!self.device().is_cpu()) prefix += std::string(device_type_name(self.device().type)) + ".";
-  return prefix + kNames[index_of(self.dtype())];
-}
-
 // Without the dims of size 1 that are in `candidates`.
 Tensor squeeze_where(const Tensor& self, const std::bitset<64>& candidates) {
   BP_CHECK(self.dim() <= 64, "squeeze: tensors with more than 64 dimensions are not supported");

@@ -17,6 +17,7 @@ OP_FAMILIES = [
     "special",
     "promotion",
     "linalg",
+    "indexing",
 ]
 
 def sdk_generated_sources():

@@ -5,6 +5,7 @@
 #define BACKPLANE_SDK_STRUCTURED_META_FUNCTIONS_H_
 
 #include "sdk/structured/along_dim_meta.h"  // IWYU pragma: export
+#include "sdk/structured/indexing_meta.h"   // IWYU pragma: export
 #include "sdk/structured/matmul_meta.h"     // IWYU pragma: export
 #include "sdk/structured/pointwise_meta.h"  // IWYU pragma: export
 #include "sdk/structured/reduction_meta.h"  // IWYU pragma: export
