@@ -160,4 +160,40 @@ std::string to_string(const Wide& w, ScalarType dtype) {
   return "?";
 }
 
+Wide add(const Wide& a, const Wide& b, ScalarType t) {
+  switch (kind_of(t)) {
+    case Kind::kInt:
+      return from_int(Int(a.i) + Int(b.i));
+    case Kind::kReal:
+      return from_real(a.z.real() + b.z.real());
+    case Kind::kComplex:
+      break;
+  }
+  return from_complex(a.z + b.z);
+}
+
+Wide mul(const Wide& a, const Wide& b, ScalarType t) {
+  switch (kind_of(t)) {
+    case Kind::kInt:
+      return from_int(Int(a.i) * Int(b.i));
+    case Kind::kReal:
+      return from_real(a.z.real() * b.z.real());
+    case Kind::kComplex:
+      break;
+  }
+  return from_complex(a.z * b.z);
+}
+
+Wide round_to(const Wide& w, ScalarType t) {
+  switch (kind_of(t)) {
+    case Kind::kInt:
+      return cast(w, ScalarType::kInt64, t);
+    case Kind::kReal:
+      return cast(w, ScalarType::kFloat64, t);
+    case Kind::kComplex:
+      break;
+  }
+  return cast(w, ScalarType::kComplex128, t);
+}
+
 }  // namespace bp::conformance

@@ -89,6 +89,14 @@ cd as_complex(const Wide& w, ScalarType from);
 // `w`, an element of dtype `from`, converted to dtype `to` (rounded or wrapped to its precision).
 Wide cast(const Wide& w, ScalarType from, ScalarType to);
 
+// Arithmetic in the kind of dtype `t` (int64 wrapping, double or complex<double>), not rounded
+// to `t`: a reference sums and multiplies exactly, then rounds once.
+Wide add(const Wide& a, const Wide& b, ScalarType t);
+Wide mul(const Wide& a, const Wide& b, ScalarType t);
+
+// `w`, computed in `t`'s kind, rounded (or wrapped) to `t`.
+Wide round_to(const Wide& w, ScalarType t);
+
 // Whether two elements of `dtype` hold the same bits' worth of value: NaN equals NaN, and
 // -0.0 differs from 0.0.
 bool identical(const Wide& a, const Wide& b, ScalarType dtype);

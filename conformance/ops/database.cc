@@ -34,6 +34,8 @@ const OpDatabase& op_database() {
     add_special_entries(*d);
     add_promotion_entries(*d);
     add_linalg_entries(*d);
+    add_indexing_entries(*d);
+    add_attention_entries(*d);
     return d;
   }();
   return *db;

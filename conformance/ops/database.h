@@ -39,6 +39,8 @@ void add_copy_entries(OpDatabase& db);
 void add_join_entries(OpDatabase& db);  // cat, stack (copies.yaml)
 void add_activation_entries(OpDatabase& db);
 void add_linalg_entries(OpDatabase& db);
+void add_indexing_entries(OpDatabase& db);
+void add_attention_entries(OpDatabase& db);  // scaled_dot_product_attention, dropout
 
 }  // namespace bp::conformance
 

@@ -27,39 +27,7 @@ ScalarType other_dtype(ScalarType t) {
   return t == ScalarType::kFloat32 ? ScalarType::kFloat64 : ScalarType::kFloat32;
 }
 
-// Wide arithmetic in the kind of dtype `t`.
-Wide add(const Wide& a, const Wide& b, ScalarType t) {
-  switch (kind_of(t)) {
-    case Kind::kInt:
-      return from_int(Int(a.i) + Int(b.i));
-    case Kind::kReal:
-      return from_real(a.z.real() + b.z.real());
-    default:
-      return from_complex(a.z + b.z);
-  }
-}
-Wide mul(const Wide& a, const Wide& b, ScalarType t) {
-  switch (kind_of(t)) {
-    case Kind::kInt:
-      return from_int(Int(a.i) * Int(b.i));
-    case Kind::kReal:
-      return from_real(a.z.real() * b.z.real());
-    default:
-      return from_complex(a.z * b.z);
-  }
-}
 Wide zero() { return from_int(Int(0)); }
-// `w`, computed in `t`'s kind, rounded (or wrapped) to `t`.
-Wide round_to(const Wide& w, ScalarType t) {
-  switch (kind_of(t)) {
-    case Kind::kInt:
-      return cast(w, ScalarType::kInt64, t);
-    case Kind::kReal:
-      return cast(w, ScalarType::kFloat64, t);
-    default:
-      return cast(w, ScalarType::kComplex128, t);
-  }
-}
 // A Scalar argument as the kernel takes it: converted to the dtype.
 Wide scalar_in(const RefArgs& a, const std::string& name, ScalarType t) {
   const ScalarArg s = a.scalar(name, ScalarArg::integer(1));

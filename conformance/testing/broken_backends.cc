@@ -34,18 +34,23 @@ Wide element(const Tensor& t, const Index& index, const Sizes& strides) {
                       t.dtype());
 }
 
+// a + alpha * b in the kind of `t`.
 Wide add(const Wide& a, const Wide& b, const Scalar& alpha, ScalarType t) {
+  Wide w;
   switch (kind_of(t)) {
     case Kind::kInt:
-      return from_int(Int(a.i) + Int(alpha.to_unchecked<int64_t>()) * Int(b.i));
+      w = from_int(Int(alpha.to_unchecked<int64_t>()));
+      break;
     case Kind::kReal:
-      return from_real(a.z.real() + alpha.to_unchecked<double>() * b.z.real());
+      w = from_real(alpha.to_unchecked<double>());
+      break;
     case Kind::kComplex: {
-      const complex<double> w = alpha.to_unchecked<complex<double>>();
-      return from_complex(a.z + cd(w.real(), w.imag()) * b.z);
+      const complex<double> c = alpha.to_unchecked<complex<double>>();
+      w = from_complex(cd(c.real(), c.imag()));
+      break;
     }
   }
-  return a;
+  return conformance::add(a, mul(w, b, t), t);
 }
 
 // out = self + alpha * other, elementwise with broadcasting, on host memory.
