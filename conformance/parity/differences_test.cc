@@ -270,6 +270,28 @@ TEST(IntentionalDifferences, BFloat16LayerNorm) {
   expect_same(layer_norm(x, shape, std::nullopt, std::nullopt, 0.25), exact.to(ST::kBFloat16));
 }
 
+// scatter-src-rank: a src whose rank differs from index's is named as such (1.13 read src's
+// sizes past its rank first: "Dimension out of range").
+TEST(IntentionalDifferences, ScatterSrcRank) {
+  const Tensor self = tensor_of(ST::kFloat32, {0, 0, 0, 0}, {2, 2});
+  const Tensor index = int_tensor_of(ST::kInt64, {0}).view({1, 1});
+  const Tensor src = tensor_of(ST::kFloat32, {5});
+  const std::string expected = "Index tensor must have the same number of dimensions as src tensor";
+  EXPECT_THAT(message_of([&] { scatter(self, 1, index, src); }), HasSubstr(expected));
+  EXPECT_THAT(message_of([&] { scatter_add(self, 1, index, src); }), HasSubstr(expected));
+}
+
+// index-select-scalar: a 0-dim self takes exactly one index (1.13 returned a 0-dim tensor for
+// two and wrote the second element past it).
+TEST(IntentionalDifferences, IndexSelectScalar) {
+  const Tensor self = tensor_of(ST::kFloat32, {5}).select(0, 0);  // 0-dim
+  EXPECT_THAT(message_of([&] {
+                index_select(self, 0, int_tensor_of(ST::kInt64, {0, 0}));
+              }),
+              HasSubstr("index_select(): Index to scalar can have only 1 value, got 2 value(s)"));
+  expect_values(index_select(self, 0, int_tensor_of(ST::kInt64, {0})).view({1}), ST::kFloat32, {5});
+}
+
 // complex-dot: matmul of two complex vectors is their dot product (1.13 with Debian's BLAS
 // returned 0).
 TEST(IntentionalDifferences, ComplexDot) {

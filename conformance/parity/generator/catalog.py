@@ -5,7 +5,8 @@ import re
 
 import torch
 
-from . import (copies, encode, factories, joins, layer_norm, linalg, pointwise, promotion,
+from . import (attention, copies, encode, factories, indexing, joins, layer_norm, linalg,
+               pointwise, promotion,
                reductions, views)
 from .sample import Sample, tensor
 
@@ -176,13 +177,17 @@ def _parts(first, second):
     return samples
 
 
-# Functional ops whose arguments need values of their own; every other op's samples follow from
+# Functional ops (and in-place ones whose arguments are named otherwise: dropout_) whose
+# arguments need values of their own; every other op's samples follow from
 # its family and schema, so a new op of a known kind needs nothing here.
 OWN_SAMPLERS = {
     "cat": joins.cat,
     "native_layer_norm": layer_norm.layer_norm,
     "layer_norm": layer_norm.layer_norm,
     "stack": joins.stack,
+    "dropout": attention.dropout,
+    "dropout_": attention.dropout,
+    "scaled_dot_product_attention": attention.scaled_dot_product_attention,
     "nan_to_num": pointwise.nan_to_num,
     "where.self": pointwise.ternary_where,
     "clamp": pointwise.clamp,
@@ -254,6 +259,8 @@ def functional_sampler(op):
         return functools.partial(_along_dim, takes_dtype="dtype" in types)
     if op.family == "linalg":
         return linalg.SAMPLERS[op.name]
+    if op.family == "indexing":
+        return indexing.SAMPLERS[op.name]
     return None
 
 
@@ -368,6 +375,8 @@ def samples(op, ops_by_name, dtype, call):
                 if x.variants]
     if functional is not None:
         return out_samples(op, functional, dtype, call)
+    if op.name in OWN_SAMPLERS:  # an in-place op outside its functional op's group (dropout_)
+        return OWN_SAMPLERS[op.name](op.name, dtype)
     family_samplers = {"views": views.views, "factories": factories.factories,
                        "copies": copies.copies, "promotion": promotion.promotion}
     if op.family not in family_samplers:

@@ -320,6 +320,15 @@ def _bfloat16_layer_norm(op, case, siblings):
         case["dtype"] == "bfloat16" and "outputs" in case["expect"]
 
 
+def _scatter_src_rank(op, case, siblings):
+    """scatter / scatter_add with a src of another rank than index's: 1.13 reads src's sizes
+    past its rank before it compares the ranks ("Dimension out of range")."""
+    t = _tensors(case)
+    return op.target_base in ("scatter", "scatter_add") and "src" in t and "index" in t and \
+        max(len(t["src"]["sizes"]), 1) != max(len(t["index"]["sizes"]), 1) and \
+        "Dimension out of range" in case["expect"].get("error", "")
+
+
 def _complex_dot(op, case, siblings):
     """matmul of two complex vectors: 1.13 gets 0 from BLAS's cdotu / zdotu (their Fortran
     return convention) with Debian's BLAS."""
@@ -588,6 +597,9 @@ RULES = [
      "self's NaN in place)", _baddbmm_beta_zero),
     ("bfloat16-layer-norm", "layer_norm and native_layer_norm of bfloat16 compute in float and "
      "round once; 1.13's results are up to 0.03 off its own float32 results", _bfloat16_layer_norm),
+    ("scatter-src-rank", "scatter and scatter_add with a src of another rank than index's: "
+     "'Index tensor must have the same number of dimensions as src tensor' (later PyTorch); "
+     "1.13 reads src's sizes past its rank first", _scatter_src_rank),
     ("complex-dot", "matmul of two complex vectors: the dot product; 1.13 with Debian's BLAS "
      "returns 0 (cdotu's Fortran return convention)", _complex_dot),
     ("round-decimals-bfloat16", "round(decimals=) of bfloat16 scales in float (later PyTorch); "

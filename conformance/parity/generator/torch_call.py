@@ -1,5 +1,7 @@
 """Calls PyTorch as a case would call Backplane: arguments decoded from the case's JSON, so
 that PyTorch sees exactly the tensors (values, strides, storage) that Backplane will."""
+import inspect
+
 import torch
 
 from . import encode
@@ -49,8 +51,30 @@ def result_type(first, second):
     return torch.result_type(first, second)
 
 
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
+                                 is_causal=False, scale=None):
+    """PyTorch 2.1's scaled_dot_product_attention as its documentation defines it (1.13 has only
+    the private _scaled_dot_product_attention, without scale)."""
+    if is_causal and attn_mask is not None:
+        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set "
+                           "when is_causal=True")
+    factor = 1 / (query.size(-1) ** 0.5) if scale is None else scale
+    scores = torch.matmul(query, key.transpose(-2, -1)) * factor
+    if is_causal:
+        keep = torch.ones(query.size(-2), key.size(-2), dtype=torch.bool).tril()
+        scores = scores.masked_fill(keep.logical_not(), float("-inf"))
+    if attn_mask is not None:
+        if attn_mask.dtype == torch.bool:
+            scores = scores.masked_fill(attn_mask.logical_not(), float("-inf"))
+        else:
+            scores = scores + attn_mask
+    weights = torch.dropout(torch.softmax(scores, dim=-1), dropout_p, True)
+    return torch.matmul(weights, value)
+
+
 OVERRIDES = {"squeeze.dims": squeeze_dims, "squeeze_.dims": squeeze__dims,
-             "isfinite.out": isfinite_out}
+             "isfinite.out": isfinite_out,
+             "scaled_dot_product_attention": scaled_dot_product_attention}
 OVERRIDES.update({"result_type." + overload: result_type
                   for overload in ("Tensor", "Scalar", "Scalar_Tensor", "Scalar_Scalar")})
 
@@ -177,8 +201,11 @@ def _has_default(op_name, arg_name):
 
 
 def _default_of(op_name, arg_name):
-    if op_name in OVERRIDES:
-        raise TypeError("no default for " + arg_name)
+    if op_name in OVERRIDES:  # the Python function's default
+        p = inspect.signature(OVERRIDES[op_name]).parameters.get(arg_name)
+        if p is None or p.default is inspect.Parameter.empty:
+            raise TypeError("no default for " + arg_name)
+        return p.default
     for a in torch_op(op_name)._schema.arguments:
         if a.name == arg_name and a.has_default_value():
             return a.default_value
