@@ -460,6 +460,7 @@ OpEntry matmul_entry() {
                       {{2, 1, 3, 4}, {5, 4, 2}, {}, {}, "broadcast batches"},
                       {{0, 3, 4}, {4, 2}, {}, {}, "empty batch"},
                       {{3, 0}, {0, 2}, {}, {}, "empty contraction"},
+                      {{0, 3, 0}, {0, 2}, {}, {}, "empty batch and contraction"},
                       {{}, {4}, {}, {}, "0-D"},
                       {{3}, {4}, {}, {}, "vector lengths"},
                       {{2, 3}, {4}, {}, {}, "matrix @ short vector"},

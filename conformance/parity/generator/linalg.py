@@ -134,6 +134,7 @@ def matmul(op, dtype):
         ([2, 1, 3, 4], [5, 4, 2], "contiguous", "contiguous", "broadcast batches"),
         ([0, 3, 4], [4, 2], "contiguous", "contiguous", "empty batch"),
         ([3, 0], [0, 2], "contiguous", "contiguous", "empty contraction"),
+        ([0, 3, 0], [0, 2], "contiguous", "contiguous", "empty batch and contraction"),
         ([], [4], "contiguous", "contiguous", "0-D"),
         ([3], [4], "contiguous", "contiguous", "vector lengths"),
         ([2, 3], [4], "contiguous", "contiguous", "matrix @ short vector"),

@@ -52,7 +52,10 @@ Tensor matmul(const Tensor& self, const Tensor& other) {
   if (dim1 >= 3 && (dim2 == 1 || dim2 == 2)) {
     // [..., n, k] @ [k(, p)]: the batch folds into the rows of one product.
     std::vector<int64_t> sizes = leading_sizes(self, 1);
-    const Tensor folded = bp::reshape(self, {-1, self.size(-1)});
+    // The row count spelled out: -1 cannot be inferred when k is 0 ([0, 3, 0] @ [0, 2]).
+    int64_t rows = 1;
+    for (int64_t s : sizes) rows *= s;
+    const Tensor folded = bp::reshape(self, {rows, self.size(-1)});
     if (dim2 == 1) return mv(folded, other).view(sizes);
     sizes.push_back(other.size(1));
     return bp::mm(folded, other).view(sizes);
