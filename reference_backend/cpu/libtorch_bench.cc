@@ -444,6 +444,39 @@ void BM_torch_attention_scores(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * 2 * 12 * 128 * 64 * 128);
 }
 
+// layer_norm over GPT-2 small's rows ([128, 768], weight and bias) and its token embedding
+// (128 rows of a [50257, 768] table), float32, one thread.
+void BM_bp_layer_norm(benchmark::State& state) {
+  bp::set_num_threads(1);
+  const bp::Tensor x = bp_values({128, 768}), w = bp_values({768}), b = bp_values({768});
+  const int64_t shape[] = {768};
+  measure(state, [&] { benchmark::DoNotOptimize(bp::layer_norm(x, shape, w, b, 1e-5)); });
+  state.SetItemsProcessed(state.iterations() * 128 * 768);
+}
+
+void BM_torch_layer_norm(benchmark::State& state) {
+  at::set_num_threads(1);
+  const at::Tensor x = torch_values({128, 768}), w = torch_values({768}), b = torch_values({768});
+  measure(state, [&] { benchmark::DoNotOptimize(at::layer_norm(x, {768}, w, b, 1e-5)); });
+  state.SetItemsProcessed(state.iterations() * 128 * 768);
+}
+
+void BM_bp_embedding(benchmark::State& state) {
+  bp::set_num_threads(1);
+  const bp::Tensor table = bp_values({50257, 768});
+  const bp::Tensor tokens = bp::remainder(bp::mul(bp::arange(128), 389), 50257);
+  measure(state, [&] { benchmark::DoNotOptimize(bp::embedding(table, tokens)); });
+  state.SetBytesProcessed(state.iterations() * 128 * 768 * 4);
+}
+
+void BM_torch_embedding(benchmark::State& state) {
+  at::set_num_threads(1);
+  const at::Tensor table = torch_values({50257, 768});
+  const at::Tensor tokens = at::remainder(at::mul(at::arange(128), 389), 50257);
+  measure(state, [&] { benchmark::DoNotOptimize(at::embedding(table, tokens)); });
+  state.SetBytesProcessed(state.iterations() * 128 * 768 * 4);
+}
+
 bool register_products() {
   for (const auto& [name, m, k, n] : {std::tuple{"linear_qkv_128x768x2304", 128, 768, 2304},
                                       std::tuple{"linear_proj_128x768x768", 128, 768, 768},
@@ -457,6 +490,14 @@ bool register_products() {
   benchmark::RegisterBenchmark("bp/bmm_attention_12x128x64x128", BM_bp_attention_scores)
       ->Unit(benchmark::kMicrosecond);
   benchmark::RegisterBenchmark("torch/bmm_attention_12x128x64x128", BM_torch_attention_scores)
+      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("bp/layer_norm_128x768", BM_bp_layer_norm)
+      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("torch/layer_norm_128x768", BM_torch_layer_norm)
+      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("bp/embedding_128_of_50257x768", BM_bp_embedding)
+      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("torch/embedding_128_of_50257x768", BM_torch_embedding)
       ->Unit(benchmark::kMicrosecond);
   return true;
 }
