@@ -37,6 +37,17 @@ def index_select(op, dtype):
             for i, (s, l, dim, (v, sz, idt, il), d) in enumerate(cases)]
 
 
+# The index errors gather and scatter share: dtype, rank, sizes apart from the dim, range, dim.
+_INDEX_ERRORS = [
+    ([3, 4], "contiguous", 1, ([0], [1, 1], "int32", "contiguous"), "int32 index"),
+    ([3, 4], "contiguous", 1, ([0, 1], [2], "int64", "contiguous"), "ranks differ"),
+    ([3, 4], "contiguous", 1, ([0], [4, 1], "int64", "contiguous"), "index larger"),
+    ([3, 4], "contiguous", 1, ([0, 4], [1, 2], "int64", "contiguous"), "out of range"),
+    ([3, 4], "contiguous", 0, ([-1], [1, 1], "int64", "contiguous"), "negative"),
+    ([3, 4], "contiguous", 2, ([0], [1, 1], "int64", "contiguous"), "dim out of range"),
+]
+
+
 def gather(op, dtype):
     cases = [
         ([3, 4], "contiguous", 0, ([0, 2, 1, 1, 2, 2, 0, 1], [2, 4], "int64", "contiguous"),
@@ -49,13 +60,7 @@ def gather(op, dtype):
         ([], "contiguous", 0, ([0], [], "int64", "contiguous"), "0-dim"),
         ([3, 4], "contiguous", 1, ([], [3, 0], "int64", "contiguous"), "empty index"),
         ([3, 4], "contiguous", 1, ([], [2, 0], "int32", "contiguous"), "empty int32 index"),
-        ([3, 4], "contiguous", 1, ([0], [1, 1], "int32", "contiguous"), "int32 index"),
-        ([3, 4], "contiguous", 1, ([0, 1], [2], "int64", "contiguous"), "ranks differ"),
-        ([3, 4], "contiguous", 1, ([0], [4, 1], "int64", "contiguous"), "index larger"),
-        ([3, 4], "contiguous", 1, ([0, 4], [1, 2], "int64", "contiguous"), "out of range"),
-        ([3, 4], "contiguous", 0, ([-1], [1, 1], "int64", "contiguous"), "negative"),
-        ([3, 4], "contiguous", 2, ([0], [1, 1], "int64", "contiguous"), "dim out of range"),
-    ]
+    ] + _INDEX_ERRORS
     return [Sample(d, {"self": _data(op, dtype, s, i, l), "dim": dim,
                        "index": _index(v, sz, idt, il)})
             for i, (s, l, dim, (v, sz, idt, il), d) in enumerate(cases)]
@@ -74,13 +79,7 @@ def _scatter(op, dtype, src, reduce=None, repeats=False):
          "transposed index"),
         ([], "contiguous", 0, ([0], [], "int64", "contiguous"), "0-dim"),
         ([3, 4], "contiguous", 1, ([], [0, 2], "int64", "contiguous"), "empty index"),
-        ([3, 4], "contiguous", 1, ([0], [1, 1], "int32", "contiguous"), "int32 index"),
-        ([3, 4], "contiguous", 1, ([0, 1], [2], "int64", "contiguous"), "ranks differ"),
-        ([3, 4], "contiguous", 1, ([0], [4, 1], "int64", "contiguous"), "index larger"),
-        ([3, 4], "contiguous", 1, ([0, 4], [1, 2], "int64", "contiguous"), "out of range"),
-        ([3, 4], "contiguous", 0, ([-1], [1, 1], "int64", "contiguous"), "negative"),
-        ([3, 4], "contiguous", 2, ([0], [1, 1], "int64", "contiguous"), "dim out of range"),
-    ]
+    ] + _INDEX_ERRORS
     if repeats:
         cases.append(([2, 4], "contiguous", 1,
                       ([1, 1, 3, 1, 0, 2, 2, 2, 2, 0], [2, 5], "int64", "contiguous"),
