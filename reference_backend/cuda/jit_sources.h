@@ -9,6 +9,7 @@
 //   kElementwise    jit/elementwise.cuh: vectorised, strided and dynamic-cast loops
 //   kReduce         jit/reduce.cuh: the reduction kernel template
 //   kAlongDim       jit/along_dim.cuh: the scan and normalisation kernel templates
+//   kGemm           jit/gemm.cuh: the batched matrix product template
 //
 // Thread safety: immutable.
 #ifndef BACKPLANE_REFERENCE_BACKEND_CUDA_JIT_SOURCES_H_
@@ -26,6 +27,7 @@ extern const char kMathFunctors[];
 extern const char kElementwise[];
 extern const char kReduce[];
 extern const char kAlongDim[];
+extern const char kGemm[];
 
 // The common head of every program: prelude, kernel arguments, math functors and templates.
 const std::string& program_head();

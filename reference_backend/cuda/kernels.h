@@ -4,7 +4,8 @@
 //     (copy_kernel.cc);
 //   - the range factories arange.start_out, linspace.out and logspace.out (factory_kernels.cc);
 //   - the reductions (reduction_kernels.cc), for the ops that are declared;
-//   - every scan and normalisation (along_dim_ops.h), jitted (along_dim_kernels.cc).
+//   - every scan and normalisation (along_dim_ops.h), jitted (along_dim_kernels.cc);
+//   - mm.out, bmm.out, addmm.out and baddbmm.out, one jitted batched product (gemm_kernels.cc).
 // Each kernel runs the op on the CPU through the host's fallback when a plan exceeds the
 // kernels' limits. Functional and in-place variants come from the host's Common key.
 //
@@ -30,6 +31,7 @@ std::vector<KernelRegistration> copy_registrations();
 std::vector<KernelRegistration> factory_registrations();
 std::vector<KernelRegistration> reduction_registrations();
 std::vector<KernelRegistration> along_dim_registrations();
+std::vector<KernelRegistration> gemm_registrations();
 // All of the above: what bp_plugin_init registers (then the host's CPU fallback for the rest).
 // Needs no driver: conformance/testing:cuda_serving_test reads which ops it covers.
 std::vector<KernelRegistration> plugin_registrations();

@@ -56,4 +56,11 @@ void run_along_dim(CudaDevice& device, const AlongDimLaunch& launch) {
   device.launch(f, {launch.grid_x}, {static_cast<unsigned>(jit::kLineThreads)}, &launch.args);
 }
 
+void run_gemm(CudaDevice& device, const GemmLaunch& launch) {
+  if (launch.grid_x == 0) return;
+  void* f = entry_point(device, launch.kernel);
+  const unsigned tile = static_cast<unsigned>(jit::kGemmTile);
+  device.launch(f, {launch.grid_x, launch.grid_y, launch.grid_z}, {tile, tile}, &launch.args);
+}
+
 }  // namespace bp::cuda

@@ -173,5 +173,12 @@ TEST(AlongDimCompiles, EveryScanAndNormalisationKernelCompilesToMachineCode) {
   expect_entry_points_compile(kernels, 90, Depth::kMachineCode, "scans and normalisations");
 }
 
+TEST(GemmCompiles, EveryMatrixProductKernelCompilesToMachineCode) {
+  const std::vector<GemmKernel> kernels = all_gemm_kernels();
+  ASSERT_FALSE(kernels.empty());
+  expect_entry_points_compile(kernels, 80, Depth::kFrontEnd, "matrix products");
+  expect_entry_points_compile(kernels, 90, Depth::kMachineCode, "matrix products");
+}
+
 }  // namespace
 }  // namespace bp::cuda::testing

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "reference_backend/cuda/along_dim_kernel.h"
+#include "reference_backend/cuda/gemm_kernel.h"
 #include "reference_backend/cuda/kernel_catalog.h"
 #include "reference_backend/cuda/kernel_source.h"
 #include "reference_backend/cuda/reduce_kernel.h"

@@ -7,6 +7,7 @@
 //                   and each operand's dtype
 //   ReduceArgs      reduction kernels (reduce.cuh)
 //   LineArgs        kernels along one dim: scans and normalisations (along_dim.cuh)
+//   GemmArgs        batched matrix products (gemm.cuh)
 //
 // Operand order is the iteration plan's: outputs first, then inputs. Dimension 0 is the fastest.
 // Every index and byte offset fits 32 bits (the host splits larger plans first). Layouts are
@@ -108,6 +109,23 @@ struct LineArgs {
   const char* input;
   uint32_t steps[3];  // output, indices, input
   Offsets lines;
+};
+
+// Batched matrix products (gemm.cuh): out[b] = beta * c[b] + alpha * (a[b] @ b[b]) for
+// a [batches, n, k], b [batches, k, p], c and out [batches, n, p]. Strides are in bytes (batch,
+// row, column); any of them may be 0 (c broadcast). A block of kGemmTile x kGemmTile threads
+// computes one tile of out; blockIdx.z walks the batches, gridDim.z at a time.
+constexpr int kGemmTile = 16;
+struct GemmArgs {
+  uint32_t batches, n, p, k;
+  char* out;
+  const char* a;
+  const char* b;
+  const char* c;  // null when `add` is 0
+  uint32_t out_strides[3], a_strides[3], b_strides[3], c_strides[3];
+  int32_t add;        // 0: beta is 0, c is not read (NaNs in it included)
+  int32_t product;    // 0: alpha is 0, a @ b is not read (as BLAS skips it)
+  Value alpha, beta;  // in the compute type
 };
 
 }  // namespace jit
