@@ -4,12 +4,14 @@
 //      baddbmm's self broadcast to the product's shape, as the meta function checked),
 //   2. converts alpha and beta to the dtype, then to the compute type, as the CPU does,
 //   3. plans and launches the kernel.
-// Dtypes the kernel lacks, scalars the dtype cannot hold, operands on other devices or of
-// another dtype, an output overlapping an input, and plans beyond the kernel's limits run on the
-// CPU instead (where the CPU kernel computes or reports the error).
+// An addend of another dtype is converted first (baddbmm's self may be). Dtypes the kernel
+// lacks, scalars the dtype cannot hold, operands on other devices, an output overlapping an
+// input, and plans beyond the kernel's limits run on the CPU instead (where the CPU kernel
+// computes or reports the error).
 #include <algorithm>
 #include <cstring>
 
+#include "reference_backend/cuda/converted_copy.h"
 #include "reference_backend/cuda/gemm_kernel.h"
 #include "reference_backend/cuda/host_values.h"
 #include "reference_backend/cuda/kernels.h"
@@ -112,11 +114,18 @@ void run_gemm_op(const GemmOp& op, const bp_value* args) {
   g.add = op.c >= 0 && !beta_zero;
   const int64_t itemsize = info(dtype).itemsize;
   const auto out_range = byte_range(g.out, sizes, itemsize);
+  TensorRef converted_c;  // lives until the launch is queued
   if (g.add) {
-    const TensorMeta c = meta_of(args[op.c].u.tensor);
-    if (c.dtype != o.dtype || !same_device(c.device, o.device)) {
-      throw BeyondKernelLimits("a matrix product adding a tensor of another dtype or device");
+    bp_tensor* self = args[op.c].u.tensor;
+    if (!same_device(meta_of(self).device, o.device)) {
+      throw BeyondKernelLimits("a matrix product adding a tensor of another device");
     }
+    // baddbmm's self may be of another dtype: converted first, as the CPU's copy into its result.
+    if (meta_of(self).dtype != o.dtype) {
+      converted_c = converted_copy(self, dtype);
+      self = converted_c.get();
+    }
+    const TensorMeta c = meta_of(self);
     g.c = {c.data, strides_as(c, sizes)};
     // In place (addmm_): each thread reads its own element of c before writing it.
     const bool same_view = c.data == o.data && g.c.strides == g.out.strides;
