@@ -169,8 +169,10 @@ TEST_F(Gpt2, OnTheCudaPluginUnderTheEmulatedDriverLogitsMatchTheCpu) {
     EXPECT_GT(after.launches, before.launches) << "no kernel ran on the emulated device";
     const std::map<std::string, OpCalls> ops = fallen_back(census, "cuda");
     EXPECT_EQ(charged(ops), census.fallback_calls());
-    // The plugin's jitted kernels serve the pointwise ops, softmax and layer_norm's reductions.
-    for (const char* op : {"bp::gelu", "bp::softmax.int", "bp::var.correction"}) {
+    // The plugin's jitted kernels serve the pointwise ops, softmax, layer_norm's reductions and
+    // the linear layers' and attention's matrix products.
+    for (const char* op :
+         {"bp::gelu", "bp::softmax.int", "bp::var.correction", "bp::addmm", "bp::bmm"}) {
       EXPECT_FALSE(ops.count(op)) << op;
     }
     EXPECT_EQ(generate_greedy(model, prompt_, kNewTokens),
