@@ -3,7 +3,8 @@
 // memory, an invalid handle, a failing launch, a failing NVRTC compile) comes back through the
 // host API as an error naming what failed, and once the plugin is unloaded and its tensors freed
 // no device memory is left (the driver's live allocations). Also a pointwise op over more than
-// 2^31 elements (expanded inputs, so only the output is large): the plugin's 32-bit splitting.
+// 2^31 elements (expanded inputs, so only the output is large): the plugin's 32-bit splitting,
+// and a matrix product on the device (its out= over its own input on the CPU).
 #include <dlfcn.h>
 
 #include <cstdint>
@@ -111,6 +112,31 @@ TEST_F(PluginUnderEmulation, AnOpRunsOnTheEmulatedDeviceAndTheLoadRecordNamesIt)
       },
       &name));
   EXPECT_EQ(name, "cuda (emulated CUDA device (host))");
+}
+
+TEST_F(PluginUnderEmulation, AMatrixProductRunsOnTheDeviceAndAnOutputOverAnInputOnTheCpu) {
+  const std::vector<float> a_values{1, 2, 3, 4, 5, 6}, b_values{1, 0, 2, -1, 0.5, 3};
+  auto matrix = [&](const std::vector<float>& v, std::vector<int64_t> sizes) {
+    return backplane::Tensor::from_host<float>(api_, v, sizes, kCuda);
+  };
+  {
+    const backplane::Tensor a = matrix(a_values, {2, 3}), b = matrix(b_values, {3, 2});
+    const bp_emulated_cuda_counters before = counters();
+    const backplane::Tensor c =
+        backplane::Op(api_, "mm").call({backplane::arg(a), backplane::arg(b)}).tensor(0);
+    const bp_emulated_cuda_counters after = counters();
+    EXPECT_GE(after.launches - before.launches, 1);
+    EXPECT_EQ(after.bytes_device_to_host, before.bytes_device_to_host) << "ran on the CPU";
+    EXPECT_EQ(c.to_host<float>(), (std::vector<float>{6.5, 7, 17, 13}));
+  }
+  {
+    // out= over its own input: the plugin's kernel hands the call to the CPU fallback.
+    const backplane::Tensor a = matrix({1, 2, 3, 4}, {2, 2}), b = matrix({0, 1, 1, 0}, {2, 2});
+    const bp_emulated_cuda_counters before = counters();
+    backplane::Op(api_, "mm.out").call({backplane::arg(a), backplane::arg(b), backplane::arg(a)});
+    EXPECT_GT(counters().bytes_device_to_host, before.bytes_device_to_host) << "not on the CPU";
+    EXPECT_EQ(a.to_host<float>(), (std::vector<float>{2, 1, 4, 3}));
+  }
 }
 
 TEST_F(PluginUnderEmulation, OutOfMemoryIsAnOutOfMemoryError) {
