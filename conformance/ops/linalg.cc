@@ -261,9 +261,11 @@ std::vector<Sample> with_addend(ScalarType dtype, uint64_t seed, std::vector<Sam
   return out;
 }
 
-// beta = 0 with a NaN addend: ignored; beta = 1 with it: propagated. Real floating dtypes only
-// (a complex NaN's other part is left to implementations, as C99's complex arithmetic).
-std::vector<Sample> nan_addends(ScalarType dtype, uint64_t seed, const Sizes& self,
+// beta = 0 with a NaN addend: ignored; beta = 1 with it: propagated. alpha = 0 with a NaN
+// operand: propagated too, as PyTorch's CPU computes 0 * (a @ b) (BLAS alone would skip the
+// product). Real floating dtypes only (a complex NaN's other part is left to implementations, as
+// C99's complex arithmetic).
+std::vector<Sample> nan_samples(ScalarType dtype, uint64_t seed, const Sizes& self,
                                 const std::string& m1, const Sizes& s1, const std::string& m2,
                                 const Sizes& s2) {
   std::vector<Sample> out;
@@ -277,6 +279,19 @@ std::vector<Sample> nan_addends(ScalarType dtype, uint64_t seed, const Sizes& se
         .add(m2, make_tensor(src, dtype, s2, Layout::kContiguous, kValues))
         .add("beta", Value(Scalar(beta)));
     s.note = beta == 0 ? "NaN addend, beta 0" : "NaN addend";
+    out.push_back(std::move(s));
+  }
+  // Also with one row: a matrix-vector product (BLAS's gemv skips it at alpha 0; gemm does not).
+  for (const bool one_row : {false, true}) {
+    Sizes self_sizes = self, s1_sizes = s1;
+    if (one_row) self_sizes.end()[-2] = s1_sizes.end()[-2] = 1;
+    Sample s;
+    s.add("self", make_tensor(src, dtype, self_sizes, Layout::kContiguous, kValues))
+        .add(m1, make_contiguous(filled(
+                     dtype, s1_sizes, cast(from_real(std::nan("")), ScalarType::kFloat64, dtype))))
+        .add(m2, make_tensor(src, dtype, s2, Layout::kContiguous, kValues))
+        .add("alpha", Value(Scalar(0)));
+    s.note = one_row ? "NaN row operand, alpha 0" : "NaN operand, alpha 0";
     out.push_back(std::move(s));
   }
   return out;
@@ -322,7 +337,7 @@ OpEntry addmm_entry() {
   e.samples = [](ScalarType dtype, uint64_t seed) {
     std::vector<Sample> out = with_addend(
         dtype, seed, pair_samples(dtype, seed + 1, "mat1", "mat2", kMatrixShapes), false);
-    auto nans = nan_addends(dtype, seed + 2, {3, 2}, "mat1", {3, 4}, "mat2", {4, 2});
+    auto nans = nan_samples(dtype, seed + 2, {3, 2}, "mat1", {3, 4}, "mat2", {4, 2});
     out.insert(out.end(), nans.begin(), nans.end());
     const std::vector<Sample> bad =
         addend_samples(dtype, seed + 3, "mat1", "mat2",
@@ -363,7 +378,7 @@ OpEntry baddbmm_entry() {
   e.samples = [](ScalarType dtype, uint64_t seed) {
     std::vector<Sample> out = with_addend(
         dtype, seed, pair_samples(dtype, seed + 1, "batch1", "batch2", kBatchShapes), true);
-    auto nans = nan_addends(dtype, seed + 2, {2, 3, 2}, "batch1", {2, 3, 4}, "batch2", {2, 4, 2});
+    auto nans = nan_samples(dtype, seed + 2, {2, 3, 2}, "batch1", {2, 3, 4}, "batch2", {2, 4, 2});
     out.insert(out.end(), nans.begin(), nans.end());
     const std::vector<Sample> bad =
         addend_samples(dtype, seed + 3, "batch1", "batch2",

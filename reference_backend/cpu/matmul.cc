@@ -5,7 +5,8 @@
 // OpenBLAS's own threads off: parallel_for splits the work. bfloat16 computes in float32 (as
 // PyTorch's CPU kernel accumulates in float) and rounds once. Integral dtypes, empty contractions
 // and sizes past BLAS's 32-bit integers run a plain loop in the dtype's own arithmetic (integers
-// wrap, as PyTorch's do). beta = 0 ignores c, NaNs included, as BLAS does.
+// wrap, as PyTorch's do). beta = 0 ignores c, NaNs included, as BLAS does; alpha = 0 does not
+// ignore a @ b (0 * NaN is NaN), as PyTorch's CPU kernel does not.
 #include <cblas.h>
 
 #include <algorithm>
@@ -213,7 +214,20 @@ void gemm(const Tensor& a, const Tensor& b, T alpha, T beta, const Tensor& resul
   const bool blas_sizes =
       fits_blas_int(result.size(1)) && fits_blas_int(result.size(2)) && fits_blas_int(a.size(2));
   if constexpr (kBlasType<T>) {
-    if (blas_sizes && a.size(2) > 0) return gemm_blas<T>(a, b, alpha, beta, result);
+    if (blas_sizes && a.size(2) > 0) {
+      if (!(alpha == T(0))) return gemm_blas<T>(a, b, alpha, beta, result);
+      // BLAS leaves a @ b unread when alpha is 0; PyTorch's CPU result keeps 0 * (a @ b), so a
+      // NaN or infinity in the product still makes NaN. Rare: the product goes through a copy.
+      const Tensor product = bp::empty(result.sizes(), result.dtype());
+      gemm_blas<T>(a, b, T(1), T(0), product);
+      const T* p = static_cast<const T*>(product.data_ptr());
+      T* r = static_cast<T*>(result.data_ptr());
+      const bool keep_result = !(beta == T(0));
+      for (int64_t i = 0; i < result.numel(); ++i)
+        r[i] =
+            keep_result ? static_cast<T>(beta * r[i] + alpha * p[i]) : static_cast<T>(alpha * p[i]);
+      return;
+    }
   }
   gemm_loop<T>(a, b, alpha, beta, result);
 }

@@ -99,6 +99,13 @@ def _addend_cases(op, dtype, m1, m2, full, s1, s2):
         nans = tensor(dtype, full, vals=[float("nan")])
         out.append(Sample("beta 0, NaN self", {"self": nans, m1: t(s1), m2: t(s2), "beta": 0}))
         out.append(Sample("NaN self", {"self": nans, m1: t(s1), m2: t(s2)}))
+        # PyTorch's CPU computes 0 * (a @ b): a NaN operand still makes NaN (BLAS's gemv, the
+        # one-row case, would skip it).
+        for rows in (s1[-2], 1):
+            row = lambda sizes: sizes[:-2] + [rows, sizes[-1]]
+            out.append(Sample(f"alpha 0, NaN operand of {rows} rows", {
+                "self": t(row(full)), m1: tensor(dtype, row(s1), vals=[float("nan")]),
+                m2: t(s2), "alpha": 0}))
     bad_self = full[:-1] + [full[-1] + 1]
     out.append(Sample("self does not broadcast", {"self": t(bad_self), m1: t(s1), m2: t(s2)}))
     out.append(Sample("self of another dtype", {"self": t(full, _other(dtype)), m1: t(s1),
