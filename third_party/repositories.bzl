@@ -142,6 +142,14 @@ cc_library(
     hdrs = glob(["include/*.h"]),
     includes = ["include"],
 )
+
+# cublas_v2.h for cuBLAS's types (libcublas is dlopened too): it pulls in the runtime's headers
+# (driver_types.h -> crt/, cuda_fp16.h -> *.hpp, nv/target).
+cc_library(
+    name = "cublas_headers",
+    hdrs = glob(["include/*.h", "include/*.hpp", "include/crt/**", "include/nv/**"]),
+    includes = ["include"],
+)
 """)
 
 cuda_toolkit = repository_rule(

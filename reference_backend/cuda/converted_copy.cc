@@ -22,4 +22,16 @@ TensorRef converted_copy(bp_tensor* t, Dtype dtype) {
   return out;
 }
 
+void broadcast_copy(bp_tensor* dst, bp_tensor* src) {
+  const TensorMeta d = meta_of(dst), s = meta_of(src);
+  if (d.numel == 0) return;
+  static const Computation copy = copy_computation();
+  const Dtype from = *dtype_from_abi(s.dtype), to = *dtype_from_abi(d.dtype);
+  CudaDevice& device = device_at(d.device);
+  const Iter iter = build_iter({dst}, {src}, BP_ITER_CHECK_ALL_SAME_DEVICE);
+  for_each_32bit(iter.get(), [&](const bp_iter* part) {
+    run_elementwise(device, plan_elementwise(copy, from, to, read_plan(part), {}));
+  });
+}
+
 }  // namespace bp::cuda

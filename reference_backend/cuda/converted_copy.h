@@ -16,6 +16,9 @@ namespace bp::cuda {
 
 // A new contiguous tensor on t's device with t's sizes, holding t's values as `dtype`.
 TensorRef converted_copy(bp_tensor* t, Dtype dtype);
+// dst <- src broadcast to dst's shape and converted to its dtype, by the same jitted copy
+// (bit-exact within a dtype: NaNs and -0 kept), on dst's device. src must not overlap dst.
+void broadcast_copy(bp_tensor* dst, bp_tensor* src);
 
 }  // namespace bp::cuda
 

@@ -3,7 +3,8 @@
 //   1. views the operands as [batches, rows, cols] (mm and addmm as one batch; addmm's and
 //      baddbmm's self broadcast to the product's shape, as the meta function checked),
 //   2. converts alpha and beta to the dtype, then to the compute type, as the CPU does,
-//   3. plans and launches the kernel.
+//   3. runs it through cuBLAS when the plugin has it and the dtype and layouts allow
+//      (cublas_gemm.h: float32, float64, bfloat16), else plans and launches the jitted kernel.
 // An addend of another dtype is converted first (baddbmm's self may be). Dtypes the kernel
 // lacks, scalars the dtype cannot hold, operands on other devices, an output overlapping an
 // input, and plans beyond the kernel's limits run on the CPU instead (where the CPU kernel
@@ -12,6 +13,7 @@
 #include <cstring>
 
 #include "reference_backend/cuda/converted_copy.h"
+#include "reference_backend/cuda/cublas_gemm.h"
 #include "reference_backend/cuda/gemm_kernel.h"
 #include "reference_backend/cuda/host_values.h"
 #include "reference_backend/cuda/kernels.h"
@@ -115,8 +117,10 @@ void run_gemm_op(const GemmOp& op, const bp_value* args) {
   const int64_t itemsize = info(dtype).itemsize;
   const auto out_range = byte_range(g.out, sizes, itemsize);
   TensorRef converted_c;  // lives until the launch is queued
+  bp_tensor* self = nullptr;
+  bool same_view = false;
   if (g.add) {
-    bp_tensor* self = args[op.c].u.tensor;
+    self = args[op.c].u.tensor;
     if (!same_device(meta_of(self).device, o.device)) {
       throw BeyondKernelLimits("a matrix product adding a tensor of another device");
     }
@@ -128,7 +132,7 @@ void run_gemm_op(const GemmOp& op, const bp_value* args) {
     const TensorMeta c = meta_of(self);
     g.c = {c.data, strides_as(c, sizes)};
     // In place (addmm_): each thread reads its own element of c before writing it.
-    const bool same_view = c.data == o.data && g.c.strides == g.out.strides;
+    same_view = c.data == o.data && g.c.strides == g.out.strides;
     if (!same_view && overlap(out_range, byte_range(g.c, sizes, itemsize))) {
       throw BeyondKernelLimits("a matrix product writing over its addend");
     }
@@ -140,7 +144,16 @@ void run_gemm_op(const GemmOp& op, const bp_value* args) {
        overlap(out_range, byte_range(g.b, {sizes[0], g.k, g.p}, itemsize)))) {
     throw BeyondKernelLimits("a matrix product writing over its operands");
   }
-  run_gemm(device_at(o.device), plan_gemm(GemmKernel{dtype}, g));
+  CudaDevice& device = device_at(o.device);
+  if (CublasHandle* cublas = cublas_handle(device)) {
+    // cuBLAS adds beta * out: the addend goes into out first (queued before the product).
+    if (std::optional<CublasGemmPlan> plan = plan_cublas_gemm(dtype, g)) {
+      if (g.add && !same_view) broadcast_copy(args[op.out].u.tensor, self);
+      cublas->run(*plan);
+      return;
+    }
+  }
+  run_gemm(device, plan_gemm(GemmKernel{dtype}, g));
 }
 
 bp_error* gemm_kernel(void* user_data, const bp_op* op, const bp_value* args, size_t nargs,

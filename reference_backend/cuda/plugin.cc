@@ -140,6 +140,26 @@ const bp_copy_fns kCopies = [] {
   return c;
 }();
 
+// cuBLAS for the matrix products when it loads and a handle is created on every device; else
+// they stay jitted (not an error), and the plugin's name says why.
+void load_cublas(PluginState& s) {
+  std::string why_not;
+  s.cublas = Cublas::load(&why_not);
+  if (s.cublas != nullptr) {
+    for (const auto& device : s.devices) {
+      std::unique_ptr<CublasHandle> h = CublasHandle::create(*s.cublas, *device, &why_not);
+      if (h == nullptr) break;
+      s.cublas_handles.push_back(std::move(h));
+    }
+    if (s.cublas_handles.size() == s.devices.size()) {
+      s.cublas_status = "cuBLAS " + s.cublas->path();
+      return;
+    }
+    s.cublas_handles.clear();
+  }
+  s.cublas_status = "no cuBLAS: " + why_not;
+}
+
 void initialize(bp_plugin_desc* desc) {
   auto s = std::make_unique<PluginState>();
   std::string why_not;
@@ -153,6 +173,7 @@ void initialize(bp_plugin_desc* desc) {
   for (int i = 0; i < s->driver->device_count(); ++i) {
     s->devices.push_back(std::make_unique<CudaDevice>(*s->driver, i, &s->disk));
   }
+  load_cublas(*s);
 
   PluginState* st = s.get();
   set_state(std::move(s));
@@ -186,13 +207,14 @@ void initialize(bp_plugin_desc* desc) {
   st->registrations.push_back(fallback);
   desc->unload = &unload;
   // The load record names the devices the plugin drives ("cuda (NVIDIA H100 80GB HBM3)", or "cuda
-  // (emulated CUDA device (host))" under the emulated driver), and so does the conformance
+  // (emulated CUDA device (host))" under the emulated driver) and whether matrix products use
+  // cuBLAS ("; cuBLAS libcublas.so.13" or "; no cuBLAS: <why>"), and so does the conformance
   // report. Set after backend_register, whose backend keeps the plain name "cuda" for messages.
   // Static storage, as bp_plugin_desc asks.
   static std::string name;
   name = "cuda (";
   for (size_t i = 0; i < st->devices.size(); ++i) name += (i ? ", " : "") + st->devices[i]->name();
-  name += ")";
+  name += "; " + st->cublas_status + ")";
   desc->name = name.c_str();
 }
 

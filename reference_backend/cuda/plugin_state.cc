@@ -41,6 +41,12 @@ CudaDevice& device_at(bp_device device) {
 
 CudaDevice& device_of(const bp_tensor* t) { return device_at(meta_of(t).device); }
 
+CublasHandle* cublas_handle(const CudaDevice& device) {
+  PluginState* s = state();
+  const size_t i = static_cast<size_t>(device.index());
+  return s != nullptr && i < s->cublas_handles.size() ? s->cublas_handles[i].get() : nullptr;
+}
+
 const bp_iter* handed_plan(const bp_value* args) {
   const bp_iter* plan = nullptr;
   check(api()->kernel_call_iter(args, &plan));

@@ -13,6 +13,8 @@
 
 #include "backplane/api.h"
 #include "reference_backend/cuda/abi.h"
+#include "reference_backend/cuda/cublas.h"
+#include "reference_backend/cuda/cublas_gemm.h"
 #include "reference_backend/cuda/device.h"
 #include "reference_backend/cuda/driver.h"
 #include "reference_backend/cuda/iter_plan.h"
@@ -31,6 +33,11 @@ struct PluginState {
   std::unique_ptr<Driver> driver;
   HostDiskCache disk;
   std::vector<std::unique_ptr<CudaDevice>> devices;
+  // cuBLAS and a handle per device (after `devices`: destroyed before their contexts), or none,
+  // with why in cublas_status ("cuBLAS (libcublas.so.13)" / "no cuBLAS: <why>").
+  std::unique_ptr<Cublas> cublas;
+  std::vector<std::unique_ptr<CublasHandle>> cublas_handles;
+  std::string cublas_status;
   bp_backend* backend = nullptr;
   int32_t device_type = 0;
   std::vector<bp_registration*> registrations;
@@ -43,6 +50,8 @@ void set_state(std::unique_ptr<PluginState> s);
 // The CudaDevice of `device` (id -1: device 0). Throws Error for another device type or id.
 CudaDevice& device_at(bp_device device);
 CudaDevice& device_of(const bp_tensor* t);
+// The cuBLAS handle of `device`, or nullptr when cuBLAS is not used (matrix products jitted).
+CublasHandle* cublas_handle(const CudaDevice& device);
 
 // The plan the host's Common key built for the kernel call that received `args`: the op's meta
 // function's TensorIterator (api->kernel_call_iter; borrowed until the kernel returns). Throws

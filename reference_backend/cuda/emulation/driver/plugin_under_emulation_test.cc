@@ -111,7 +111,9 @@ TEST_F(PluginUnderEmulation, AnOpRunsOnTheEmulatedDeviceAndTheLoadRecordNamesIt)
         if (r->loaded) *static_cast<std::string*>(user_data) = r->plugin_name;
       },
       &name));
-  EXPECT_EQ(name, "cuda (emulated CUDA device (host))");
+  EXPECT_EQ(name,
+            "cuda (emulated CUDA device (host); no cuBLAS: $BP_CUDA_DRIVER names another driver "
+            "and $BP_CUDA_CUBLAS is unset)");
 }
 
 TEST_F(PluginUnderEmulation, AMatrixProductRunsOnTheDeviceAndAnOutputOverAnInputOnTheCpu) {
