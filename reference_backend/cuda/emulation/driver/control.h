@@ -43,6 +43,8 @@ typedef struct bp_emulated_cuda_counters {
   int64_t live_allocations;
   int64_t live_bytes;
   int64_t peak_bytes;
+  /* products queued through the emulated cuBLAS (cublas_api.cc), this process and its children */
+  int64_t cublas_gemms;
 } bp_emulated_cuda_counters;
 
 void bp_emulated_cuda_get_counters(bp_emulated_cuda_counters* out);

@@ -193,6 +193,11 @@ struct ExitReport {
 } g_exit_report;
 
 }  // namespace
+
+Stream* stream_of_handle(CUstream h, const char* what, CUresult* result) {
+  return stream_of(h, what, result);
+}
+
 }  // namespace bp::emulated_cuda
 
 using namespace bp::emulated_cuda;  // NOLINT: the C API below is the driver's surface
@@ -210,6 +215,7 @@ void bp_emulated_cuda_get_counters(bp_emulated_cuda_counters* out) {
   out->modules_loaded = s.modules_loaded.load();
   out->faults_fired = s.faults_fired.load();
   out->substituted_launches = s.substituted_launches.load();
+  out->cublas_gemms = s.cublas_gemms.load();
   out->live_allocations = device_memory().live_allocations();
   out->live_bytes = device_memory().live_bytes();
   out->peak_bytes = device_memory().peak_bytes();

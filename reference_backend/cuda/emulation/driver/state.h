@@ -24,6 +24,7 @@ struct SharedCounters {
   std::atomic<int64_t> modules_loaded{0};
   std::atomic<int64_t> faults_fired{0};
   std::atomic<int64_t> substituted_launches{0};
+  std::atomic<int64_t> cublas_gemms{0};
 };
 SharedCounters& shared_counters();
 

@@ -16,6 +16,8 @@
 #ifndef BACKPLANE_REFERENCE_BACKEND_CUDA_EMULATION_DRIVER_STREAMS_H_
 #define BACKPLANE_REFERENCE_BACKEND_CUDA_EMULATION_DRIVER_STREAMS_H_
 
+#include <cuda.h>
+
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -84,6 +86,10 @@ void register_stream(Stream* s);
 void unregister_stream(Stream* s);
 // Whether `s` is a live stream of this driver.
 bool is_stream(const void* s);
+// The stream of a driver handle (0, CU_STREAM_LEGACY and CU_STREAM_PER_THREAD: the default
+// stream), or nullptr with *result the error, explained (driver_api.cc; the emulated cuBLAS's
+// cublasSetStream takes the same handles).
+Stream* stream_of_handle(CUstream h, const char* what, CUresult* result);
 
 }  // namespace bp::emulated_cuda
 
