@@ -5,7 +5,9 @@
 //   - the range factories arange.start_out, linspace.out and logspace.out (factory_kernels.cc);
 //   - the reductions (reduction_kernels.cc), for the ops that are declared;
 //   - every scan and normalisation (along_dim_ops.h), jitted (along_dim_kernels.cc);
-//   - mm.out, bmm.out, addmm.out and baddbmm.out, one jitted batched product (gemm_kernels.cc).
+//   - mm.out, bmm.out, addmm.out and baddbmm.out, one batched product (gemm_kernels.cc): through
+//     cuBLAS for float32, float64 and bfloat16 when the plugin loaded it and the layouts allow
+//     (cublas_gemm.h), else the jitted kernel.
 // Each kernel runs the op on the CPU through the host's fallback when a plan exceeds the
 // kernels' limits. Functional and in-place variants come from the host's Common key.
 //

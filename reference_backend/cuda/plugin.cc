@@ -2,7 +2,8 @@
 // CudaDevice per GPU, registers the "cuda" backend (allocator: the devices' caching allocators;
 // copies and synchronisation: the devices' streams; stream hooks: CUstreams, work going to the
 // calling thread's current stream) and its kernels (kernels.h), with the host's CPU fallback for
-// every op without a CUDA kernel.
+// every op without a CUDA kernel. cuBLAS is loaded too when available (cublas.h), for the matrix
+// products; without it they run jitted.
 //
 // Without a usable driver (no libcuda.so.1, the toolkit's stub, no GPU) or without NVRTC it
 // registers nothing and returns BP_ERROR_UNAVAILABLE "CUDA unavailable: <reason>", which the host
