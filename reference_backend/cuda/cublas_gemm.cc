@@ -131,7 +131,7 @@ CublasHandle::~CublasHandle() {
   cublas_.cublasDestroy_v2(handle_);
 }
 
-void CublasHandle::run(const CublasGemmPlan& p) {
+bool CublasHandle::run(const CublasGemmPlan& p) {
   std::lock_guard<std::mutex> lock(mutex_);
   device_.activate();
   cublasStatus_t status = cublas_.cublasSetStream_v2(handle_, device_.current_stream());
@@ -142,10 +142,12 @@ void CublasHandle::run(const CublasGemmPlan& p) {
       handle_, p.trans_a, p.trans_b, p.m, p.n, p.k, p.alpha.bytes, p.a, p.type, p.lda, p.stride_a,
       p.b, p.type, p.ldb, p.stride_b, p.beta.bytes, p.c, p.type, p.ldc, p.stride_c, p.batches,
       p.compute, CUBLAS_GEMM_DEFAULT);
+  if (status == CUBLAS_STATUS_NOT_SUPPORTED || status == CUBLAS_STATUS_ARCH_MISMATCH) return false;
   if (status != CUBLAS_STATUS_SUCCESS) {
     throw Error(BP_ERROR_INTERNAL,
                 "cublasGemmStridedBatchedEx failed: " + cublas_.describe(status));
   }
+  return true;
 }
 
 }  // namespace bp::cuda

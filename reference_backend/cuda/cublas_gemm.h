@@ -64,8 +64,10 @@ class CublasHandle {
   CublasHandle(const CublasHandle&) = delete;
   CublasHandle& operator=(const CublasHandle&) = delete;
 
-  // Queues the product on the device's current stream. Throws Error when cuBLAS fails.
-  void run(const CublasGemmPlan& plan);
+  // Queues the product on the device's current stream; false when cuBLAS lacks this case on
+  // this device (CUBLAS_STATUS_NOT_SUPPORTED, _ARCH_MISMATCH: nothing queued, the caller runs
+  // the jitted kernel). Throws Error when cuBLAS fails otherwise.
+  bool run(const CublasGemmPlan& plan);
 
  private:
   CublasHandle(const Cublas& cublas, const CudaDevice& device) : cublas_(cublas), device_(device) {}

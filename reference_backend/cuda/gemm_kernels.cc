@@ -146,11 +146,11 @@ void run_gemm_op(const GemmOp& op, const bp_value* args) {
   }
   CudaDevice& device = device_at(o.device);
   if (CublasHandle* cublas = cublas_handle(device)) {
-    // cuBLAS adds beta * out: the addend goes into out first (queued before the product).
+    // cuBLAS adds beta * out: the addend goes into out first (queued before the product). If
+    // cuBLAS then declines, the jitted kernel reads the addend from self as always.
     if (std::optional<CublasGemmPlan> plan = plan_cublas_gemm(dtype, g)) {
       if (g.add && !same_view) broadcast_copy(args[op.out].u.tensor, self);
-      cublas->run(*plan);
-      return;
+      if (cublas->run(*plan)) return;
     }
   }
   run_gemm(device, plan_gemm(GemmKernel{dtype}, g));

@@ -13,6 +13,8 @@
  *   "launch"   cuLaunchKernel returns CUDA_ERROR_LAUNCH_FAILED
  *   "handle"   the call's handle argument (stream, function, module, event, context) is treated
  *              as invalid: CUDA_ERROR_INVALID_HANDLE
+ *   "cublas"   cublasGemmStridedBatchedEx (the emulated cuBLAS) returns
+ *              CUBLAS_STATUS_NOT_SUPPORTED
  * The same faults can be armed from the environment for a whole process:
  * BP_EMULATED_CUDA_FAULT="alloc:3" (comma-separated list).
  *

@@ -185,6 +185,9 @@ cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t h, cublasOperation_t tr
                                           cublasComputeType_t compute, cublasGemmAlgo_t) {
   Handle* handle = handle_of(h);
   if (handle == nullptr) return error(CUBLAS_STATUS_NOT_INITIALIZED, "cublasGemm: no handle");
+  if (should_fail(Fault::kCublas)) {
+    return error(CUBLAS_STATUS_NOT_SUPPORTED, "injected fault: cublasGemmStridedBatchedEx");
+  }
   const size_t itemsize = item_size(Ctype);
   const cublasComputeType_t expected =
       Ctype == CUDA_R_64F ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F;

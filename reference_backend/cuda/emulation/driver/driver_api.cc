@@ -230,6 +230,8 @@ int bp_emulated_cuda_inject(const char* fault, int64_t n) {
     arm(Fault::kLaunch, n);
   } else if (name == "handle") {
     arm(Fault::kHandle, n);
+  } else if (name == "cublas") {
+    arm(Fault::kCublas, n);
   } else {
     return -1;
   }

@@ -221,6 +221,16 @@ TEST_F(PluginCublas, FloatProductsGoThroughCublasAndMatchTheCpu) {
   }
 }
 
+TEST_F(PluginCublas, ProductsCublasDeclinesRunJitted) {
+  ASSERT_NO_FATAL_FAILURE(load(kDriver));
+  auto inject = reinterpret_cast<decltype(&bp_emulated_cuda_inject)>(
+      dlsym(dlopen(kDriver, RTLD_NOW | RTLD_NOLOAD), "bp_emulated_cuda_inject"));
+  ASSERT_NE(inject, nullptr);
+  ASSERT_EQ(inject("cublas", 1), 0);  // CUBLAS_STATUS_NOT_SUPPORTED from now on
+  run_cases(BP_DTYPE_FLOAT32, false);
+  inject("cublas", 0);
+}
+
 TEST_F(PluginCublas, IntegerProductsStayJitted) {
   ASSERT_NO_FATAL_FAILURE(load(kDriver));
   for (int32_t dtype : {BP_DTYPE_INT32, BP_DTYPE_INT64}) run_cases(dtype, false);

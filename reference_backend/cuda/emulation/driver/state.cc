@@ -35,10 +35,12 @@ const bool kFaultsFromEnvironment = [] {
       arm(Fault::kLaunch, n);
     } else if (name == "handle") {
       arm(Fault::kHandle, n);
+    } else if (name == "cublas") {
+      arm(Fault::kCublas, n);
     } else {
       std::fprintf(stderr,
                    "emulated CUDA driver: BP_EMULATED_CUDA_FAULT names '%s', not alloc, "
-                   "launch or handle; ignored\n",
+                   "launch, handle or cublas; ignored\n",
                    name.c_str());
     }
     start = end + 1;

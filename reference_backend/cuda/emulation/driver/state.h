@@ -28,7 +28,7 @@ struct SharedCounters {
 };
 SharedCounters& shared_counters();
 
-enum class Fault { kAlloc, kLaunch, kHandle, kCount };
+enum class Fault { kAlloc, kLaunch, kHandle, kCublas, kCount };
 // Arms `fault` to fire on the n-th call of should_fail(fault) from now and every call after it
 // (0 disarms).
 void arm(Fault fault, int64_t n);
