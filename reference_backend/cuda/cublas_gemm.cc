@@ -58,7 +58,7 @@ std::optional<CublasGemmPlan> plan_cublas_gemm(Dtype dtype, const GemmGeometry& 
     default:
       return std::nullopt;
   }
-  if (!g.product || g.k == 0 || g.batches == 0 || g.n == 0 || g.p == 0) return std::nullopt;
+  if (g.alpha_zero || g.k == 0 || g.batches == 0 || g.n == 0 || g.p == 0) return std::nullopt;
   for (const GemmOperand* o : {&g.out, &g.a, &g.b}) {
     for (int64_t s : o->strides) {
       if (s < 0) return std::nullopt;

@@ -49,8 +49,8 @@ struct CublasGemmPlan {
 };
 
 // The plan for `g` (its addend, if any, already in g.out), or nullopt when cuBLAS cannot run it:
-// a dtype it lacks, no product (alpha 0) or k 0, a layout without unit strides, negative or zero
-// leading dimensions, sizes beyond int.
+// a dtype it lacks, alpha 0 (the product must still be computed) or k 0, a layout without unit
+// strides, negative or zero leading dimensions, sizes beyond int.
 std::optional<CublasGemmPlan> plan_cublas_gemm(Dtype dtype, const GemmGeometry& g);
 
 // A cuBLAS handle of one device, created in its primary context (which the CUDA runtime inside

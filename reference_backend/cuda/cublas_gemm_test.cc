@@ -92,7 +92,7 @@ TEST(PlanCublasGemm, WhatStaysWithTheJittedKernel) {
   g = geometry(1, 3, 0, 5);  // nothing to multiply
   EXPECT_FALSE(plan_cublas_gemm(Dtype::kFloat32, g));
   g = geometry(1, 3, 4, 5);
-  g.product = false;  // alpha 0
+  g.alpha_zero = true;  // 0 * (a @ b) must still be computed
   EXPECT_FALSE(plan_cublas_gemm(Dtype::kFloat32, g));
 }
 

@@ -75,7 +75,6 @@ GemmLaunch plan_gemm(const GemmKernel& kernel, const GemmGeometry& g) {
   a.b = static_cast<const char*>(g.b.data);
   a.c = g.add ? static_cast<const char*>(g.c.data) : nullptr;
   a.add = g.add ? 1 : 0;
-  a.product = g.product ? 1 : 0;
   a.alpha = g.alpha;
   a.beta = g.beta;
   launch.grid_x = static_cast<unsigned>((g.p + jit::kGemmTile - 1) / jit::kGemmTile);

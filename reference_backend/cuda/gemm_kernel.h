@@ -50,11 +50,12 @@ struct GemmOperand {
 };
 
 // out = beta * c + alpha * (a @ b); alpha and beta in the compute type. `add` false: c is not
-// read; `product` false (alpha is 0): a and b are not read.
+// read. a @ b is computed even at alpha 0 (0 * NaN is NaN, as PyTorch's CPU); `alpha_zero` keeps
+// such products from cuBLAS, which need not read a and b then.
 struct GemmGeometry {
   int64_t batches = 0, n = 0, p = 0, k = 0;
   GemmOperand out, a, b, c;
-  bool add = false, product = true;
+  bool add = false, alpha_zero = false;
   jit::Value alpha{}, beta{};
 };
 

@@ -112,7 +112,7 @@ void run_gemm_op(const GemmOp& op, const bp_value* args) {
     one.u.i = 1;
     g.alpha = scalar_arg(one, dtype, alpha_zero);
   }
-  g.product = !alpha_zero;
+  g.alpha_zero = alpha_zero;
   g.add = op.c >= 0 && !beta_zero;
   const int64_t itemsize = info(dtype).itemsize;
   const auto out_range = byte_range(g.out, sizes, itemsize);
@@ -139,9 +139,8 @@ void run_gemm_op(const GemmOp& op, const bp_value* args) {
   }
   if (o.numel == 0) return;
   // Blocks read a and b while others write out: an output over an input runs on the CPU.
-  if (g.product && g.k > 0 &&
-      (overlap(out_range, byte_range(g.a, {sizes[0], g.n, g.k}, itemsize)) ||
-       overlap(out_range, byte_range(g.b, {sizes[0], g.k, g.p}, itemsize)))) {
+  if (g.k > 0 && (overlap(out_range, byte_range(g.a, {sizes[0], g.n, g.k}, itemsize)) ||
+                  overlap(out_range, byte_range(g.b, {sizes[0], g.k, g.p}, itemsize)))) {
     throw BeyondKernelLimits("a matrix product writing over its operands");
   }
   CudaDevice& device = device_at(o.device);

@@ -80,7 +80,7 @@ class GemmEmulation : public ::testing::Test {
     g.a = {da.data_ptr(), strides(da)};
     g.b = {db.data_ptr(), strides(db)};
     g.add = c.defined() && beta != 0;
-    g.product = alpha != 0;
+    g.alpha_zero = alpha == 0;
     if (g.add) g.c = {dc.data_ptr(), strides(dc)};
     // As the plugin: the Scalar in the dtype, then in the compute type.
     // Integral dtypes take integer Scalars (as a caller of an integer product would pass).
@@ -111,7 +111,7 @@ class GemmEmulation : public ::testing::Test {
         for (int64_t j = 0; j < p; ++j) {
           C sum = 0;
           for (int64_t x = 0; x < kk; ++x) sum += at(wa, bi, i, x) * at(wb, bi, x, j);
-          C r = g.product ? alpha * sum : C(0);
+          C r = alpha * sum;  // at alpha 0 too: 0 * NaN is NaN
           if (g.add) r += beta * at(wc, bi, i, j);
           e[(bi * n + i) * p + j] = complex<double>(r.real(), r.imag());
         }

@@ -37,7 +37,7 @@ BP_INLINE void gemm_tiles(const GemmArgs& args) {
     const char* const b = args.b + batch * args.b_strides[0];
     M acc = M(0);
     // The whole block takes the same number of steps (args.k is uniform): barriers match.
-    for (uint32_t k0 = 0; args.product && k0 < args.k; k0 += kGemmTile) {
+    for (uint32_t k0 = 0; k0 < args.k; k0 += kGemmTile) {
       const uint32_t ak = k0 + tx, bk = k0 + ty;
       a_tile[ty * kGemmTile + tx] = row < args.n && ak < args.k
                                         ? element_cast<M>(*reinterpret_cast<const S*>(
@@ -57,7 +57,7 @@ BP_INLINE void gemm_tiles(const GemmArgs& args) {
     }
     if (inside) {
       // As the CPU: alpha * (a @ b), then beta * c added (c unread when beta is 0).
-      M result = args.product ? alpha * acc : M(0);
+      M result = alpha * acc;
       if (args.add) {
         const S c = *reinterpret_cast<const S*>(args.c + batch * args.c_strides[0] +
                                                 row * args.c_strides[1] + col * args.c_strides[2]);

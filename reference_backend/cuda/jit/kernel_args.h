@@ -123,8 +123,9 @@ struct GemmArgs {
   const char* b;
   const char* c;  // null when `add` is 0
   uint32_t out_strides[3], a_strides[3], b_strides[3], c_strides[3];
-  int32_t add;        // 0: beta is 0, c is not read (NaNs in it included)
-  int32_t product;    // 0: alpha is 0, a @ b is not read (as BLAS skips it)
+  // 0: beta is 0, c is not read (NaNs in it included). a @ b is always computed: at alpha 0,
+  // 0 * NaN is NaN, as in PyTorch's CPU kernel.
+  int32_t add;
   Value alpha, beta;  // in the compute type
 };
 
