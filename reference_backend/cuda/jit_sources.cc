@@ -5,7 +5,7 @@ namespace bp::cuda {
 const std::string& program_head() {
   static const std::string head = std::string(kScalarTypes) + kPreludeMath + kKernelArgs +
                                   "\n// ---- reference_backend/math ----\n" + kMathFunctors +
-                                  kElementwise + kReduce + kAlongDim + kGemm;
+                                  kElementwise + kReduce + kAlongDim + kGemm + kIndexing;
   return head;
 }
 

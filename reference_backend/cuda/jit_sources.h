@@ -10,6 +10,7 @@
 //   kReduce         jit/reduce.cuh: the reduction kernel template
 //   kAlongDim       jit/along_dim.cuh: the scan and normalisation kernel templates
 //   kGemm           jit/gemm.cuh: the batched matrix product template
+//   kIndexing       jit/indexing.cuh: gather, scatter and their range check
 //
 // Thread safety: immutable.
 #ifndef BACKPLANE_REFERENCE_BACKEND_CUDA_JIT_SOURCES_H_
@@ -28,6 +29,7 @@ extern const char kElementwise[];
 extern const char kReduce[];
 extern const char kAlongDim[];
 extern const char kGemm[];
+extern const char kIndexing[];
 
 // The common head of every program: prelude, kernel arguments, math functors and templates.
 const std::string& program_head();

@@ -7,7 +7,10 @@
 //   - every scan and normalisation (along_dim_ops.h), jitted (along_dim_kernels.cc);
 //   - mm.out, bmm.out, addmm.out and baddbmm.out, one batched product (gemm_kernels.cc): through
 //     cuBLAS for float32, float64 and bfloat16 when the plugin loaded it and the layouts allow
-//     (cublas_gemm.h), else the jitted kernel.
+//     (cublas_gemm.h), else the jitted kernel;
+//   - index_select.out, gather.out, scatter.{src,value,reduce,value_reduce}_out and
+//     scatter_add.out, jitted gathers and per-line scatters after a device-side range check
+//     (indexing_kernels.cc).
 // Each kernel runs the op on the CPU through the host's fallback when a plan exceeds the
 // kernels' limits. Functional and in-place variants come from the host's Common key.
 //
@@ -34,6 +37,7 @@ std::vector<KernelRegistration> factory_registrations();
 std::vector<KernelRegistration> reduction_registrations();
 std::vector<KernelRegistration> along_dim_registrations();
 std::vector<KernelRegistration> gemm_registrations();
+std::vector<KernelRegistration> indexing_registrations();
 // All of the above: what bp_plugin_init registers (then the host's CPU fallback for the rest).
 // Needs no driver: conformance/testing:cuda_serving_test reads which ops it covers.
 std::vector<KernelRegistration> plugin_registrations();

@@ -63,4 +63,10 @@ void run_gemm(CudaDevice& device, const GemmLaunch& launch) {
   device.launch(f, {launch.grid_x, launch.grid_y, launch.grid_z}, {tile, tile}, &launch.args);
 }
 
+void run_indexing(CudaDevice& device, const IndexLaunch& launch) {
+  if (launch.grid_x == 0) return;
+  void* f = entry_point(device, launch.kernel);
+  device.launch(f, {launch.grid_x}, {static_cast<unsigned>(jit::kIndexThreads)}, &launch.args);
+}
+
 }  // namespace bp::cuda

@@ -180,5 +180,12 @@ TEST(GemmCompiles, EveryMatrixProductKernelCompilesToMachineCode) {
   expect_entry_points_compile(kernels, 90, Depth::kMachineCode, "matrix products");
 }
 
+TEST(IndexingCompiles, EveryIndexingKernelCompilesToMachineCode) {
+  const std::vector<IndexKernel> kernels = all_indexing_kernels();
+  ASSERT_FALSE(kernels.empty());
+  expect_entry_points_compile(kernels, 80, Depth::kFrontEnd, "indexing");
+  expect_entry_points_compile(kernels, 90, Depth::kMachineCode, "indexing");
+}
+
 }  // namespace
 }  // namespace bp::cuda::testing

@@ -14,6 +14,7 @@
 
 #include "reference_backend/cuda/along_dim_kernel.h"
 #include "reference_backend/cuda/gemm_kernel.h"
+#include "reference_backend/cuda/indexing_kernel.h"
 #include "reference_backend/cuda/kernel_catalog.h"
 #include "reference_backend/cuda/kernel_source.h"
 #include "reference_backend/cuda/reduce_kernel.h"

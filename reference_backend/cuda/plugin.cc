@@ -224,7 +224,7 @@ void initialize(bp_plugin_desc* desc) {
 std::vector<KernelRegistration> plugin_registrations() {
   std::vector<KernelRegistration> kernels = pointwise_registrations();
   for (auto& list : {copy_registrations(), factory_registrations(), reduction_registrations(),
-                     along_dim_registrations(), gemm_registrations()}) {
+                     along_dim_registrations(), gemm_registrations(), indexing_registrations()}) {
     kernels.insert(kernels.end(), list.begin(), list.end());
   }
   return kernels;

@@ -5,8 +5,8 @@
 //   - ptxas_test (CI) assembles a representative subset: every pointwise op in one dtype (float32
 //     where it has it) in every variant (vector widths 4, 2, 1, strided, dynamic-cast) without
 //     CPU scalars, every dtype once, copies to and from float32, fills, the range factories in
-//     float32, each reduction family once, every scan and normalisation kernel and every matrix
-//     product kernel (gemm_kernel.h);
+//     float32, each reduction family once, every scan and normalisation kernel, every matrix
+//     product kernel (gemm_kernel.h) and every indexing kernel (indexing_kernel.h);
 //   - ptxas_full_test (tagged manual: the whole catalogue, about 12 CPU minutes per architecture
 //     on CI's machine) assembles every kernel (BP_PTXAS_FULL).
 // For each:
@@ -51,7 +51,8 @@ constexpr int kEntryPointWeight = 8;
 
 // One kernel of the catalogue, and how many kernels have its code (under other names).
 struct Item {
-  std::string kind;  // "pointwise", "copy", "fill", "factory", "reduction", "along_dim", "gemm"
+  // "pointwise", "copy", "fill", "factory", "reduction", "along_dim", "gemm", "indexing"
+  std::string kind;
   std::optional<ElementwiseKernel> elementwise;
   std::string source, entry;  // entry points of their own
   int same_code = 1;
@@ -164,6 +165,9 @@ const Catalog& catalog() {
     }
     for (const GemmKernel& k : all_gemm_kernels()) {
       add({"gemm", std::nullopt, k.source(), k.entry_name(), 1});
+    }
+    for (const IndexKernel& k : all_indexing_kernels()) {
+      add({"indexing", std::nullopt, k.source(), k.entry_name(), 1});
     }
     return c;
   }();

@@ -8,6 +8,8 @@
 //   ReduceArgs      reduction kernels (reduce.cuh)
 //   LineArgs        kernels along one dim: scans and normalisations (along_dim.cuh)
 //   GemmArgs        batched matrix products (gemm.cuh)
+//   IndexArgs       indexing by a tensor of indices: gather, scatter, their range check
+//                   (indexing.cuh)
 //
 // Operand order is the iteration plan's: outputs first, then inputs. Dimension 0 is the fastest.
 // Every index and byte offset fits 32 bits (the host splits larger plans first). Layouts are
@@ -127,6 +129,29 @@ struct GemmArgs {
   // 0 * NaN is NaN, as in PyTorch's CPU kernel.
   int32_t add;
   Value alpha, beta;  // in the compute type
+};
+
+// Indexing by a tensor of indices (indexing.cuh), kIndexThreads threads per block:
+//   - gather / index_select: `count` output elements, one thread each; `offsets` gives each
+//     one's byte offsets (operands: out, src at its line's start along dim, index); the element
+//     read is src + offset + index * steps[1].
+//   - scatter: `count` lines (every index coordinate but dim's), one thread each, walking the
+//     `line_size` index positions along dim in order; `offsets` over the other dims (out, src,
+//     index), steps[] the byte steps along dim (out's per index value, src's and index's per
+//     position). A null src writes `value` (in out's dtype).
+//   - the range check: `count` indices at `offsets`' operand 2 (row-major order), each in
+//     [0, bound); writes the first offending position (or -1) and its value as two int64 at out.
+constexpr int kIndexThreads = 128;
+struct IndexArgs {
+  uint32_t count;
+  uint32_t line_size;
+  char* out;
+  const char* src;
+  const char* index;
+  uint32_t steps[3];  // out, src, index
+  int64_t bound;
+  Value value;
+  Offsets offsets;
 };
 
 }  // namespace jit
