@@ -4,7 +4,8 @@
 // host API as an error naming what failed, and once the plugin is unloaded and its tensors freed
 // no device memory is left (the driver's live allocations). Also a pointwise op over more than
 // 2^31 elements (expanded inputs, so only the output is large): the plugin's 32-bit splitting,
-// and a matrix product on the device (its out= over its own input on the CPU).
+// a matrix product on the device (its out= over its own input on the CPU), and the indexing ops
+// on the device (an out-of-range index an error that leaves self as it was).
 #include <dlfcn.h>
 
 #include <cstdint>
@@ -138,6 +139,62 @@ TEST_F(PluginUnderEmulation, AMatrixProductRunsOnTheDeviceAndAnOutputOverAnInput
     backplane::Op(api_, "mm.out").call({backplane::arg(a), backplane::arg(b), backplane::arg(a)});
     EXPECT_GT(counters().bytes_device_to_host, before.bytes_device_to_host) << "not on the CPU";
     EXPECT_EQ(a.to_host<float>(), (std::vector<float>{2, 1, 4, 3}));
+  }
+}
+
+TEST_F(PluginUnderEmulation, IndexingRunsOnTheDeviceAndABadIndexLeavesOutAsItWas) {
+  auto on_cuda = [&](const std::vector<int64_t>& v, std::vector<int64_t> sizes) {
+    return backplane::Tensor::from_host<int64_t>(api_, v, sizes, kCuda);
+  };
+  const backplane::Tensor self =
+      backplane::Tensor::from_host<float>(api_, {1, 2, 3, 4, 5, 6}, {3, 2}, kCuda);
+  {
+    // Each op reads back only its range check's 16 bytes: the data stays on the device.
+    const backplane::Tensor index = on_cuda({2, 0, 2}, {3});
+    const bp_emulated_cuda_counters before = counters();
+    const backplane::Tensor selected =
+        backplane::Op(api_, "index_select")
+            .call({backplane::arg(self), backplane::arg(int64_t{0}), backplane::arg(index)})
+            .tensor(0);
+    const backplane::Tensor gathered =
+        backplane::Op(api_, "gather")
+            .call({backplane::arg(self), backplane::arg(int64_t{1}),
+                   backplane::arg(on_cuda({1, 1, 0, 1, 0, 0}, {3, 2})), backplane::arg(false)})
+            .tensor(0);
+    // Duplicates summed in index order: out[0][0] = 1 + 1 + 5, out[2][0] = 5 + 3.
+    const backplane::Tensor added =
+        backplane::Op(api_, "scatter_add")
+            .call({backplane::arg(self), backplane::arg(int64_t{0}),
+                   backplane::arg(on_cuda({0, 1, 2, 2, 0, 0}, {3, 2})), backplane::arg(self)})
+            .tensor(0);
+    const bp_emulated_cuda_counters after = counters();
+    EXPECT_EQ(after.bytes_device_to_host - before.bytes_device_to_host, 3 * 16) << "on the CPU";
+    EXPECT_GE(after.launches - before.launches, 6);
+    EXPECT_EQ(selected.to_host<float>(), (std::vector<float>{5, 6, 1, 2, 5, 6}));
+    EXPECT_EQ(gathered.to_host<float>(), (std::vector<float>{2, 2, 3, 4, 5, 5}));
+    EXPECT_EQ(added.to_host<float>(), (std::vector<float>{7, 8, 3, 6, 8, 10}));
+  }
+  {
+    // scatter_ in place with index 5 of 3 rows: PyTorch's message, self unchanged.
+    backplane::Op scatter(api_, "scatter_.value");
+    backplane::Results results(api_, 1);
+    const backplane::Tensor index = on_cuda({0, 5, 1, 2}, {2, 2});
+    const backplane::ErrorHandle error =
+        scatter.try_call({backplane::arg(self), backplane::arg(int64_t{0}), backplane::arg(index),
+                          backplane::arg(9.0)},
+                         results);
+    ASSERT_TRUE(error);
+    EXPECT_THAT(error.message(), HasSubstr("index 5 is out of bounds for dimension 0 with size 3"));
+    EXPECT_EQ(self.to_host<float>(), (std::vector<float>{1, 2, 3, 4, 5, 6}));
+    // index_select's own message.
+    backplane::Results selected(api_, 1);
+    const backplane::ErrorHandle select_error =
+        backplane::Op(api_, "index_select")
+            .try_call({backplane::arg(self), backplane::arg(int64_t{0}),
+                       backplane::arg(on_cuda({3}, {1}))},
+                      selected);
+    ASSERT_TRUE(select_error);
+    EXPECT_THAT(select_error.message(), HasSubstr("index out of range in self"));
   }
 }
 
