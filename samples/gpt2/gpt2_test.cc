@@ -1,8 +1,8 @@
 // GPT-2 (reduced: 2 layers, 64 wide, 4 heads, 32 positions, vocab 101; 16 prompt tokens) through
 // Backplane's C++ API: on the CPU against an independent double-precision forward pass; on the
 // sample toy plugin's device, where most ops run through the CPU fallback (the test prints which);
-// and on the CUDA plugin over the emulated driver. Logits match and greedy decoding picks the same
-// tokens everywhere.
+// and on the CUDA plugin over the emulated driver, where no op falls back to the CPU. Logits match
+// and greedy decoding picks the same tokens everywhere.
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -169,12 +169,14 @@ TEST_F(Gpt2, OnTheCudaPluginUnderTheEmulatedDriverLogitsMatchTheCpu) {
     EXPECT_GT(after.launches, before.launches) << "no kernel ran on the emulated device";
     const std::map<std::string, OpCalls> ops = fallen_back(census, "cuda");
     EXPECT_EQ(charged(ops), census.fallback_calls());
-    // The plugin's jitted kernels serve the pointwise ops, softmax, layer_norm's reductions and
-    // the linear layers' and attention's matrix products.
-    for (const char* op :
-         {"bp::gelu", "bp::softmax.int", "bp::var.correction", "bp::addmm", "bp::bmm"}) {
+    // The plugin's jitted kernels serve everything: the pointwise ops, softmax, layer_norm's
+    // reductions, the linear layers' and attention's matrix products and the embeddings'
+    // index_select.
+    for (const char* op : {"bp::gelu", "bp::softmax.int", "bp::var.correction", "bp::addmm",
+                           "bp::bmm", "bp::index_select"}) {
       EXPECT_FALSE(ops.count(op)) << op;
     }
+    EXPECT_EQ(census.fallback_calls(), 0);
     EXPECT_EQ(generate_greedy(model, prompt_, kNewTokens),
               reference_generate_greedy(config_, weights_, prompt_, kNewTokens));
   }
