@@ -3,7 +3,9 @@
 # CUDA plugin over the emulated driver and NVRTC: the whole plugin (entry points, C ABI argument
 # handling, 32-bit splitting, allocator, kernel cache, streams, every driver call) on every tier-1
 # op in every dtype. Passes when the suite's verdict is PASS, the report names the emulated
-# device, and the driver's counters show work done and no device memory left allocated.
+# device, and the driver's counters show work done and no device memory left allocated. Then the
+# tier-2 indexing ops (index_select, gather, scatter, scatter_add and the composites over them,
+# embedding and masked_select; a few seconds): every case passes, none through the CPU fallback.
 #
 #   conformance_under_emulation_test.sh CLI PLUGIN DRIVER NVRTC
 set -euo pipefail
@@ -33,5 +35,17 @@ echo "emulated driver counters: $counters"
 field() { sed -n "s/.*\"$1\": \([0-9]*\).*/\1/p" <<<"$counters"; }
 (($(field launches) > 0)) || fail "no kernel was launched"
 (($(field bytes_host_to_device) > 0 && $(field bytes_device_to_host) > 0)) || fail "no copies"
+(($(field live_allocations_at_exit) == 0)) || fail "device memory leaked: $counters"
+
+indexing=index_select,gather,scatter,scatter_add,embedding,masked_select
+status=0
+"$cli" --backend cuda --ops "$indexing" --isolate --quiet --no-repro \
+  --json "$out/indexing_report.json" --text "$out/indexing_summary.txt" \
+  > "$TEST_TMPDIR/indexing_stdout.txt" || status=$?
+grep "^Cases:" "$out/indexing_summary.txt" || true
+((status == 0)) || fail "the indexing ops did not pass (report: $out/indexing_report.json)"
+! grep -q '"cpu_fallback": [1-9]' "$out/indexing_report.json" ||
+  fail "an indexing op ran through the CPU fallback (report: $out/indexing_report.json)"
+counters=$(tail -n 1 "$BP_EMULATED_CUDA_REPORT")
 (($(field live_allocations_at_exit) == 0)) || fail "device memory leaked: $counters"
 echo "PASS"
