@@ -1,10 +1,10 @@
 // The reference CUDA plugin serves every tier-1 op with its own kernels, and the tier-2 ops it has
-// kernels for (the range factories): none runs through the host's CPU fallback. The conformance
-// report says, per op, what serves it (`served_by`, `via_fallback`: conformance/runner/serving.h);
-// this test reads the same dispatcher table for the kernels bp_plugin_init registers
-// (reference_backend/cuda/kernels.h's plugin_registrations, then the CPU fallback), under a backend
-// registered through the C ABI as the plugin registers its own. It needs no CUDA driver:
-// registering a kernel runs nothing.
+// kernels for (the range factories, the indexing ops): none runs through the host's CPU fallback.
+// The conformance report says, per op, what serves it (`served_by`, `via_fallback`:
+// conformance/runner/serving.h); this test reads the same dispatcher table for the kernels
+// bp_plugin_init registers (reference_backend/cuda/kernels.h's plugin_registrations, then the CPU
+// fallback), under a backend registered through the C ABI as the plugin registers its own. It needs
+// no CUDA driver: registering a kernel runs nothing.
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -125,6 +125,25 @@ TEST_F(CudaPluginServing, RangeFactoriesAreServedByThePluginsKernels) {
     EXPECT_FALSE(s.via_fallback) << op << ": " << s.path;
     EXPECT_THAT(s.path, ::testing::StartsWith("kernel")) << op;
   }
+}
+
+// The tier-2 indexing ops (family "indexing": index_select, gather, scatter, scatter_add and the
+// composites over them, embedding and masked_select) are served by the plugin's kernels too,
+// every variant (functional and in-place ones through the Common key).
+TEST_F(CudaPluginServing, IndexingOpsAreServedByThePluginsKernels) {
+  int checked = 0;
+  std::vector<std::string> via_fallback;
+  for (const OpEntry& entry : op_database().entries()) {
+    if (entry.family != "indexing") continue;
+    for (const OpVariant& v : entry.variants) {
+      const Serving s = serving_of(v.op, key_);
+      EXPECT_FALSE(s.missing) << v.op << ": " << s.path;
+      if (s.via_fallback) via_fallback.push_back(v.op + " (" + s.path + ")");
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 22);
+  EXPECT_THAT(via_fallback, ::testing::IsEmpty());
 }
 
 // The check can fail: without the plugin's kernels, the same table reports the fallback.
