@@ -195,6 +195,30 @@ TEST_F(PluginUnderEmulation, IndexingRunsOnTheDeviceAndABadIndexLeavesOutAsItWas
                       selected);
     ASSERT_TRUE(select_error);
     EXPECT_THAT(select_error.message(), HasSubstr("index out of range in self"));
+    // Along dim 1 of a 2-D self, PyTorch's other message.
+    backplane::Results selected1(api_, 1);
+    const backplane::ErrorHandle dim1_error =
+        backplane::Op(api_, "index_select")
+            .try_call({backplane::arg(self), backplane::arg(int64_t{1}),
+                       backplane::arg(on_cuda({0, 2}, {2}))},
+                      selected1);
+    ASSERT_TRUE(dim1_error);
+    EXPECT_THAT(dim1_error.message(),
+                HasSubstr("INDICES element is out of DATA bounds, id=2 axis_dim=2"));
+    // gather.out into a given out: the first offender in row-major order, out unchanged.
+    const backplane::Tensor out =
+        backplane::Tensor::from_host<float>(api_, {-1, -2, -3, -4}, {2, 2}, kCuda);
+    backplane::Results gathered(api_, 1);
+    const backplane::ErrorHandle gather_error =
+        backplane::Op(api_, "gather.out")
+            .try_call({backplane::arg(self), backplane::arg(int64_t{1}),
+                       backplane::arg(on_cuda({0, 1, -1, 7}, {2, 2})), backplane::arg(false),
+                       backplane::arg(out)},
+                      gathered);
+    ASSERT_TRUE(gather_error);
+    EXPECT_THAT(gather_error.message(),
+                HasSubstr("index -1 is out of bounds for dimension 1 with size 2"));
+    EXPECT_EQ(out.to_host<float>(), (std::vector<float>{-1, -2, -3, -4}));
   }
 }
 
