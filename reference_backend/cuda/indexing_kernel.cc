@@ -189,6 +189,8 @@ IndexLaunch plan_scatter(const IndexKernel& kernel, const IndexGeometry& g) {
   const int64_t es =
       kernel.family == IndexFamily::kScatter ? kernel.element_size : info(kernel.dtype).itemsize;
   const size_t d = static_cast<size_t>(g.dim);
+  // The line's positions count in 32 bits (an expanded index may have stride 0 along dim).
+  if (g.sizes[d] > INT32_MAX) throw BeyondKernelLimits("a CUDA scatter with lines of 2^31 indices");
   extent(g.out, g.sizes, g.dim, g.bound, es);
   if (g.src.data != nullptr) extent(g.src, g.sizes, -1, 0, es);
   extent(g.index, g.sizes, -1, 0, 8);

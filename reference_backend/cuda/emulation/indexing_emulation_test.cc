@@ -345,6 +345,11 @@ TEST(IndexingPlan, LimitsFallBackToTheCpu) {
   EXPECT_THROW(plan_scatter(scatter_kernel(Dtype::kFloat32), g), BeyondKernelLimits);
   g.bound = 3;
   EXPECT_GT(plan_gather(k, g).grid_x, 0u);
+  // A scatter line of 2^31 positions (an expanded index, stride 0 along dim).
+  IndexGeometry long_line = g;
+  long_line.sizes = {int64_t{1} << 31, 1};
+  long_line.out.strides = long_line.src.strides = long_line.index.strides = {0, 0};
+  EXPECT_THROW(plan_scatter(scatter_kernel(Dtype::kFloat32), long_line), BeyondKernelLimits);
   g.sizes = {0, 2};
   EXPECT_EQ(plan_gather(k, g).grid_x, 0u);
   EXPECT_EQ(gather_kernel(Dtype::kComplex128, Dtype::kInt32).entry_name(), "gather__16__int32");
