@@ -51,9 +51,12 @@ double max_abs_diff(const std::vector<A>& a, const std::vector<B>& b) {
 class Gpt2 : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    // The CUDA plugin runs over the emulated driver and NVRTC only when they are named.
+    // The CUDA plugin runs over the emulated driver and NVRTC only when they are named; the
+    // emulated cuBLAS (the driver library exports it) serves the float32 products, as the
+    // toolkit's would on a GPU.
     setenv("BP_CUDA_DRIVER", kEmulatedDriver, 1);
     setenv("BP_CUDA_NVRTC", kEmulatedNvrtc, 1);
+    setenv("BP_CUDA_CUBLAS", kEmulatedDriver, 1);
     const char* tmp = std::getenv("TEST_TMPDIR");
     setenv("BP_KERNEL_CACHE_DIR", (std::string(tmp ? tmp : "/tmp") + "/kernels").c_str(), 1);
   }
@@ -167,11 +170,12 @@ TEST_F(Gpt2, OnTheCudaPluginUnderTheEmulatedDriverLogitsMatchTheCpu) {
               << after.launches - before.launches << " kernel launches\n";
     EXPECT_LE(diff, 1e-4);
     EXPECT_GT(after.launches, before.launches) << "no kernel ran on the emulated device";
+    EXPECT_GT(after.cublas_gemms, before.cublas_gemms) << "no product went through cuBLAS";
     const std::map<std::string, OpCalls> ops = fallen_back(census, "cuda");
     EXPECT_EQ(charged(ops), census.fallback_calls());
-    // The plugin's jitted kernels serve everything: the pointwise ops, softmax, layer_norm's
-    // reductions, the linear layers' and attention's matrix products and the embeddings'
-    // index_select.
+    // The plugin serves everything: jitted kernels the pointwise ops, softmax, layer_norm's
+    // reductions and the embeddings' index_select, cuBLAS the linear layers' and attention's
+    // matrix products.
     for (const char* op : {"bp::gelu", "bp::softmax.int", "bp::var.correction", "bp::addmm",
                            "bp::bmm", "bp::index_select"}) {
       EXPECT_FALSE(ops.count(op)) << op;

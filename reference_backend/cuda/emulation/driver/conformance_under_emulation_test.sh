@@ -6,6 +6,9 @@
 # device, and the driver's counters show work done and no device memory left allocated. Then the
 # tier-2 indexing ops (index_select, gather, scatter, scatter_add and the composites over them,
 # embedding and masked_select; a few seconds): every case passes, none through the CPU fallback.
+# Then the matrix products (mm, bmm, addmm, baddbmm, matmul, linear; about a second each) twice:
+# through the jitted kernel alone, and through the emulated cuBLAS (the driver library exports it)
+# where the plugin takes cuBLAS.
 #
 #   conformance_under_emulation_test.sh CLI PLUGIN DRIVER NVRTC
 set -euo pipefail
@@ -48,4 +51,23 @@ grep "^Cases:" "$out/indexing_summary.txt" || true
   fail "an indexing op ran through the CPU fallback (report: $out/indexing_report.json)"
 counters=$(tail -n 1 "$BP_EMULATED_CUDA_REPORT")
 (($(field live_allocations_at_exit) == 0)) || fail "device memory leaked: $counters"
+
+linalg=mm,bmm,addmm,baddbmm,matmul,linear
+for with in jitted cublas; do
+  status=0
+  cublas=()
+  [[ $with == cublas ]] && cublas=(env "BP_CUDA_CUBLAS=$BP_CUDA_DRIVER")
+  "${cublas[@]}" "$cli" --backend cuda --ops "$linalg" --isolate --quiet --no-repro \
+    --json "$out/linalg_${with}_report.json" --text "$out/linalg_${with}_summary.txt" \
+    > "$TEST_TMPDIR/linalg_${with}_stdout.txt" || status=$?
+  grep "^Cases:" "$out/linalg_${with}_summary.txt" || true
+  ((status == 0)) || fail "the matrix products ($with) did not pass (report: $out/linalg_${with}_report.json)"
+  if [[ $with == cublas ]]; then
+    grep -q "; cuBLAS " "$out/linalg_${with}_report.json" || fail "the plugin did not take the emulated cuBLAS"
+    counters=$(tail -n 1 "$BP_EMULATED_CUDA_REPORT")
+    (($(field cublas_gemms) > 0)) || fail "no product went through cuBLAS: $counters"
+  fi
+  counters=$(tail -n 1 "$BP_EMULATED_CUDA_REPORT")
+  (($(field live_allocations_at_exit) == 0)) || fail "device memory leaked: $counters"
+done
 echo "PASS"

@@ -167,20 +167,20 @@ struct ExitReport {
     bp_emulated_cuda_counters c;
     bp_emulated_cuda_get_counters(&c);
     char line[512];
-    std::snprintf(line, sizeof line,
-                  "{\"driver\": \"%s\", \"launches\": %lld, \"bytes_host_to_device\": %lld, "
-                  "\"bytes_device_to_host\": %lld, \"bytes_device_to_device\": %lld, "
-                  "\"allocations\": %lld, \"modules_loaded\": %lld, \"faults_fired\": %lld, "
-                  "\"substituted_launches\": %lld, "
-                  "\"live_allocations_at_exit\": %lld, \"peak_bytes\": %lld}\n",
-                  kDeviceName, static_cast<long long>(c.launches),
-                  static_cast<long long>(c.bytes_host_to_device),
-                  static_cast<long long>(c.bytes_device_to_host),
-                  static_cast<long long>(c.bytes_device_to_device),
-                  static_cast<long long>(c.allocations), static_cast<long long>(c.modules_loaded),
-                  static_cast<long long>(c.faults_fired),
-                  static_cast<long long>(c.substituted_launches),
-                  static_cast<long long>(c.live_allocations), static_cast<long long>(c.peak_bytes));
+    std::snprintf(
+        line, sizeof line,
+        "{\"driver\": \"%s\", \"launches\": %lld, \"bytes_host_to_device\": %lld, "
+        "\"bytes_device_to_host\": %lld, \"bytes_device_to_device\": %lld, "
+        "\"allocations\": %lld, \"modules_loaded\": %lld, \"faults_fired\": %lld, "
+        "\"substituted_launches\": %lld, \"cublas_gemms\": %lld, "
+        "\"live_allocations_at_exit\": %lld, \"peak_bytes\": %lld}\n",
+        kDeviceName, static_cast<long long>(c.launches),
+        static_cast<long long>(c.bytes_host_to_device),
+        static_cast<long long>(c.bytes_device_to_host),
+        static_cast<long long>(c.bytes_device_to_device), static_cast<long long>(c.allocations),
+        static_cast<long long>(c.modules_loaded), static_cast<long long>(c.faults_fired),
+        static_cast<long long>(c.substituted_launches), static_cast<long long>(c.cublas_gemms),
+        static_cast<long long>(c.live_allocations), static_cast<long long>(c.peak_bytes));
     std::fprintf(stderr, "emulated CUDA driver counters: %s", line);
     const char* path = std::getenv("BP_EMULATED_CUDA_REPORT");
     if (path != nullptr && *path != '\0') {
