@@ -5,7 +5,7 @@
 //   1. checks every index against the indexed dim on the device before anything is written
 //      (index_check: the first offender and its value, 16 bytes read back), raising PyTorch
 //      1.13's error as the CPU does;
-//   2. for scatter, copies self into out (unless in place);
+//   2. for scatter, copies self into out (unless in place) with the jitted copy;
 //   3. launches the gather (one thread per output element) or scatter kernel (one thread per
 //      line, positions in order: deterministic, the CPU's order for duplicates).
 // Operands on other devices or of other dtypes than the meta function allows, outputs overlapping
@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 
+#include "reference_backend/cuda/converted_copy.h"
 #include "reference_backend/cuda/host_values.h"
 #include "reference_backend/cuda/indexing_kernel.h"
 #include "reference_backend/cuda/kernels.h"
@@ -100,23 +101,6 @@ std::optional<int64_t> first_out_of_range(const TensorMeta& index, int64_t bound
   device.copy_to_host(found, result_data, sizeof found);
   if (found[0] < 0) return std::nullopt;
   return found[1];
-}
-
-// copy_ through the host's dispatcher (the plugin's copy kernel): out <- self.
-void copy_into(bp_tensor* out, bp_tensor* self) {
-  const bp_op* copy = nullptr;
-  check(api()->op_find("copy_", &copy));
-  bp_value args[3] = {};
-  args[0].tag = BP_VALUE_TENSOR;
-  args[0].u.tensor = out;
-  args[1].tag = BP_VALUE_TENSOR;
-  args[1].u.tensor = self;
-  args[2].tag = BP_VALUE_BOOL;
-  args[2].u.b = false;
-  bp_value result{};
-  size_t nresults = 0;
-  check(api()->op_call(copy, args, 3, &result, 1, &nresults));
-  if (nresults == 1 && result.tag == BP_VALUE_TENSOR) api()->tensor_release(result.u.tensor);
 }
 
 int64_t wrap(int64_t dim, size_t ndim) { return dim < 0 ? dim + static_cast<int64_t>(ndim) : dim; }
@@ -215,7 +199,7 @@ void run_scatter(const IndexOp& op, const bp_value* args, const TensorMeta& out)
                     " is out of bounds for dimension ", d, " with size ", size);
     }
   }
-  if (!in_place) copy_into(args[op.out].u.tensor, self_t);
+  if (!in_place) broadcast_copy(args[op.out].u.tensor, self_t);  // they do not overlap
   if (index.numel == 0) return;
   IndexGeometry g;
   g.sizes = index1.sizes;
