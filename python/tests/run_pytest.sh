@@ -12,7 +12,10 @@ export BP_CPU_EXPECTED_FAILURES="$runfiles/conformance/expected_failures/cpu.txt
 # with the ASan runtime preloaded, and with libstdc++ too (python3 does not link it, and ASan's
 # __cxa_throw interceptor aborts on the first C++ exception when the real one was not loaded
 # at start). Leak checking is off there: CPython and numpy keep their allocations until exit.
-if readelf -d "$runfiles/python/backplane/_C.so" | grep -q 'NEEDED.*libasan'; then
+# (readelf's output is read whole first: `readelf | grep -q` under pipefail failed whenever grep
+# quit before readelf finished writing, SIGPIPE, and then the runtime was not preloaded.)
+dynamic=$(readelf -d "$runfiles/python/backplane/_C.so")
+if [[ $dynamic == *NEEDED*libasan* ]]; then
   export LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libstdc++.so)"
   export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
   export PYTHONMALLOC=malloc  # ASan sees every object allocation, not obmalloc arenas
