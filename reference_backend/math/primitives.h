@@ -111,11 +111,21 @@ template <typename T>
   if constexpr (detail::is_vec_math_v<T> && std::is_same_v<element_t<T>, float> && sizeof(T) < 64) {
     return vec_math::exp_float(x);  // inline, < 1 ulp (vec_exp.h)
   } else if constexpr (detail::is_vec_math_v<T>) {
-    // double (libmvec), and 64-byte float vectors: SLEEF's AVX-512 code (vscalefps) beats
-    // exp_float and libmvec there (vec_math.h).
+    // double (libmvec), and 64-byte float vectors: our own AVX-512 code (vscalefps) beats
+    // exp_float, SLEEF and libmvec there (vec_math.h).
     return vec_math::exp(x);
   } else {
     return detail::apply(x, [](auto v) { return std::exp(v); });
+  }
+}
+// sigmoid: 1 / (1 + e^-x). 64-byte float vectors on the AVX-512 path take vec_math::sigmoid (one
+// pass, no division, 2.8 ulp); other values the formula, as the CUDA prelude's sigmoid.
+template <typename T>
+[[gnu::always_inline]] inline T sigmoid(T x) {
+  if constexpr (requires { vec_math::sigmoid(x); }) {
+    return vec_math::sigmoid(x);
+  } else {
+    return T(1) / (T(1) + exp(-x));
   }
 }
 template <typename T>

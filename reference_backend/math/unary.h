@@ -75,13 +75,13 @@ struct Tanh {
   }
 };
 
-// sigmoid: 1 / (1 + e^-x).
+// sigmoid: 1 / (1 + e^-x) (the primitive: one pass on the CPU's 64-byte float vectors).
 struct Sigmoid {
   static constexpr bool kVectorized = true;
   static constexpr bool kWideVectors = true;
   template <typename T>
   T operator()(T x) const {
-    return T(1) / (T(1) + exp(-x));
+    return sigmoid(x);
   }
 };
 

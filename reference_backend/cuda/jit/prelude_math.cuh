@@ -776,6 +776,12 @@ BP_JIT_PRIMITIVE_2(nextafter)
 #undef BP_JIT_REAL_PRIMITIVE_1
 #undef BP_JIT_PRIMITIVE_2
 
+// sigmoid: 1 / (1 + e^-x), as the host computes it for scalars.
+template <typename T>
+BP_INLINE T sigmoid(T x) {
+  return T(1) / (T(1) + exp(-x));
+}
+
 // pow(T, T): reals through libdevice, complex values as exp(y log x), integers through double.
 template <typename T>
 BP_INLINE T pow(T x, T y) {
