@@ -298,7 +298,7 @@ BP_VEC_MATH_MVEC_AVX512_DOUBLE(erf)
 }  // namespace mvec
 
 // Backplane's own AVX-512F code (vec_math_avx512.cc) where it beats both libraries: float exp
-// (0.88 ulp; 0.80x SLEEF's time, 0.70x libmvec's) and sigmoid on 64-byte vectors. Like the
+// (0.9 ulp; 0.8x SLEEF's time, 0.6-0.8x libmvec's) and sigmoid on 64-byte vectors. Like the
 // libraries' functions, out of line and taking the vector in a register. Other names deleted.
 namespace own {
 #define BP_VEC_MATH_NO_OWN(name, ulp) \

@@ -5,9 +5,9 @@
 // comparison beyond sigmoid's sign test. Out of line and called by value, as SLEEF's and
 // libmvec's functions are: the caller passes the vector in a zmm register.
 //
-// Measured on Zen 4, 1e6 floats in [-5, 5), one thread, out of place (2026-11-28): exp 0.80x
-// SLEEF's u10 time and 0.70x libmvec's; sigmoid 0.85x of 1 / (1 + SLEEF's exp) and 1.0-1.1x
-// libmvec's bare exp loop.
+// Measured on Zen 4, 1e6 floats in [-5, 5), one thread, out of place (2026-11-28; docs/design/
+// iter.md): exp 0.8x SLEEF's u10 time and 0.6-0.8x libmvec's; sigmoid 0.7x of 1 / (1 + SLEEF's
+// exp), and 0.9x libmvec's bare exp loop.
 #include "sdk/iter/vec/vec_math.h"
 
 #if defined(__x86_64__)
@@ -24,22 +24,21 @@ namespace bp::vec_math_detail::own {
 namespace {
 
 // e^x for x in [-104, 89] (NaN passes through): e^x = 2^n e^r with n = round(x / ln2) and
-// r = x - n ln2 in [-ln2/2, ln2/2] (Cody-Waite, both FMAs: ln2 in two parts); e^r by a degree-7
-// polynomial (SLEEF's minimax coefficients for e^r - 1 - r, over r^2) in Horner form through
-// its last two terms; vscalefps multiplies by 2^n, rounding once, to 0 below e^-104 and to inf
-// above FLT_MAX. 0.88 ulp at most over every float (measured once; vec_math_test checks a
-// sample).
+// r = x - n ln2 in [-ln2/2, ln2/2] (Cody-Waite, both FMAs: ln2 in two parts); e^r = 1 + r +
+// r^2 P(r), P of degree 4 fitted for the least relative error (tools/fit/exp_float.py: 3.1e-9),
+// in Horner form to the end (6 FMAs); vscalefps multiplies by 2^n, rounding once, to 0 below
+// e^-104 and to inf above FLT_MAX. 0.89 ulp at most over every float (measured once;
+// vec_math_test checks a sample).
 [[gnu::target("avx512f"), gnu::always_inline]] inline __m512 exp_in_range(__m512 x) {
   const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)),
                                         _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
   __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693145751953125f), x);
   r = _mm512_fnmadd_ps(n, _mm512_set1_ps(1.428606765330187045e-06f), r);
-  __m512 p = _mm512_set1_ps(0.000198527617612853646278381f);
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0.00139304355252534151077271f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0.00833336077630519866943359f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0.0416664853692054748535156f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0.166666671633720397949219f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0.5f));
+  __m512 p = _mm512_set1_ps(1.381830196e-03f);
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.368532173e-03f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.166829214e-02f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.666652262e-01f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.999999404e-01f));
   p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
   p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
   return _mm512_scalef_ps(p, n);
