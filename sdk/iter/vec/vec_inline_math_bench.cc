@@ -1,8 +1,9 @@
 // The inline float functions over 1e6 contiguous floats, one thread, next to vec_math's out-of-line
 // ones (the kSleef* kernels: SLEEF's u10, libmvec's where vec_math.h picks it, and on 64-byte
-// vectors our own AVX-512 exp, vec_math_avx512.cc): vec_math::erf_float (vec_erf.h) and vec_math::erf, gelu through erf_float,
-// vec_math::exp_float (vec_exp.h) and vec_math::exp, sigmoid (1 / (1 + e^-x)) through each,
-// vec_math::tanh_float (vec_exp.h) and vec_math::tanh, and a plain copy. Each runs
+// vectors our own AVX-512 exp, vec_math_avx512.cc): vec_math::erf_float (vec_erf.h) and
+// vec_math::erf, gelu through erf_float, vec_math::exp_float (vec_exp.h) and vec_math::exp,
+// sigmoid (1 / (1 + e^-x)) through each, vec_math::tanh_float (vec_exp.h) and vec_math::tanh, and
+// a plain copy. Each runs
 // through dispatch_cpu with the ISA set to AVX2 and to AVX-512 (32-byte vectors on both, as
 // dispatch_cpu hands out), and with 64-byte vectors on AVX-512 (what a kWideVectors functor
 // gets: loops.h; SLEEF's AVX-512F code for vec_math::erf). Two vectors per step, as loops.h's
