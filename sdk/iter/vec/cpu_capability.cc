@@ -9,11 +9,11 @@ namespace bp {
 namespace {
 
 CpuCapability detect() {
-#if defined(__x86_64__)
+#if BP_AVX2_LOOPS  // TSan builds have the baseline loops only (see the header)
   // libgcc's checks include the OS's support for the wider registers (XGETBV).
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      BP_AVX512_LOOPS) {  // none in ASan builds: GCC 12 misaligns their locals (see the header)
+      BP_AVX512_LOOPS) {  // none in ASan or TSan builds (see the header)
     return CpuCapability::kAvx512;
   }
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return CpuCapability::kAvx2;
