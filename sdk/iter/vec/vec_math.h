@@ -252,13 +252,14 @@ BP_VEC_MATH_BINARY_FUNCTIONS(BP_VEC_MATH_SLEEF2)
 // float exp on 64 bytes is our own, below), erf on 64-byte floats (4.0 ulp measured: at the bound),
 // lgamma, sqrt and fmod (libmvec has none), and 16-byte vectors. A name without a vector type here
 // is deleted: BP_VEC_MATH_PICK (below) then takes SLEEF's.
-namespace mvec {
-#define BP_VEC_MATH_NO_MVEC(name, ulp) \
+// A name a namespace below lacks is deleted there for every argument list, so that
+// BP_VEC_MATH_PICK's requires-check on it fails and the pick goes on to the next library.
+#define BP_VEC_MATH_DELETED(name, ulp) \
   template <typename... V>             \
   void name(V...) = delete;
-BP_VEC_MATH_FUNCTIONS(BP_VEC_MATH_NO_MVEC)
-BP_VEC_MATH_BINARY_FUNCTIONS(BP_VEC_MATH_NO_MVEC)
-#undef BP_VEC_MATH_NO_MVEC
+namespace mvec {
+BP_VEC_MATH_FUNCTIONS(BP_VEC_MATH_DELETED)
+BP_VEC_MATH_BINARY_FUNCTIONS(BP_VEC_MATH_DELETED)
 #define BP_VEC_MATH_MVEC_AVX2(name)           \
   F8 name(F8) __asm__("_ZGVdN8v_" #name "f"); \
   D4 name(D4) __asm__("_ZGVdN4v_" #name);
@@ -301,12 +302,9 @@ BP_VEC_MATH_MVEC_AVX512_DOUBLE(erf)
 // (0.9 ulp; 0.8x SLEEF's time, 0.6-0.8x libmvec's) and sigmoid on 64-byte vectors. Like the
 // libraries' functions, out of line and taking the vector in a register. Other names deleted.
 namespace own {
-#define BP_VEC_MATH_NO_OWN(name, ulp) \
-  template <typename... V>            \
-  void name(V...) = delete;
-BP_VEC_MATH_FUNCTIONS(BP_VEC_MATH_NO_OWN)
-BP_VEC_MATH_BINARY_FUNCTIONS(BP_VEC_MATH_NO_OWN)
-#undef BP_VEC_MATH_NO_OWN
+BP_VEC_MATH_FUNCTIONS(BP_VEC_MATH_DELETED)
+BP_VEC_MATH_BINARY_FUNCTIONS(BP_VEC_MATH_DELETED)
+#undef BP_VEC_MATH_DELETED
 F16 exp(F16);
 // 1 / (1 + e^-x) in every lane, within 2.8 ulp (no library has it).
 F16 sigmoid(F16);
