@@ -16,6 +16,7 @@
 
 #include "gtest/gtest.h"
 #include "reference_backend/cuda/emulation/driver/control.h"
+#include "reference_backend/cuda/emulation/driver/emulated_environment.h"
 #include "samples/gpt2/fallback_census.h"
 #include "samples/gpt2/gpt2_model.h"
 #include "samples/gpt2/gpt2_weights.h"
@@ -27,11 +28,8 @@ namespace gpt2 {
 namespace {
 
 constexpr char kToyPlugin[] = "samples/c_plugin/libtoy_plugin.so";
-constexpr char kCudaPlugin[] = "reference_backend/cuda/libbackplane_cuda.so";
-constexpr char kEmulatedDriver[] =
-    "reference_backend/cuda/emulation/driver/libbackplane_emulated_cuda.so";
-constexpr char kEmulatedNvrtc[] =
-    "reference_backend/cuda/emulation/nvrtc/libbackplane_emulated_nvrtc.so";
+using bp::emulated_cuda::kCudaPlugin;
+using bp::emulated_cuda::kEmulatedDriver;
 constexpr int64_t kPromptTokens = 16;
 constexpr int64_t kNewTokens = 4;
 // Weight matrices of N(0, 0.3): with GPT-2's 0.02 a model this small is dominated by its
@@ -54,11 +52,8 @@ class Gpt2 : public ::testing::Test {
     // The CUDA plugin runs over the emulated driver and NVRTC only when they are named; the
     // emulated cuBLAS (the driver library exports it) serves the float32 products, as the
     // toolkit's would on a GPU.
-    setenv("BP_CUDA_DRIVER", kEmulatedDriver, 1);
-    setenv("BP_CUDA_NVRTC", kEmulatedNvrtc, 1);
+    bp::emulated_cuda::use_emulated_cuda();
     setenv("BP_CUDA_CUBLAS", kEmulatedDriver, 1);
-    const char* tmp = std::getenv("TEST_TMPDIR");
-    setenv("BP_KERNEL_CACHE_DIR", (std::string(tmp ? tmp : "/tmp") + "/kernels").c_str(), 1);
   }
 
   // The model on the CPU: its logits are what the other devices must give.

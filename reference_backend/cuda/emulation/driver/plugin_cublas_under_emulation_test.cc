@@ -20,6 +20,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "reference_backend/cuda/emulation/driver/control.h"
+#include "reference_backend/cuda/emulation/driver/emulated_environment.h"
 
 namespace bp::emulated_cuda {
 namespace {
@@ -29,9 +30,6 @@ using backplane::Op;
 using backplane::Tensor;
 using ::testing::HasSubstr;
 
-constexpr char kPlugin[] = "reference_backend/cuda/libbackplane_cuda.so";
-constexpr char kDriver[] = "reference_backend/cuda/emulation/driver/libbackplane_emulated_cuda.so";
-constexpr char kNvrtc[] = "reference_backend/cuda/emulation/nvrtc/libbackplane_emulated_nvrtc.so";
 constexpr bp_device kCuda{BP_DEVICE_CUDA, 0};
 constexpr bp_device kCpu{BP_DEVICE_CPU, -1};
 
@@ -42,19 +40,14 @@ struct Both {
 
 class PluginCublas : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    setenv("BP_CUDA_DRIVER", kDriver, 1);
-    setenv("BP_CUDA_NVRTC", kNvrtc, 1);
-    const char* tmp = std::getenv("TEST_TMPDIR");
-    setenv("BP_KERNEL_CACHE_DIR", (std::string(tmp ? tmp : "/tmp") + "/kernels").c_str(), 1);
-  }
+  static void SetUpTestSuite() { use_emulated_cuda(); }
 
   // Loads the plugin with $BP_CUDA_CUBLAS = `cublas`.
   void load(const char* cublas) {
     setenv("BP_CUDA_CUBLAS", cublas, 1);
-    const backplane::ErrorHandle error(api_, api_->plugin_load(kPlugin, &plugin_));
+    const backplane::ErrorHandle error(api_, api_->plugin_load(kCudaPlugin, &plugin_));
     ASSERT_FALSE(error) << error.message();
-    void* driver = dlopen(kDriver, RTLD_NOW | RTLD_NOLOAD);
+    void* driver = dlopen(kEmulatedDriver, RTLD_NOW | RTLD_NOLOAD);
     ASSERT_NE(driver, nullptr) << "the plugin did not load the emulated driver";
     counters_ =
         reinterpret_cast<decltype(counters_)>(dlsym(driver, "bp_emulated_cuda_get_counters"));
@@ -213,18 +206,18 @@ class PluginCublas : public ::testing::Test {
 };
 
 TEST_F(PluginCublas, FloatProductsGoThroughCublasAndMatchTheCpu) {
-  ASSERT_NO_FATAL_FAILURE(load(kDriver));
+  ASSERT_NO_FATAL_FAILURE(load(kEmulatedDriver));
   EXPECT_EQ(plugin_name(),
-            std::string("cuda (emulated CUDA device (host); cuBLAS ") + kDriver + ")");
+            std::string("cuda (emulated CUDA device (host); cuBLAS ") + kEmulatedDriver + ")");
   for (int32_t dtype : {BP_DTYPE_FLOAT32, BP_DTYPE_FLOAT64, BP_DTYPE_BFLOAT16}) {
     run_cases(dtype, true);
   }
 }
 
 TEST_F(PluginCublas, ProductsCublasDeclinesRunJitted) {
-  ASSERT_NO_FATAL_FAILURE(load(kDriver));
+  ASSERT_NO_FATAL_FAILURE(load(kEmulatedDriver));
   auto inject = reinterpret_cast<decltype(&bp_emulated_cuda_inject)>(
-      dlsym(dlopen(kDriver, RTLD_NOW | RTLD_NOLOAD), "bp_emulated_cuda_inject"));
+      dlsym(dlopen(kEmulatedDriver, RTLD_NOW | RTLD_NOLOAD), "bp_emulated_cuda_inject"));
   ASSERT_NE(inject, nullptr);
   ASSERT_EQ(inject("cublas", 1), 0);  // CUBLAS_STATUS_NOT_SUPPORTED from now on
   run_cases(BP_DTYPE_FLOAT32, false);
@@ -232,7 +225,7 @@ TEST_F(PluginCublas, ProductsCublasDeclinesRunJitted) {
 }
 
 TEST_F(PluginCublas, IntegerProductsStayJitted) {
-  ASSERT_NO_FATAL_FAILURE(load(kDriver));
+  ASSERT_NO_FATAL_FAILURE(load(kEmulatedDriver));
   for (int32_t dtype : {BP_DTYPE_INT32, BP_DTYPE_INT64}) run_cases(dtype, false);
 }
 

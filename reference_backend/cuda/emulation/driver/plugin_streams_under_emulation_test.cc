@@ -14,13 +14,11 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "reference_backend/cuda/emulation/driver/control.h"
+#include "reference_backend/cuda/emulation/driver/emulated_environment.h"
 
 namespace bp::emulated_cuda {
 namespace {
 
-constexpr char kPlugin[] = "reference_backend/cuda/libbackplane_cuda.so";
-constexpr char kDriver[] = "reference_backend/cuda/emulation/driver/libbackplane_emulated_cuda.so";
-constexpr char kNvrtc[] = "reference_backend/cuda/emulation/nvrtc/libbackplane_emulated_nvrtc.so";
 constexpr bp_device kCuda{BP_DEVICE_CUDA, 0};
 
 void check(const bp_api* api, bp_error* error) {
@@ -33,13 +31,10 @@ void check(const bp_api* api, bp_error* error) {
 class StreamsUnderEmulation : public ::testing::Test {
  protected:
   void SetUp() override {
-    setenv("BP_CUDA_DRIVER", kDriver, 1);
-    setenv("BP_CUDA_NVRTC", kNvrtc, 1);
-    const char* tmp = std::getenv("TEST_TMPDIR");
-    setenv("BP_KERNEL_CACHE_DIR", (std::string(tmp ? tmp : "/tmp") + "/kernels").c_str(), 1);
-    const backplane::ErrorHandle error(api_, api_->plugin_load(kPlugin, &plugin_));
+    use_emulated_cuda();
+    const backplane::ErrorHandle error(api_, api_->plugin_load(kCudaPlugin, &plugin_));
     ASSERT_FALSE(error) << error.message();
-    void* driver = dlopen(kDriver, RTLD_NOW | RTLD_NOLOAD);
+    void* driver = dlopen(kEmulatedDriver, RTLD_NOW | RTLD_NOLOAD);
     ASSERT_NE(driver, nullptr);
     counters_ =
         reinterpret_cast<decltype(counters_)>(dlsym(driver, "bp_emulated_cuda_get_counters"));

@@ -18,6 +18,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "reference_backend/cuda/emulation/driver/control.h"
+#include "reference_backend/cuda/emulation/driver/emulated_environment.h"
 #include "reference_backend/cuda/emulation/nvrtc/control.h"
 
 namespace bp::emulated_cuda {
@@ -25,9 +26,6 @@ namespace {
 
 using ::testing::HasSubstr;
 
-constexpr char kPlugin[] = "reference_backend/cuda/libbackplane_cuda.so";
-constexpr char kDriver[] = "reference_backend/cuda/emulation/driver/libbackplane_emulated_cuda.so";
-constexpr char kNvrtc[] = "reference_backend/cuda/emulation/nvrtc/libbackplane_emulated_nvrtc.so";
 constexpr bp_device kCuda{BP_DEVICE_CUDA, 0};
 
 // The emulated libraries' control functions, from the copies the plugin loaded.
@@ -45,19 +43,15 @@ F symbol(const char* library, const char* name) {
 
 class PluginUnderEmulation : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    setenv("BP_CUDA_DRIVER", kDriver, 1);
-    setenv("BP_CUDA_NVRTC", kNvrtc, 1);
-    const char* tmp = std::getenv("TEST_TMPDIR");
-    setenv("BP_KERNEL_CACHE_DIR", (std::string(tmp ? tmp : "/tmp") + "/kernels").c_str(), 1);
-  }
+  static void SetUpTestSuite() { use_emulated_cuda(); }
 
   void SetUp() override {
-    const backplane::ErrorHandle error(api_, api_->plugin_load(kPlugin, &plugin_));
+    const backplane::ErrorHandle error(api_, api_->plugin_load(kCudaPlugin, &plugin_));
     ASSERT_FALSE(error) << error.message();
-    c_.counters = symbol<decltype(c_.counters)>(kDriver, "bp_emulated_cuda_get_counters");
-    c_.inject = symbol<decltype(c_.inject)>(kDriver, "bp_emulated_cuda_inject");
-    c_.fail_compile = symbol<decltype(c_.fail_compile)>(kNvrtc, "bp_emulated_nvrtc_fail_compile");
+    c_.counters = symbol<decltype(c_.counters)>(kEmulatedDriver, "bp_emulated_cuda_get_counters");
+    c_.inject = symbol<decltype(c_.inject)>(kEmulatedDriver, "bp_emulated_cuda_inject");
+    c_.fail_compile =
+        symbol<decltype(c_.fail_compile)>(kEmulatedNvrtc, "bp_emulated_nvrtc_fail_compile");
     ASSERT_NE(c_.counters, nullptr) << "the plugin did not load the emulated driver";
     ASSERT_NE(c_.inject, nullptr);
     ASSERT_NE(c_.fail_compile, nullptr) << "the plugin did not load the emulated NVRTC";
