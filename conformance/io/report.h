@@ -1,7 +1,7 @@
 // Reports of a run: the summary table printed at the end, the JSON report (everything, for
 // machines), and the self-contained HTML report (an op x dtype matrix in colours, the
-// failures with their repro files, the tolerances used, and for plugin backends which ops ran
-// through the Common key or a CPU fallback and how many bytes they moved).
+// failures with their repro files, the per-case results, the tolerances used, and for plugin
+// backends which ops ran through the Common key or a CPU fallback and how many bytes they moved).
 //
 //   print_summary(results, verdict, profile, std::cout);
 //   write_text_file("report.json", report_json(results, verdict, profile).dump(2));
@@ -32,6 +32,10 @@ std::string report_html(const RunResults& results, const RunVerdict& verdict,
                         const Profile* profile, const std::string& more_sections = "");
 // `s` with &, <, > and " escaped for HTML text and attribute values.
 std::string html_escape(const std::string& s);
+// A case's status as the reports give it: "pass", "fail", "error", "unsupported", or "xfail" (a
+// failure or error in a cell of `op` the expected-failures file lists). `op`, the case's op, may
+// be null.
+std::string case_status(const CaseResult& c, const OpResult* op);
 
 // A JSON report read back, for `backplane-conformance merge`: the run's results as far as the
 // report holds them (ops, cells with their counts and first failures, per-case results, the

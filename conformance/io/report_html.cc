@@ -1,5 +1,7 @@
 #include <iomanip>
+#include <map>
 #include <sstream>
+#include <string_view>
 
 #include "conformance/io/report.h"
 
@@ -82,6 +84,51 @@ std::string mark(CellStatus s) {
   return "";
 }
 
+// The CSS class of a case's status (case_status).
+std::string case_css(const std::string& status) {
+  if (status == "pass") return "pass";
+  if (status == "unsupported") return "unsup";
+  if (status == "xfail") return "xfail";
+  return "fail";  // fail, error
+}
+
+// Above this many kept cases, the page lists only those that did not pass: a row per case of the
+// whole op database (167,652) would make a page of tens of megabytes; report.json has them all.
+constexpr size_t kMaxCaseRows = 2000;
+
+// The per-case results (--case-results) as a table, or "" when the run kept none.
+std::string cases_section(const RunResults& results) {
+  if (results.case_results.empty()) return "";
+  std::map<std::string_view, const OpResult*> ops;
+  for (const OpResult& op : results.ops) ops[op.op] = &op;
+  const bool every_case = results.case_results.size() <= kMaxCaseRows;
+  std::ostringstream h;
+  size_t passing_left_out = 0;
+  h << "<h2>Cases</h2>\n<table class=\"cases\"><tr><th>case</th><th>status</th><th>message</th>"
+       "<th>repro</th></tr>\n";
+  for (const CaseResult& c : results.case_results) {
+    auto it = ops.find(c.op);
+    const std::string status = case_status(c, it == ops.end() ? nullptr : it->second);
+    if (!every_case && status == "pass") {
+      ++passing_left_out;
+      continue;
+    }
+    const std::string dtype(scalar_type_name(c.dtype));
+    const bool id_names_op = c.id.starts_with(c.op + "/" + dtype + "/");
+    h << "<tr><td class=\"op\">" << escape(c.id)
+      << (id_names_op ? "" : " <span class=\"route\">(" + escape(c.op) + " " + dtype + ")</span>")
+      << "</td><td class=\"" << case_css(status) << "\">" << status
+      << (c.error && status == "xfail" ? " (error)" : "") << "</td><td>" << escape(c.message)
+      << "</td><td class=\"op\">" << escape(c.repro) << "</td></tr>\n";
+  }
+  h << "</table>\n";
+  if (passing_left_out > 0) {
+    h << "<p>" << passing_left_out << " passing cases are left out of this page (more than "
+      << kMaxCaseRows << " cases were kept); the JSON report lists every case.</p>\n";
+  }
+  return h.str();
+}
+
 constexpr char kStyle[] = R"css(
 body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; margin: 24px; color: #222; }
 h1 { font-size: 22px; margin-bottom: 4px; }
@@ -95,6 +142,8 @@ table.matrix th, table.matrix td { border: 1px solid #ddd; padding: 2px 6px; }
 table.matrix th.dt { writing-mode: vertical-rl; transform: rotate(180deg); font-weight: normal; }
 table.matrix td.c { text-align: center; min-width: 22px; }
 td.op { font-family: monospace; white-space: nowrap; }
+table.cases { border-collapse: collapse; font-size: 12px; }
+table.cases th, table.cases td { border: 1px solid #ddd; padding: 2px 6px; text-align: left; }
 tr.family td { background: #eef; font-weight: 600; }
 .pass { background: #4caf50; color: white; } .fail { background: #e53935; color: white; }
 .unsup { background: #ff9800; color: white; } .partial { background: #ffd54f; }
@@ -188,6 +237,7 @@ std::string report_html(const RunResults& results, const RunVerdict& verdict,
     }
   }
   if (!any) h << "<p>None.</p>\n";
+  h << cases_section(results);
   h << "<h2>Tolerances</h2><ul>";
   for (const std::string& s : results.tolerance_sources) h << "<li>" << escape(s) << "</li>";
   for (const std::string& s : results.tolerance_overrides) {

@@ -18,16 +18,6 @@ void write_text_file(const std::string& path, const std::string& text) {
   if (!out) throw std::runtime_error("cannot write " + path);
 }
 
-namespace {
-
-json dtype_names(DtypeSet dtypes) {
-  json names = json::array();
-  for (ScalarType t : dtypes.list()) names.push_back(std::string(scalar_type_name(t)));
-  return names;
-}
-
-// A case's status in the report: "pass", "fail", "error", "unsupported", or "xfail" (a failure
-// or error in a cell listed in the expected-failures file).
 std::string case_status(const CaseResult& c, const OpResult* op) {
   if (c.verdict == Verdict::kPass) return "pass";
   if (c.verdict == Verdict::kUnsupported) return "unsupported";
@@ -36,6 +26,14 @@ std::string case_status(const CaseResult& c, const OpResult* op) {
     if (it != op->cells.end() && it->second.expected_to_fail) return "xfail";
   }
   return c.error ? "error" : "fail";
+}
+
+namespace {
+
+json dtype_names(DtypeSet dtypes) {
+  json names = json::array();
+  for (ScalarType t : dtypes.list()) names.push_back(std::string(scalar_type_name(t)));
+  return names;
 }
 
 // The per-case results, compact: "op" and "dtype" only where the id does not start with them

@@ -1,11 +1,13 @@
 // The report's fields say what happened: per-case results with their ids and statuses,
 // served_by counting the calls a kernel handed to the CPU fallback, the op's bytes apart from
-// the suite's staging, error codes in failures, and the summary's named columns and routing list.
+// the suite's staging, error codes in failures, the summary's named columns and routing list, and
+// the HTML report's per-case table.
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <utility>
 
+#include "conformance/io/report.h"
 #include "conformance/testing/broken_backends.h"
 #include "conformance/testing/cli_run.h"
 #include "conformance/testing/test_files.h"
@@ -182,7 +184,8 @@ TEST(ReportFields, PerCaseResultsOfACaseFileKeepItsIds) {
      "expect": {"outputs": [{"dtype": "int64", "sizes": [1], "values": [-5]}]}},
     {"id": 7, "op": "neg", "args": {"self": {"dtype": "int64", "sizes": [1], "values": [5]}},
      "expect": {"outputs": [{"dtype": "int64", "sizes": [1], "values": [-5]}]}}]})");
-  const CliRun r = cli({"--cases", dir + "/cases.json", "--no-repro", "--json", dir + "/r.json"});
+  const CliRun r = cli({"--cases", dir + "/cases.json", "--no-repro", "--json", dir + "/r.json",
+                        "--html", dir + "/r.html"});
   EXPECT_EQ(r.status, 1);
   const json cases = read_json_file(dir + "/r.json")["cases"];
   ASSERT_EQ(cases.size(), 5u) << cases.dump(1);
@@ -198,6 +201,50 @@ TEST(ReportFields, PerCaseResultsOfACaseFileKeepItsIds) {
   EXPECT_EQ(cases[3]["status"], "pass");
   EXPECT_EQ(cases[4]["status"], "error");  // an id that is not a string
   EXPECT_THAT(cases[4]["message"].get<std::string>(), HasSubstr("id is not a string"));
+
+  // The HTML report lists the same cases, in run order, with their statuses and messages.
+  const std::string html = read_file(dir + "/r.html");
+  EXPECT_THAT(html, HasSubstr("<h2>Cases</h2>"));
+  EXPECT_THAT(html, HasSubstr("<tr><td class=\"op\">team/add-1 <span class=\"route\">(add.Tensor "
+                              "float32)</span></td><td class=\"pass\">pass</td>"));
+  EXPECT_THAT(html, MatchesRegex("(.|\n)*team/add-wrong <span[^<]*</span></td><td "
+                                 "class=\"fail\">fail</td><td>[^<]*elements differ(.|\n)*"));
+  EXPECT_THAT(html, MatchesRegex("(.|\n)*team/unreadable <span[^<]*</span></td><td "
+                                 "class=\"fail\">error</td><td>[^<]*cannot run the case(.|\n)*"));
+  EXPECT_LT(html.find("team/add-1 "), html.find("team/add-wrong "));
+  EXPECT_LT(html.find("team/add-wrong "), html.find("case 3 "));
+}
+
+// Past 2000 kept cases, the HTML page lists the ones that did not pass and says how many passing
+// ones it left out (the JSON report has them).
+TEST(ReportFields, HtmlListsOnlyTheCasesThatDidNotPassPastTwoThousand) {
+  RunResults results;
+  results.backend = "cpu";
+  results.case_results_level = CaseResultsLevel::kAll;
+  OpResult& op = results.ops.emplace_back();
+  op.op = "neg";
+  for (int i = 0; i < 2001; ++i) {
+    CaseResult c;
+    c.id = "neg/float32/" + std::to_string(i) + "/functional";
+    c.op = "neg";
+    c.check = "functional";
+    if (i == 1234) {
+      c.verdict = Verdict::kFail;
+      c.message = "2 elements differ";
+    }
+    results.case_results.push_back(c);
+  }
+  const std::string html = report_html(results, RunVerdict{}, nullptr);
+  EXPECT_THAT(html, HasSubstr("neg/float32/1234/functional</td><td class=\"fail\">fail</td><td>2 "
+                              "elements differ</td>"));
+  EXPECT_THAT(html, Not(HasSubstr("neg/float32/0/functional")));
+  EXPECT_THAT(html, HasSubstr("2000 passing cases are left out of this page"));
+
+  results.case_results.resize(2000);  // at the cap: every case, and nothing left out
+  const std::string all = report_html(results, RunVerdict{}, nullptr);
+  EXPECT_THAT(all, HasSubstr("neg/float32/0/functional</td><td class=\"pass\">pass</td>"));
+  EXPECT_THAT(all, HasSubstr("neg/float32/1234/functional</td><td class=\"fail\">fail</td>"));
+  EXPECT_THAT(all, Not(HasSubstr("left out of this page")));
 }
 
 }  // namespace
