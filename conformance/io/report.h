@@ -15,6 +15,7 @@
 
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "conformance/runner/results.h"
 #include "conformance/runner/verdict.h"
@@ -32,10 +33,13 @@ std::string report_html(const RunResults& results, const RunVerdict& verdict,
                         const Profile* profile, const std::string& more_sections = "");
 // `s` with &, <, > and " escaped for HTML text and attribute values.
 std::string html_escape(const std::string& s);
-// A case's status as the reports give it: "pass", "fail", "error", "unsupported", or "xfail" (a
-// failure or error in a cell of `op` the expected-failures file lists). `op`, the case's op, may
-// be null.
-std::string case_status(const CaseResult& c, const OpResult* op);
+// The statuses of results.case_results, in order, as the reports give them: "pass", "fail",
+// "error", "unsupported", or "xfail" (a failure or error in a cell the expected-failures file
+// lists).
+std::vector<std::string> case_statuses(const RunResults& results);
+// Whether a case's id starts with "<op>/<dtype>/" (the op database's ids): the reports then do not
+// name its op and dtype again.
+bool case_id_names_op(const CaseResult& c);
 
 // A JSON report read back, for `backplane-conformance merge`: the run's results as far as the
 // report holds them (ops, cells with their counts and first failures, per-case results, the

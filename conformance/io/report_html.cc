@@ -1,7 +1,7 @@
 #include <iomanip>
-#include <map>
 #include <sstream>
-#include <string_view>
+#include <string>
+#include <vector>
 
 #include "conformance/io/report.h"
 
@@ -84,7 +84,7 @@ std::string mark(CellStatus s) {
   return "";
 }
 
-// The CSS class of a case's status (case_status).
+// The CSS class of a case's status (case_statuses).
 std::string case_css(const std::string& status) {
   if (status == "pass") return "pass";
   if (status == "unsupported") return "unsup";
@@ -99,24 +99,23 @@ constexpr size_t kMaxCaseRows = 2000;
 // The per-case results (--case-results) as a table, or "" when the run kept none.
 std::string cases_section(const RunResults& results) {
   if (results.case_results.empty()) return "";
-  std::map<std::string_view, const OpResult*> ops;
-  for (const OpResult& op : results.ops) ops[op.op] = &op;
+  const std::vector<std::string> statuses = case_statuses(results);
   const bool every_case = results.case_results.size() <= kMaxCaseRows;
   std::ostringstream h;
   size_t passing_left_out = 0;
   h << "<h2>Cases</h2>\n<table class=\"cases\"><tr><th>case</th><th>status</th><th>message</th>"
        "<th>repro</th></tr>\n";
-  for (const CaseResult& c : results.case_results) {
-    auto it = ops.find(c.op);
-    const std::string status = case_status(c, it == ops.end() ? nullptr : it->second);
+  for (size_t i = 0; i < results.case_results.size(); ++i) {
+    const CaseResult& c = results.case_results[i];
+    const std::string& status = statuses[i];
     if (!every_case && status == "pass") {
       ++passing_left_out;
       continue;
     }
-    const std::string dtype(scalar_type_name(c.dtype));
-    const bool id_names_op = c.id.starts_with(c.op + "/" + dtype + "/");
     h << "<tr><td class=\"op\">" << escape(c.id)
-      << (id_names_op ? "" : " <span class=\"route\">(" + escape(c.op) + " " + dtype + ")</span>")
+      << (case_id_names_op(c) ? ""
+                              : " <span class=\"route\">(" + escape(c.op) + " " +
+                                    std::string(scalar_type_name(c.dtype)) + ")</span>")
       << "</td><td class=\"" << case_css(status) << "\">" << status
       << (c.error && status == "xfail" ? " (error)" : "") << "</td><td>" << escape(c.message)
       << "</td><td class=\"op\">" << escape(c.repro) << "</td></tr>\n";

@@ -3,6 +3,7 @@
 #include <map>
 #include <stdexcept>
 #include <string_view>
+#include <vector>
 
 #include "conformance/io/report.h"
 
@@ -18,14 +19,28 @@ void write_text_file(const std::string& path, const std::string& text) {
   if (!out) throw std::runtime_error("cannot write " + path);
 }
 
-std::string case_status(const CaseResult& c, const OpResult* op) {
-  if (c.verdict == Verdict::kPass) return "pass";
-  if (c.verdict == Verdict::kUnsupported) return "unsupported";
-  if (op != nullptr) {
-    auto it = op->cells.find(c.dtype);
-    if (it != op->cells.end() && it->second.expected_to_fail) return "xfail";
+std::vector<std::string> case_statuses(const RunResults& results) {
+  std::map<std::string_view, const OpResult*> ops;
+  for (const OpResult& op : results.ops) ops[op.op] = &op;
+  std::vector<std::string> statuses;
+  statuses.reserve(results.case_results.size());
+  for (const CaseResult& c : results.case_results) {
+    bool expected_to_fail = false;
+    if (const auto op = ops.find(c.op); op != ops.end()) {
+      const auto cell = op->second->cells.find(c.dtype);
+      expected_to_fail = cell != op->second->cells.end() && cell->second.expected_to_fail;
+    }
+    statuses.push_back(c.verdict == Verdict::kPass          ? "pass"
+                       : c.verdict == Verdict::kUnsupported ? "unsupported"
+                       : expected_to_fail                   ? "xfail"
+                       : c.error                            ? "error"
+                                                            : "fail");
   }
-  return c.error ? "error" : "fail";
+  return statuses;
+}
+
+bool case_id_names_op(const CaseResult& c) {
+  return c.id.starts_with(c.op + "/" + std::string(scalar_type_name(c.dtype)) + "/");
 }
 
 namespace {
@@ -39,16 +54,14 @@ json dtype_names(DtypeSet dtypes) {
 // The per-case results, compact: "op" and "dtype" only where the id does not start with them
 // (case files' own ids), "message" and "repro" only when there is one.
 json case_results_json(const RunResults& results) {
-  std::map<std::string_view, const OpResult*> ops;
-  for (const OpResult& op : results.ops) ops[op.op] = &op;
+  const std::vector<std::string> statuses = case_statuses(results);
   json cases = json::array();
-  for (const CaseResult& c : results.case_results) {
-    auto it = ops.find(c.op);
-    json j{{"id", c.id}, {"status", case_status(c, it == ops.end() ? nullptr : it->second)}};
-    const std::string dtype(scalar_type_name(c.dtype));
-    if (!c.id.starts_with(c.op + "/" + dtype + "/")) {
+  for (size_t i = 0; i < results.case_results.size(); ++i) {
+    const CaseResult& c = results.case_results[i];
+    json j{{"id", c.id}, {"status", statuses[i]}};
+    if (!case_id_names_op(c)) {
       j["op"] = c.op;
-      j["dtype"] = dtype;
+      j["dtype"] = std::string(scalar_type_name(c.dtype));
     }
     if (c.error && j["status"] == "xfail") j["error"] = true;  // an expected error
     if (!c.message.empty()) j["message"] = c.message;
