@@ -1,6 +1,7 @@
 #include "sdk/core/tensor_impl.h"
 
 #include "sdk/core/error.h"
+#include "sdk/core/pending_data.h"
 
 namespace bp {
 namespace {
@@ -75,6 +76,7 @@ bool TensorImpl::is_contiguous(MemoryFormat format) const {
 }
 
 void* TensorImpl::data() const {
+  pending_data::before_read(storage_.impl());
   char* base = static_cast<char*>(storage_.data());
   return base == nullptr ? nullptr : base + storage_offset_ * static_cast<int64_t>(itemsize());
 }
