@@ -11,6 +11,7 @@
 #include "sdk/core/broadcast.h"
 #include "sdk/core/empty.h"
 #include "sdk/core/error.h"
+#include "sdk/core/memory_format.h"
 #include "sdk/core/overlap.h"
 #include "sdk/core/promotion.h"
 #include "sdk/core/resize.h"
@@ -20,13 +21,17 @@
 namespace bp {
 namespace {
 
-// A tensor of `dtype` with the sizes of `t` and, when `t` is dense, its strides (as PyTorch's
-// `.to(dtype)` keeps the layout).
+// A tensor of `dtype` with the sizes of `t` and, with keep_layout, its strides when `t` is dense,
+// else dense strides in t's order of dimensions (as PyTorch's `.to(dtype)` keeps the layout:
+// empty_like, preserve format). The output's layout then follows `t` as it does on the Meta key,
+// which converts nothing.
 Tensor empty_like_with_dtype(const Tensor& t, ScalarType dtype, bool keep_layout) {
-  if (keep_layout && t.is_non_overlapping_and_dense()) {
+  if (!keep_layout) return native::empty(t.sizes(), dtype, t.device());
+  if (t.is_non_overlapping_and_dense()) {
     return native::empty_strided(t.sizes(), t.strides(), dtype, t.device());
   }
-  return native::empty(t.sizes(), dtype, t.device());
+  return native::empty_strided(t.sizes(), infer_dense_strides(t.sizes(), t.strides()), dtype,
+                               t.device());
 }
 
 // Element by element, inline: Span's operator== calls memcmp, dearer than comparing a few dims.

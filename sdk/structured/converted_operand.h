@@ -21,8 +21,9 @@
 namespace bp::meta {
 
 // `t` itself when it has `dtype`; else a new CPU tensor of `dtype` with t's sizes (and t's strides
-// when t is non-overlapping and dense, else contiguous) holding t's values converted with
-// PyTorch's rules. `t` must be on the CPU (an internal error otherwise).
+// when t is non-overlapping and dense, else dense strides in t's order of dimensions, as
+// PyTorch's empty_like keeps them) holding t's values converted with PyTorch's rules. `t` must be
+// on the CPU (an internal error otherwise).
 Tensor converted_operand(const Tensor& t, ScalarType dtype);
 
 }  // namespace bp::meta
