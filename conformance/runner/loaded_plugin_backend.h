@@ -88,7 +88,7 @@ class PluginDebugChecks {
 // Prints every plugin load attempt of this process, one line each: the plugins listed in
 // $BP_PLUGINS (loaded at the C ABI's first use, which this call is if nothing came first) and
 // those loaded since. For example:
-//   loaded  cplug  lib/libcplug.so  (built against C ABI 0.4; host 0.4)
+//   loaded  cplug  lib/libcplug.so  (built against C ABI 0.5; host 0.5)
 //   failed  lib/libold.so: incompatible C ABI ... (built against C ABI 1.0; host 0.1)
 // Or "no plugin load attempts" when there were none.
 void print_plugin_loads(std::ostream& out);

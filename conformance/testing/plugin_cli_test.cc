@@ -115,9 +115,9 @@ TEST(PluginCli, ListPluginsPrintsEachLoadAttempt) {
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("failed  sdk/c_api/testing/libno_such_plugin.so: cannot load "
                                "plugin 'sdk/c_api/testing/libno_such_plugin.so': no such file "
-                               "(host C ABI 0.4)\n"));
+                               "(host C ABI 0.5)\n"));
   EXPECT_THAT(r.out,
-              HasSubstr("loaded  cplug  " + kPlugin + "  (built against C ABI 0.4; host 0.4)\n"));
+              HasSubstr("loaded  cplug  " + kPlugin + "  (built against C ABI 0.5; host 0.5)\n"));
 }
 
 // `--backend cuda` loads the reference CUDA plugin: on a machine without a GPU (CI) the run stops

@@ -36,6 +36,7 @@ bp_api build_table() {
   install_diagnostic_functions(api);
   install_stream_functions(api);
   install_wrapper_functions(api);
+  install_lazy_functions(api);
   return api;
 }
 

@@ -227,7 +227,7 @@ TEST(Logging, WarningsAndNotesReachTheHandler) {
   EXPECT_EQ(log.messages[1].first, BP_LOG_INFO);
   EXPECT_EQ(log.messages[1].second,
             "loaded plugin 'cplug' from sdk/c_api/testing/libc_test_plugin.so (built against C "
-            "ABI 0.4)");
+            "ABI 0.5)");
 }
 
 TEST(Threads, CallsFromManyThreadsAtOnceAgree) {

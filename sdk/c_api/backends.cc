@@ -14,6 +14,7 @@
 #include "sdk/c_api/structs.h"
 #include "sdk/core/allocator.h"
 #include "sdk/dispatch/backend_registry.h"
+#include "sdk/fusion/group_runners.h"
 
 namespace bp::c_api {
 namespace {
@@ -164,6 +165,7 @@ struct BackendState {
   bool builtin_cuda = false;
   std::shared_ptr<DeviceFunctions> functions;
   std::map<uint64_t, KernelRegistration> registrations;
+  RegistrationHandle group_runner;  // bp_fusion_fns.run_group, when the backend has one
 };
 
 // A registration of no backend (add_unowned_registration), with its plugin (0: none).
@@ -206,7 +208,8 @@ BackendState* find_by_type_locked(Registry& r, DeviceType type) {
 // outside the lock (its functions may run the plugin's on_released and unload its library).
 std::shared_ptr<DeviceFunctions> teardown_locked(Registry& r, BackendState& state) {
   for (auto& [id, reg] : state.registrations) r.registration_owner.erase(id);
-  state.registrations.clear();  // undoes each dispatcher registration, then frees its state
+  state.registrations.clear();
+  state.group_runner.reset();  // undoes each dispatcher registration, then frees its state
   const int code = static_cast<int>(state.device_type);
   device_functions[code].store(nullptr, std::memory_order_release);
   set_device_copy_fns(state.device_type, DeviceCopyFns{});
@@ -239,6 +242,11 @@ bp_error* backend_register(const bp_backend_desc* in, bp_backend** out) {
       BP_CHECK(streams.create != nullptr && streams.destroy != nullptr &&
                    streams.synchronize != nullptr && streams.wait != nullptr,
                "bp_stream_fns.create, destroy, synchronize and wait are required");
+    }
+    bp_fusion_fns fusion{};
+    if (desc.fusion != nullptr) {
+      fusion = read_struct(desc.fusion, "bp_fusion_fns");
+      BP_CHECK(fusion.run_group != nullptr, "bp_fusion_fns.run_group is required");
     }
     BP_CHECK(allocator.allocate != nullptr && allocator.deallocate != nullptr,
              "bp_allocator.allocate and bp_allocator.deallocate are required");
@@ -281,6 +289,22 @@ bp_error* backend_register(const bp_backend_desc* in, bp_backend** out) {
       set_allocator(state->device_type, state->functions.get());
       set_device_copy_fns(state->device_type,
                           DeviceCopyFns{&copy_to_host, &copy_from_host, &copy_within_device});
+      if (fusion.run_group != nullptr) {
+        state->group_runner = fusion::register_group_runner(
+            state->device_type, [fusion, label = state->label](std::string_view group_json,
+                                                               absl::Span<const Tensor> buffers) {
+              std::vector<bp_tensor*> handles;
+              handles.reserve(buffers.size());
+              for (const Tensor& t : buffers) handles.push_back(handle_of(t));
+              const std::string text(group_json);
+              bool accepted = false;
+              if (bp_error* err = fusion.run_group(fusion.user_data, text.c_str(), handles.data(),
+                                                   handles.size(), &accepted)) {
+                throw_backend_error(err, label, "run_group (a fused group)");
+              }
+              return accepted;
+            });
+      }
     } catch (...) {
       teardown_locked(r, *state);
       throw;

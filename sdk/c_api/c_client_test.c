@@ -149,7 +149,7 @@ static void test_version(void) {
   CHECK(bp->struct_size >= sizeof(bp_api));
   CHECK(bp->major_version == BP_API_MAJOR);
   CHECK(bp->minor_version == BP_API_MINOR);
-  CHECK(strstr(bp->version_string(), "(C ABI 0.4)") != NULL);
+  CHECK(strstr(bp->version_string(), "(C ABI 0.5)") != NULL);
   CHECK(BP_API_HAS(bp, iter_cast_outputs));
   CHECK(BP_API_HAS(bp, kernel_call_iter));
 }

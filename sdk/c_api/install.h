@@ -18,6 +18,7 @@ void install_plugin_functions(bp_api& api);      // plugins.cc
 void install_diagnostic_functions(bp_api& api);  // logging.cc, debug_checks.cc
 void install_stream_functions(bp_api& api);      // streams.cc
 void install_wrapper_functions(bp_api& api);     // wrapper_keys.cc
+void install_lazy_functions(bp_api& api);        // lazy_scopes.cc
 
 }  // namespace bp::c_api
 

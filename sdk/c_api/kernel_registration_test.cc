@@ -237,8 +237,9 @@ TEST(StructSizes, ALargerDescWithZeroNewFieldsIsAccepted) {
   EXPECT_EQ(error.code(), BP_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(error.message(),
             "bp_backend_desc has struct_size " + std::to_string(sizeof newer) +
-                " but this host (C ABI 0.4) knows " + std::to_string(sizeof(bp_backend_desc)) +
-                " bytes of it, and byte " + std::to_string(offsetof(NewerDesc, newer_field)) +
+                " but this host (C ABI 0." + std::to_string(BP_API_MINOR) + ") knows " +
+                std::to_string(sizeof(bp_backend_desc)) + " bytes of it, and byte " +
+                std::to_string(offsetof(NewerDesc, newer_field)) +
                 " is not zero: the caller sets a field this host does not have (built against "
                 "newer headers?)");
 }

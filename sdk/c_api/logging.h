@@ -1,7 +1,7 @@
 // Where the host's messages go: api->set_log_handler, routed from sdk/core/warning.h.
 //
 //   set_log_handler(my_handler, my_state);   // warnings from ops and notes reach my_handler
-//   log_info("loaded plugin 'npu' from /opt/npu/libnpu.so (C ABI 0.4)");
+//   log_info("loaded plugin 'npu' from /opt/npu/libnpu.so (C ABI 0.5)");
 //   bp::warn("...");                         // reaches my_handler as BP_LOG_WARNING
 //
 // Without a handler, warnings go to stderr (warning.h's default) and notes are dropped.

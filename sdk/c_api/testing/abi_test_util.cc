@@ -119,17 +119,21 @@ std::string error_of(const std::function<void()>& f) {
   return "(no error)";
 }
 
+void use_host_memory_hooks(bp_backend_desc& desc) {
+  static const bp_allocator allocator = {sizeof(bp_allocator), nullptr, 0, &host_allocate,
+                                         &host_deallocate};
+  static const bp_copy_fns copies = {sizeof(bp_copy_fns), nullptr,      &host_to_host,
+                                     &host_from_host,     &host_within, nullptr};
+  desc.allocator = &allocator;
+  desc.copies = &copies;
+}
+
 HostBackend::HostBackend(const char* name, int32_t device_count) {
-  static bp_allocator allocator = {sizeof(bp_allocator), nullptr, 0, &host_allocate,
-                                   &host_deallocate};
-  static bp_copy_fns copies = {sizeof(bp_copy_fns), nullptr,      &host_to_host,
-                               &host_from_host,     &host_within, nullptr};
   bp_backend_desc desc{};
   desc.struct_size = sizeof desc;
   desc.name = name;
   desc.device_count = device_count;
-  desc.allocator = &allocator;
-  desc.copies = &copies;
+  use_host_memory_hooks(desc);
   check(api(), api()->backend_register(&desc, &backend_));
   check(api(), api()->backend_device_type(backend_, &device_type_));
 }

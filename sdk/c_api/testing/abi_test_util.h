@@ -63,6 +63,10 @@ class HostBackend {
   int32_t device_type_ = 0;
 };
 
+// Points desc.allocator and desc.copies at HostBackend's hooks (host RAM, memcpy; static,
+// shared): for tests that register a backend with more than memory (e.g. bp_fusion_fns).
+void use_host_memory_hooks(bp_backend_desc& desc);
+
 // Points desc.allocator and desc.copies at the hooks of a backend that never holds memory
 // (every allocation is NULL, copies do nothing; static, shared): for tests where only the
 // registration matters.

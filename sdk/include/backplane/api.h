@@ -48,7 +48,7 @@ extern "C" {
 #endif
 
 #define BP_API_MAJOR 0
-#define BP_API_MINOR 4
+#define BP_API_MINOR 5
 
 /* Whether the table `api` has the function `field` (it was built with headers that have it). */
 #define BP_API_HAS(api, field) \
@@ -155,7 +155,7 @@ typedef struct bp_api {
   const char* (*error_message)(const bp_error* error);
   void (*error_destroy)(bp_error* error);
 
-  /* "0.1.0 (C ABI 0.4)": static, never freed. */
+  /* "0.1.0 (C ABI 0.5)": static, never freed. */
   const char* (*version_string)(void);
 
   /* ---- Tensors ---------------------------------------------------------------------------
@@ -543,6 +543,26 @@ typedef struct bp_api {
    * registered)", "missing". *out is a STRING value in host memory: release it with
    * value_release. Thread safety: any thread (a snapshot). Errors: NULL pointers. */
   bp_error* (*op_dispatch_table)(const bp_op* op, bp_value* out);
+
+  /* ---- (0.5) Lazy mode: fused pointwise and reduction chains (docs/fusion.md) ---------------
+   * lazy_scope_begin: puts the calling thread in lazy mode until lazy_scope_end. In lazy mode,
+   * op_call records pointwise and reduction ops instead of running them: each call still runs
+   * its op's meta function at once (so a bad call fails where it is made, with eager's error)
+   * and returns a tensor of the right sizes, strides and dtype whose contents are pending. What
+   * was recorded runs, fused into as few passes over memory as the scheduler finds, when a
+   * pending tensor's memory is read (tensor_data, a copy to the host, any kernel), when a call
+   * that is not recorded reads it or writes any tensor, on lazy_materialize, and when the
+   * outermost scope ends. On a plugin backend with bp_fusion_fns (backend.h) each fused group is
+   * offered to the plugin. Scopes nest. Ownership: *out is the caller's until lazy_scope_end.
+   * Thread safety: a scope belongs to the thread that began it. Errors: a NULL out. */
+  bp_error* (*lazy_scope_begin)(bp_lazy_scope** out);
+  /* Runs what the thread recorded if this is its outermost scope, then ends and frees the scope
+   * (also on error). Errors: NULL; a scope that is not this thread's innermost
+   * (BP_ERROR_INVALID_ARGUMENT, nothing changes); the first error of the run. */
+  bp_error* (*lazy_scope_end)(bp_lazy_scope* scope);
+  /* Runs what the calling thread recorded so far (nothing outside lazy mode). Errors: the first
+   * error of the run. */
+  bp_error* (*lazy_materialize)(void);
 } bp_api;
 
 #ifdef __cplusplus

@@ -103,6 +103,22 @@ typedef struct bp_stream_fns {
   bp_error* (*query)(void* user_data, bp_device device, void* stream, bool* idle);
 } bp_stream_fns;
 
+/* (0.5) Fused groups: a backend that compiles a whole chain of pointwise and reduction ops into
+ * one kernel (lazy mode, docs/fusion.md). */
+typedef struct bp_fusion_fns {
+  size_t struct_size;
+  void* user_data; /* passed to run_group */
+  /* Called when lazy mode runs a fused group on one of the backend's devices. `group_json` is the
+   * group's IR (format "backplane.fused_group/1", docs/fusion.md): its nodes (op, kind, scalar
+   * math, index ranges, loads) and its buffers, which are buffers[0..nbuffers) in order: the
+   * tensors the group reads, then the result it must write (last). Set *accepted to true when
+   * the plugin ran the group (the result written, or queued on the device's current stream);
+   * false makes the host run the group op by op through the backend's kernels. Everything is
+   * borrowed for the call. Thread safety: any thread. An error fails the run that offered it. */
+  bp_error* (*run_group)(void* user_data, const char* group_json, bp_tensor* const* buffers,
+                         size_t nbuffers, bool* accepted);
+} bp_fusion_fns;
+
 /* A backend's description. `allocator`, `copies` and `streams` are pointers (not nested structs)
  * so that each struct can grow on its own; the host copies them during backend_register. */
 typedef struct bp_backend_desc {
@@ -122,6 +138,8 @@ typedef struct bp_backend_desc {
   /* (0.1) Optional: stream hooks. NULL: only the default stream, synchronous from the host's
    * view (api->stream_create fails with BP_ERROR_NOT_IMPLEMENTED). */
   const bp_stream_fns* streams;
+  /* (0.5) Optional: takes fused groups. NULL: lazy mode runs them op by op. */
+  const bp_fusion_fns* fusion;
 } bp_backend_desc;
 
 #ifdef __cplusplus

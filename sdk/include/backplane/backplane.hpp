@@ -373,6 +373,41 @@ class Registration {
   bp_registration* registration_ = nullptr;
 };
 
+// Lazy mode on the calling thread while alive (api->lazy_scope_begin, C ABI 0.5): pointwise and
+// reduction calls are recorded and run fused (docs/fusion.md).
+//
+//   {
+//     backplane::LazyScope lazy(api);
+//     Tensor y = gelu.call({arg(add.call({arg(mul.call({arg(x), arg(w)}).tensor(0)), arg(b)})
+//                              .tensor(0))}).tensor(0);     // pending
+//     lazy.end();                                           // runs it; throws its error
+//   }
+//
+// end() ends the scope and throws the run's error (Error); the destructor ends a scope still
+// open and ignores the error, as destructors must. Errors (Error): BP_ERROR_NOT_IMPLEMENTED from
+// a host older than 0.5.
+class LazyScope {
+ public:
+  explicit LazyScope(const bp_api* api) : api_(api) {
+    if (!BP_API_HAS(api, lazy_scope_begin)) {
+      throw Error(BP_ERROR_NOT_IMPLEMENTED, "lazy scopes need a host of C ABI 0.5 or later");
+    }
+    check(api, api->lazy_scope_begin(&scope_));
+  }
+  LazyScope(const LazyScope&) = delete;
+  LazyScope& operator=(const LazyScope&) = delete;
+  ~LazyScope() {
+    if (scope_ != nullptr) {
+      const ErrorHandle ignored(api_, api_->lazy_scope_end(scope_));
+    }
+  }
+  void end() { check(api_, api_->lazy_scope_end(std::exchange(scope_, nullptr))); }
+
+ private:
+  const bp_api* api_;
+  bp_lazy_scope* scope_ = nullptr;
+};
+
 // An iteration plan (iter.h): one built with api->iter_build (destroyed with the object), or the
 // plan the Common key built for a kernel call (borrowed from the host for the call):
 //

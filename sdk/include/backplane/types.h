@@ -111,6 +111,8 @@ typedef struct bp_plugin bp_plugin;
  * destroyed with api->stream_destroy, or a device's default stream (owned by the host, never
  * destroyed). A checked id: using one after it was destroyed gives an error, not a crash. */
 typedef struct bp_stream bp_stream;
+/* (0.5) A lazy-mode scope of one thread (api->lazy_scope_begin / lazy_scope_end). */
+typedef struct bp_lazy_scope bp_lazy_scope;
 
 /* ---- Boxed values ---------------------------------------------------------------------------
  * One argument or result of an op call. A fixed layout (no struct_size): tags are only added.
