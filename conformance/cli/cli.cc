@@ -13,6 +13,7 @@
 #include "conformance/cli/options.h"
 #include "conformance/cli/perf_mode.h"
 #include "conformance/cli/schemas.h"
+#include "conformance/fusion/random_chains.h"
 #include "conformance/io/case_file.h"
 #include "conformance/io/progress.h"
 #include "conformance/io/report.h"
@@ -180,6 +181,13 @@ int run(CliOptions o, const BackendFactories& backends, std::ostream& out, std::
     const size_t n = write_cases(o, tolerances);
     out << "wrote " << n << " cases to " << o.write_cases << "\n";
     return 0;
+  }
+  if (o.fusion_chains > 0) {
+    const std::unique_ptr<Backend> backend = make_backend(o, backends);
+    const RandomChainsReport report =
+        check_random_chains(backend->device(), o.fusion_chains, o.fusion_seed);
+    out << to_string(report) << "\n";
+    return report.mismatches == 0 ? 0 : 1;
   }
   std::optional<PerfRun> perf;
   if (o.perf) perf = prepare_perf_mode(o);

@@ -50,6 +50,11 @@ Ops and schemas:
                             that serves it, why (own kernel, CompositeExplicit/Implicit,
                             backend fallback, fallthrough, missing) and where it was registered;
                             with --backend, after loading that backend
+Fusion:
+  --fusion-chains N         instead of the ops: N random chains of 2-8 pointwise and reduction
+                            ops on the backend, run eagerly and fused in lazy mode, results
+                            compared (docs/fusion.md); fails on any mismatch
+  --fusion-seed S           the chains' seed (default 1)
 Running:
   --isolate                 run each entry (each case of --cases / --replay) in a child
                             process: a crash, a hang or an exit fails its case, not the run;
@@ -112,6 +117,16 @@ std::string user_path(const std::string& path) {
 namespace {
 
 // A whole number of seconds, at least 1 (at most a day); `flag` names the option in errors.
+// A decimal number from `min` to 999,999,999. Errors name the flag and the value.
+int64_t whole_number(const std::string& flag, const std::string& value, int64_t min) {
+  if (value.empty() || value.size() > 9 ||
+      value.find_first_not_of("0123456789") != std::string::npos || std::stoll(value) < min) {
+    throw std::invalid_argument(flag + ": expected a whole number from " + std::to_string(min) +
+                                " to 999999999, got '" + value + "'");
+  }
+  return std::stoll(value);
+}
+
 int positive_seconds(const std::string& flag, const std::string& value) {
   constexpr long kMax = 24 * 3600;
   const std::string message = flag + ": expected a whole number of seconds from 1 to " +
@@ -355,6 +370,10 @@ CliOptions parse_options(const std::vector<std::string>& args) {
       for (std::string& name : split_op_names(flag, next())) o.schema.push_back(std::move(name));
     } else if (flag == "--dispatch-table") {
       o.dispatch_table = next();
+    } else if (flag == "--fusion-chains") {
+      o.fusion_chains = whole_number(flag, next(), 1);
+    } else if (flag == "--fusion-seed") {
+      o.fusion_seed = static_cast<uint64_t>(whole_number(flag, next(), 0));
     } else if (flag == "--list-backends") {
       o.list_backends = true;
     } else if (flag == "--debug-checks") {

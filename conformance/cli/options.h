@@ -4,6 +4,7 @@
 #ifndef BACKPLANE_CONFORMANCE_CLI_OPTIONS_H_
 #define BACKPLANE_CONFORMANCE_CLI_OPTIONS_H_
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,6 +46,10 @@ struct CliOptions {
   std::vector<std::string> schema;
   // --dispatch-table OP: print which kernel serves each dispatch key of OP, and why.
   std::string dispatch_table;
+  // --fusion-chains N: the fusion check (conformance/fusion/random_chains.h) instead of the op
+  // entries: N random chains on the backend, fused against eager; --fusion-seed S picks them.
+  int64_t fusion_chains = 0;
+  uint64_t fusion_seed = 1;
   bool list_backends = false;
   bool list_plugins = false;
   bool debug_checks = false;

@@ -187,6 +187,17 @@ TEST(Cli, PrintsAnOpsDispatchTable) {
   EXPECT_THAT(unknown.err, HasSubstr("operator 'bp::no_such_op' is not defined"));
 }
 
+TEST(Cli, TheFusionCheckRunsRandomChainsOnTheBackend) {
+  const CliRun run = cli({"--fusion-chains", "200", "--fusion-seed", "3"});
+  EXPECT_EQ(run.status, 0) << run.err << run.out;
+  EXPECT_THAT(run.out, ::testing::StartsWith("fusion: 200 chains ("));
+  EXPECT_THAT(run.out, HasSubstr(", 0 mismatches"));
+  const CliRun bad = cli({"--fusion-chains", "0"});
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_THAT(bad.err,
+              HasSubstr("--fusion-chains: expected a whole number from 1 to 999999999, got '0'"));
+}
+
 TEST(Cli, UsageErrorsExitWithTwo) {
   EXPECT_EQ(cli({"--bogus"}).status, 2);
   EXPECT_EQ(cli({"--dtypes", "float33"}).status, 2);
