@@ -11,7 +11,9 @@
 //   - every range factory kernel (arange, linspace, logspace) passes the front end for both
 //     architectures, and each compiles to machine code in float32;
 //   - every scan and normalisation kernel passes the front end for sm_80 and compiles to
-//     machine code for sm_90.
+//     machine code for sm_90;
+//   - every kernel of the fused-group catalogue (fused_group_catalog.h) compiles to machine code
+//     for sm_80 and sm_90.
 // Each test prints its kernel count and compile time.
 #include <algorithm>
 #include <set>
@@ -20,6 +22,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "reference_backend/cuda/fused_group_catalog.h"
 #include "reference_backend/cuda/nvrtc.h"
 #include "reference_backend/cuda/nvrtc_test_support.h"
 #include "reference_backend/cuda/pointwise_ops.h"
@@ -185,6 +188,13 @@ TEST(IndexingCompiles, EveryIndexingKernelCompilesToMachineCode) {
   ASSERT_FALSE(kernels.empty());
   expect_entry_points_compile(kernels, 80, Depth::kFrontEnd, "indexing");
   expect_entry_points_compile(kernels, 90, Depth::kMachineCode, "indexing");
+}
+
+TEST(FusedGroupCompiles, EveryCatalogueKernelCompilesToMachineCodeForSm80AndSm90) {
+  const std::vector<FusedKernel> kernels = fused_catalog_kernels();
+  ASSERT_FALSE(kernels.empty());
+  for (int arch : kArchs)
+    expect_entry_points_compile(kernels, arch, Depth::kMachineCode, "fused groups");
 }
 
 }  // namespace

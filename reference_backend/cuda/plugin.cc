@@ -15,6 +15,7 @@
 #include <string>
 
 #include "reference_backend/cuda/abi.h"
+#include "reference_backend/cuda/fused_group_runner.h"
 #include "reference_backend/cuda/kernels.h"
 #include "reference_backend/cuda/nvrtc.h"
 #include "reference_backend/cuda/plugin_state.h"
@@ -187,6 +188,8 @@ void initialize(bp_plugin_desc* desc) {
   backend.copies = &kCopies;
   backend.on_released = &release_devices;
   backend.streams = &kStreams;
+  // Lazy mode's fused groups: one jitted kernel per group (fused_group_runner.h).
+  backend.fusion = &fusion_fns();
   check(api()->backend_register(&backend, &st->backend));
   check(api()->backend_device_type(st->backend, &st->device_type));
   for (auto& device : st->devices) {

@@ -13,6 +13,7 @@
 //   - Every kernel's registers, spills, stack and shared memory are written as a table
 //     (ptxas_sm<arch>_slice<k>.tsv in the test's undeclared outputs) and summarised in the log.
 //   - No elementwise kernel (pointwise ops, copies, fills, factories) spills registers.
+//   - Every kernel of the fused-group catalogue (fused_group_catalog.h) assembles without spills.
 //   - The vectorised float32 kernels of contiguous pointwise ops load and store 128 bits at a
 //     time (ld.global.v4.f32 / st.global.v4.f32 or an equivalent .v4.b32 / .v2.b64 form).
 // The kernels are cut into kSlices slices per architecture (test cases, spread over the shards).
@@ -29,6 +30,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "reference_backend/cuda/fused_group_catalog.h"
 #include "reference_backend/cuda/nvrtc.h"
 #include "reference_backend/cuda/nvrtc_test_support.h"
 #include "reference_backend/cuda/pointwise_ops.h"
@@ -292,6 +294,31 @@ INSTANTIATE_TEST_SUITE_P(Slices, PtxasResources,
                            return "sm" + std::to_string(std::get<0>(info.param)) + "_slice" +
                                   std::to_string(std::get<1>(info.param));
                          });
+
+TEST(PtxasFusedGroups, EveryCatalogueKernelAssemblesWithoutSpills) {
+  std::vector<Item> items;
+  for (const FusedKernel& k : fused_catalog_kernels()) {
+    items.push_back({"fused", std::nullopt, k.source(), k.entry_name(), 1});
+  }
+  ASSERT_FALSE(items.empty());
+  std::vector<const Item*> pointers;
+  for (const Item& item : items) pointers.push_back(&item);
+  for (int arch : kArchs) {
+    const std::string ptx = ptx_of(pointers, arch, "fused groups");
+    ASSERT_FALSE(ptx.empty());
+    const PtxasRun run = run_ptxas(ptx, arch);
+    ASSERT_TRUE(run.ok) << "ptxas fails on the fused groups for sm_" << arch << ":\n" << run.log;
+    for (const Item& item : items) {
+      const auto f = std::find_if(run.functions.begin(), run.functions.end(),
+                                  [&](const FunctionResources& r) { return r.name == item.entry; });
+      ASSERT_NE(f, run.functions.end()) << item.entry << " is not in ptxas's report";
+      EXPECT_EQ(f->spill_stores + f->spill_loads, 0)
+          << item.entry << " spills for sm_" << arch << ": " << f->registers << " registers";
+      std::cout << "[ptxas] sm_" << arch << " " << item.entry << ": " << f->registers
+                << " registers, " << f->shared_bytes << " bytes of shared memory\n";
+    }
+  }
+}
 
 // A 128-bit global load or store in a PTX function: .v4 of 32-bit or .v2 of 64-bit elements.
 int count_wide(const std::string& ptx, const std::string& op) {
