@@ -80,6 +80,13 @@ int main(void) {
   FIELD(bp_backend_desc, on_released);
   FIELD(bp_backend_desc, streams);
 #endif
+#if LAYOUT_MINOR >= 5
+  FIELD(bp_backend_desc, fusion);
+  STRUCT(bp_fusion_fns);
+  FIELD(bp_fusion_fns, struct_size);
+  FIELD(bp_fusion_fns, user_data);
+  FIELD(bp_fusion_fns, run_group);
+#endif
   STRUCT(bp_iter_config);
   FIELD(bp_iter_config, struct_size);
   FIELD(bp_iter_config, outputs);
@@ -229,6 +236,11 @@ int main(void) {
   FIELD(bp_op_def, meta_user_data);
   FIELD(bp_op_def, cpu_kernel);
   FIELD(bp_op_def, cpu_user_data);
+#endif
+#if LAYOUT_MINOR >= 5
+  FIELD(bp_api, lazy_scope_begin);
+  FIELD(bp_api, lazy_scope_end);
+  FIELD(bp_api, lazy_materialize);
 #endif
   return 0;
 }

@@ -13,7 +13,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # The last commit of each released minor (git log -G'BP_API_MINOR [0-9]' -- sdk/include).
-declare -A release=([0.1]=cd1eabc [0.2]=00cac7f [0.3]=348b246)
+declare -A release=([0.1]=cd1eabc [0.2]=00cac7f [0.3]=348b246 [0.4]=be083bf)
 
 dump() {  # dump <minor> <include dir> [-DLAYOUT_MINOR=N]
   local minor=$1 include=$2
