@@ -30,7 +30,6 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <cstring>
 #include <type_traits>
 #include <vector>
 
@@ -344,7 +343,7 @@ void cascade_sum(const TensorIteratorBase& iter, const Project& project) {
       plan.g.kept.offsets(k, koff.data());
       const R value = project(sums[k - kb]);
       if (same_dtype) {
-        std::memcpy(plan.base[0] + koff[0], &value, sizeof(R));
+        copy_bytes(plan.base[0] + koff[0], &value, sizeof(R));
       } else {
         store_converted(iter.dtype(0), plan.base[0] + koff[0], 0, &value, 1);
       }

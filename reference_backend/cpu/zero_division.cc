@@ -2,7 +2,6 @@
 
 #include <atomic>
 #include <cstdint>
-#include <cstring>
 
 #include "sdk/core/error.h"
 #include "sdk/core/scalar_type.h"
@@ -18,10 +17,10 @@ template <typename Vec>
   typedef uint64_t Piece __attribute__((vector_size(16)));
   const auto raw = mask.raw();
   Piece folded;
-  std::memcpy(&folded, &raw, 16);
+  copy_bytes(&folded, &raw, 16);
   for (int piece = 1; piece < static_cast<int>(sizeof(raw)) / 16; ++piece) {
     Piece next;
-    std::memcpy(&next, reinterpret_cast<const char*>(&raw) + 16 * piece, 16);
+    copy_bytes(&next, reinterpret_cast<const char*>(&raw) + 16 * piece, 16);
     folded |= next;
   }
   return (folded[0] | folded[1]) != 0;
@@ -48,7 +47,7 @@ bool contiguous_contains_zero(const char* p, int64_t n) {
     }
     for (; i < n; ++i) {
       T value;
-      std::memcpy(&value, p + i * static_cast<int64_t>(sizeof(T)), sizeof(T));
+      copy_bytes(&value, p + i * static_cast<int64_t>(sizeof(T)), sizeof(T));
       if (value == 0) {
         found = true;
         return;
@@ -82,7 +81,7 @@ void check_no_zero_divisor(const TensorIteratorBase& iter, int input) {
         }
         for (int64_t i = 0; i < size0; ++i) {
           T value;
-          std::memcpy(&value, row + i * strides[arg], sizeof(T));
+          copy_bytes(&value, row + i * strides[arg], sizeof(T));
           if (value == 0) {
             found_zero.store(true, std::memory_order_relaxed);
             return;

@@ -40,7 +40,6 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <cstring>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -77,18 +76,18 @@ template <typename Op>
 using vec_element_t = typename VecElement<Op>::type;
 
 // ---- Element access: one kind per operand layout ---------------------------------------------
-// Loads and stores go through memcpy: any dtype may sit at any byte offset.
+// Loads and stores go through copy_bytes (vectorized.h): any dtype may sit at any byte offset.
 
 template <typename T>
 struct Contiguous {
   char* ptr;
   [[gnu::always_inline]] T load(int64_t i) const {
     T v;
-    std::memcpy(&v, ptr + i * static_cast<int64_t>(sizeof(T)), sizeof(T));
+    copy_bytes(&v, ptr + i * static_cast<int64_t>(sizeof(T)), sizeof(T));
     return v;
   }
   [[gnu::always_inline]] void store(int64_t i, const T& v) const {
-    std::memcpy(ptr + i * static_cast<int64_t>(sizeof(T)), &v, sizeof(T));
+    copy_bytes(ptr + i * static_cast<int64_t>(sizeof(T)), &v, sizeof(T));
   }
   template <int kWidth, VecIsa kIsa>
   [[gnu::always_inline]] Vectorized<T, kWidth, kIsa> load_vec(int64_t i) const {
@@ -102,11 +101,11 @@ struct Strided {
   int64_t stride;
   [[gnu::always_inline]] T load(int64_t i) const {
     T v;
-    std::memcpy(&v, ptr + i * stride, sizeof(T));
+    copy_bytes(&v, ptr + i * stride, sizeof(T));
     return v;
   }
   [[gnu::always_inline]] void store(int64_t i, const T& v) const {
-    std::memcpy(ptr + i * stride, &v, sizeof(T));
+    copy_bytes(ptr + i * stride, &v, sizeof(T));
   }
 };
 
@@ -116,7 +115,7 @@ struct ContiguousMask {
   char* ptr;
   [[gnu::always_inline]] bool load(int64_t i) const {
     bool v;
-    std::memcpy(&v, ptr + i, 1);
+    copy_bytes(&v, ptr + i, 1);
     return v;
   }
   template <int kWidth, VecIsa kIsa>
@@ -124,7 +123,7 @@ struct ContiguousMask {
     using Vec = Vectorized<E, kWidth, kIsa>;
     typedef uint8_t Bytes __attribute__((vector_size(Vec::size())));
     Bytes bytes;
-    std::memcpy(&bytes, ptr + i, sizeof(bytes));
+    copy_bytes(&bytes, ptr + i, sizeof(bytes));
     return Vec::from_raw(__builtin_convertvector(bytes, typename Vec::Raw));
   }
 };
@@ -176,10 +175,10 @@ template <typename T, int kWidth, VecIsa kIsa>
   typedef Lane Lanes __attribute__((vector_size(kWidth)));
   typedef int8_t Bytes __attribute__((vector_size(kLanes)));
   Lanes lanes;
-  std::memcpy(&lanes, &mask, sizeof(lanes));
+  copy_bytes(&lanes, &mask, sizeof(lanes));
   // -1 (all bits set) narrows to -1: its negation is true's byte.
   const Bytes bytes = -__builtin_convertvector(lanes, Bytes);
-  std::memcpy(out, &bytes, sizeof(bytes));
+  copy_bytes(out, &bytes, sizeof(bytes));
 }
 
 // Whether the kBytes bools at `p` are all false.
@@ -190,7 +189,7 @@ template <int kBytes>
   Word any = 0;
   for (int k = 0; k < kBytes; k += static_cast<int>(sizeof(Word))) {
     Word w;
-    std::memcpy(&w, p + k, sizeof(w));
+    copy_bytes(&w, p + k, sizeof(w));
     any |= w;
   }
   return any == 0;

@@ -27,7 +27,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
@@ -124,7 +123,7 @@ template <typename T, typename Fn>
 template <typename T>
 [[gnu::always_inline]] inline T load(const char* values, int64_t i) {
   T v;
-  std::memcpy(&v, values + i * static_cast<int64_t>(sizeof(T)), sizeof(T));
+  copy_bytes(&v, values + i * static_cast<int64_t>(sizeof(T)), sizeof(T));
   return v;
 }
 

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 
 #include "sdk/core/error.h"
 #include "sdk/iter/vec/cpu_capability.h"
+#include "sdk/iter/vec/vectorized.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -37,8 +37,8 @@ void scalar_tile(char* dst, int64_t dst_stride1, const char* src, int64_t src_st
         const char* s = src + j * kSize;
         for (int64_t i = ib; i < ie; ++i) {
           Element<kSize> e;
-          std::memcpy(&e, s + i * src_stride0, kSize);
-          std::memcpy(d + i * kSize, &e, kSize);
+          copy_bytes(&e, s + i * src_stride0, kSize);
+          copy_bytes(d + i * kSize, &e, kSize);
         }
       }
     }
@@ -77,7 +77,7 @@ typedef float F16 __attribute__((vector_size(64), aligned(4)));
 // a function without the AVX target into one with it.
 template <typename V>
 [[gnu::always_inline]] inline void load(V* v, const char* p) {
-  std::memcpy(v, p, sizeof(V));
+  copy_bytes(v, p, sizeof(V));
 }
 
 // Transposes 8 rows of 8 lanes in place (lanes of any type): pairs of lanes, then pairs of pairs,
@@ -141,7 +141,7 @@ template <typename V>
 
 [[BP_AVX512, gnu::always_inline]] inline void store64(char* p, const void* v, bool streaming) {
   __m512 m;
-  std::memcpy(&m, v, 64);
+  copy_bytes(&m, v, 64);
   if (streaming) {
     _mm512_stream_ps(reinterpret_cast<float*>(p), m);
   } else {
@@ -151,7 +151,7 @@ template <typename V>
 
 [[BP_AVX2, gnu::always_inline]] inline void store32(char* p, const F8& v, bool streaming) {
   __m256 m;
-  std::memcpy(&m, &v, 32);
+  copy_bytes(&m, &v, 32);
   if (streaming) {
     _mm256_stream_ps(reinterpret_cast<float*>(p), m);
   } else {

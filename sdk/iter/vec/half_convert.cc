@@ -1,9 +1,9 @@
 #include "sdk/iter/vec/half_convert.h"
 
-#include <cstring>
 #include <type_traits>
 
 #include "sdk/iter/vec/cpu_capability.h"
+#include "sdk/iter/vec/vectorized.h"
 
 #if defined(__x86_64__)
 #include <cpuid.h>
@@ -113,9 +113,9 @@ template <typename To, typename From>
   // arithmetic, without a second (scalar) definition of it.
   char in[kLanes * From::kBytes] = {};
   char out[kLanes * To::kBytes];
-  std::memcpy(in, src + i * From::kBytes, static_cast<size_t>(n - i) * From::kBytes);
+  copy_bytes(in, src + i * From::kBytes, static_cast<size_t>(n - i) * From::kBytes);
   store8(To(), out, load8(From(), in));
-  std::memcpy(dst + i * To::kBytes, out, static_cast<size_t>(n - i) * To::kBytes);
+  copy_bytes(dst + i * To::kBytes, out, static_cast<size_t>(n - i) * To::kBytes);
 }
 
 #undef BP_AVX2_F16C
@@ -191,9 +191,9 @@ template <typename To, typename From>
   // arithmetic, without a second (scalar) definition of it.
   char in[kLanes * From::kBytes] = {};
   char out[kLanes * To::kBytes];
-  std::memcpy(in, src + i * From::kBytes, static_cast<size_t>(n - i) * From::kBytes);
+  copy_bytes(in, src + i * From::kBytes, static_cast<size_t>(n - i) * From::kBytes);
   store16(To(), out, load16(From(), in));
-  std::memcpy(dst + i * To::kBytes, out, static_cast<size_t>(n - i) * To::kBytes);
+  copy_bytes(dst + i * To::kBytes, out, static_cast<size_t>(n - i) * To::kBytes);
 }
 
 // ---- AVX-512 + AVX512_BF16: bfloat16 stores in one instruction. ----
@@ -226,9 +226,9 @@ template <typename To, typename From>
   if (i == n) return;
   char in[kLanes * From::kBytes] = {};  // the tail, as in convert_avx512
   char out[kLanes * To::kBytes];
-  std::memcpy(in, src + i * From::kBytes, static_cast<size_t>(n - i) * From::kBytes);
+  copy_bytes(in, src + i * From::kBytes, static_cast<size_t>(n - i) * From::kBytes);
   store16(To(), out, load16(From(), in));
-  std::memcpy(dst + i * To::kBytes, out, static_cast<size_t>(n - i) * To::kBytes);
+  copy_bytes(dst + i * To::kBytes, out, static_cast<size_t>(n - i) * To::kBytes);
 }
 
 #pragma GCC diagnostic pop

@@ -44,7 +44,6 @@
 
 #include <bit>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -100,12 +99,12 @@ struct Lanes {
 
   [[gnu::always_inline]] static IRaw bits(Raw x) {
     IRaw i;
-    std::memcpy(&i, &x, sizeof(i));
+    copy_bytes(&i, &x, sizeof(i));
     return i;
   }
   [[gnu::always_inline]] static Raw floats(IRaw i) {
     Raw x;
-    std::memcpy(&x, &i, sizeof(x));
+    copy_bytes(&x, &i, sizeof(x));
     return x;
   }
   // |v| with the sign of s.

@@ -37,7 +37,6 @@
 #define BACKPLANE_SDK_ITER_VEC_VEC_MATH_H_
 
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -156,10 +155,10 @@ template <typename IRaw>
   // of the last piece by shuffles.
   typedef I IRaw16 __attribute__((vector_size(16)));
   IRaw16 folded;
-  std::memcpy(&folded, &d, 16);
+  copy_bytes(&folded, &d, 16);
   for (int piece = 1; piece < static_cast<int>(sizeof(IRaw)) / 16; ++piece) {
     IRaw16 next;
-    std::memcpy(&next, reinterpret_cast<const char*>(&d) + 16 * piece, 16);
+    copy_bytes(&next, reinterpret_cast<const char*>(&d) + 16 * piece, 16);
     folded &= next;
   }
   if constexpr (sizeof(I) == 4) {
@@ -179,7 +178,7 @@ template <typename V>
   typedef I IRaw __attribute__((vector_size(sizeof(T) * V::size())));
   const auto raw = x.raw();
   IRaw bits;
-  std::memcpy(&bits, &raw, sizeof(bits));
+  copy_bytes(&bits, &raw, sizeof(bits));
   return bits & std::numeric_limits<I>::max();
 }
 
@@ -191,7 +190,7 @@ template <typename V>
   using T = typename V::value_type;
   using I = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
   I limit_bits;
-  std::memcpy(&limit_bits, &limit, sizeof(I));
+  copy_bytes(&limit_bits, &limit, sizeof(I));
   // (|x| bits) - (limit bits + 1) is >= 0 where the lane is beyond.
   return any_sign_clear(magnitude_bits(x) - (limit_bits + 1));
 }
