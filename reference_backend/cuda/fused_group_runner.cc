@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "reference_backend/cuda/abi.h"
+#include "reference_backend/cuda/error.h"
 #include "reference_backend/cuda/fused_group.h"
 #include "reference_backend/cuda/fused_group_kernel.h"
 #include "reference_backend/cuda/plugin_state.h"
@@ -37,11 +38,19 @@ bool run(const char* json, bp_tensor* const* buffers, size_t nbuffers) {
   const FusedLaunch launch = plan_fused(*group, data);
   if (launch.blocks == 0) return true;
   const FusedKernel kernel = fused_kernel_of(*group);
-  void* f = device->kernels().get(kernel.entry_name(), [&] {
-    ProgramSource program;
-    program.add_text(kernel.source(), kernel.entry_name());
-    return program;
-  });
+  void* f = nullptr;
+  try {
+    f = device->kernels().get(kernel.entry_name(), [&] {
+      ProgramSource program;
+      program.add_text(kernel.source(), kernel.entry_name());
+      return program;
+    });
+  } catch (const Error&) {
+    // A kernel that cannot be built here (NVRTC rejected it, or the emulated driver has no host
+    // build of this structure) is declined: the host then runs the group op by op, which is
+    // always right. Nothing has been launched yet.
+    return false;
+  }
   device->launch(f, {launch.blocks}, {static_cast<unsigned>(jit::kFusedThreads)}, &launch.args);
   return true;
 }

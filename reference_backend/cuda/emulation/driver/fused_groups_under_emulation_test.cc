@@ -200,5 +200,19 @@ TEST_F(FusedGroupsUnderEmulation, AGroupThePluginDeclinesRunsOpByOp) {
   expect_identical(lazy, eager);
 }
 
+TEST_F(FusedGroupsUnderEmulation, AGroupWithoutAKernelHereRunsOpByOp) {
+  // The plugin accepts this structure, but the emulated driver has no host build of its kernel
+  // (it is not in fused_group_catalog.h): the plugin declines, and the host runs it op by op.
+  const Tensor x = wave({8, 40}, ScalarType::kFloat32, kCudaDevice);
+  const Tensor y = wave({8, 40}, ScalarType::kFloat32, kCudaDevice, 0.5);
+  const auto chain = [&] { return bp::sigmoid(bp::sub(bp::mul(x, y), y)); };
+  const Tensor eager = chain();
+  int64_t launched = 0, offered = 0;
+  const Tensor lazy = lazily(chain, &launched, &offered);
+  EXPECT_EQ(offered, 0);
+  EXPECT_EQ(launched, 3);  // mul, sub, sigmoid
+  expect_identical(lazy, eager);
+}
+
 }  // namespace
 }  // namespace bp::emulated_cuda
