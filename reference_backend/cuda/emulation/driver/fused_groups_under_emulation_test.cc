@@ -108,6 +108,18 @@ class FusedGroupsUnderEmulation : public ::testing::Test {
     return result;
   }
 
+  // Runs `chain` eagerly, then lazily: expects `offered` groups taken by the plugin, `launched`
+  // kernel launches, and eager's result bit for bit.
+  template <typename Chain>
+  void expect_lazy_is_eager(Chain chain, int64_t offered, int64_t launched) {
+    const Tensor eager = chain();
+    int64_t actually_launched = 0, actually_offered = 0;
+    const Tensor lazy = lazily(chain, &actually_launched, &actually_offered);
+    EXPECT_EQ(actually_offered, offered);
+    EXPECT_EQ(actually_launched, launched);
+    expect_identical(lazy, eager);
+  }
+
   const bp_api* api_ = bp_get_api();
   bp_plugin* plugin_ = nullptr;
   void (*counters_)(bp_emulated_cuda_counters*) = nullptr;
@@ -143,13 +155,8 @@ TEST_F(FusedGroupsUnderEmulation, ExpOfShiftedRowsSummedIsOneLaunchAndMatchesEag
 
 TEST_F(FusedGroupsUnderEmulation, ExpOfShiftedRowsIsOneLaunchAndMatchesEagerBitForBit) {
   const Tensor x = wave({64, 96}, ScalarType::kFloat32, kCudaDevice);
-  const auto chain = [&] { return bp::exp(bp::sub(x, bp::amax(x, {-1}, true))); };
-  const Tensor eager = chain();
-  int64_t launched = 0, offered = 0;
-  const Tensor fused = lazily(chain, &launched, &offered);
-  EXPECT_EQ(offered, 1);
-  EXPECT_EQ(launched, 1);
-  expect_identical(fused, eager);
+  expect_lazy_is_eager([&] { return bp::exp(bp::sub(x, bp::amax(x, {-1}, true))); },
+                       /*offered=*/1, /*launched=*/1);
 }
 
 TEST_F(FusedGroupsUnderEmulation, Float16MixedDtypeAndMeanChainsAreOneLaunchEach) {
@@ -179,13 +186,7 @@ TEST_F(FusedGroupsUnderEmulation, Float16MixedDtypeAndMeanChainsAreOneLaunchEach
 
 TEST_F(FusedGroupsUnderEmulation, ANumberInTheChainIsPassedByValue) {
   const Tensor x = wave({64, 96}, ScalarType::kFloat32, kCudaDevice);
-  const auto chain = [&] { return bp::exp(bp::mul(x, 0.5)); };
-  const Tensor eager = chain();
-  int64_t launched = 0, offered = 0;
-  const Tensor fused = lazily(chain, &launched, &offered);
-  EXPECT_EQ(offered, 1);
-  EXPECT_EQ(launched, 1);
-  expect_identical(fused, eager);
+  expect_lazy_is_eager([&] { return bp::exp(bp::mul(x, 0.5)); }, /*offered=*/1, /*launched=*/1);
 }
 
 TEST_F(FusedGroupsUnderEmulation, AGroupThePluginDeclinesRunsOpByOp) {
@@ -205,13 +206,8 @@ TEST_F(FusedGroupsUnderEmulation, AGroupWithoutAKernelHereRunsOpByOp) {
   // (it is not in fused_group_catalog.h): the plugin declines, and the host runs it op by op.
   const Tensor x = wave({8, 40}, ScalarType::kFloat32, kCudaDevice);
   const Tensor y = wave({8, 40}, ScalarType::kFloat32, kCudaDevice, 0.5);
-  const auto chain = [&] { return bp::sigmoid(bp::sub(bp::mul(x, y), y)); };
-  const Tensor eager = chain();
-  int64_t launched = 0, offered = 0;
-  const Tensor lazy = lazily(chain, &launched, &offered);
-  EXPECT_EQ(offered, 0);
-  EXPECT_EQ(launched, 3);  // mul, sub, sigmoid
-  expect_identical(lazy, eager);
+  expect_lazy_is_eager([&] { return bp::sigmoid(bp::sub(bp::mul(x, y), y)); }, /*offered=*/0,
+                       /*launched=*/3);  // mul, sub, sigmoid
 }
 
 }  // namespace
