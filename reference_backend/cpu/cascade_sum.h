@@ -53,9 +53,57 @@ inline constexpr int kOperands = 2;       // the output and the input
 template <typename A>
 inline constexpr bool kVectorizable = std::is_arithmetic_v<A> && !std::is_same_v<A, bool>;
 
+// 64 bytes of A as 64 / kPieceBytes vectors of kPieceBytes. GCC 12 keeps a 64-byte vector
+// extension in registers only in AVX-512 code: on the AVX2 and baseline paths it moved each of a
+// leaf's four accumulators through the stack in 16-byte pieces on every add, and a sum over rows
+// of 4096 floats took 2.0x PyTorch's time on Zen 3. Separate vectors of the path's width stay in
+// registers. The lanes, their adds and the order of reduce_add's halving are those of the 64-byte
+// vector, so every path gives the same bits.
+template <typename A, int kPieceBytes, VecIsa kIsa>
+struct Vector64 {
+  using Piece = Vectorized<A, kPieceBytes, kIsa>;
+  static constexpr int kPieces = 64 / kPieceBytes;
+  static constexpr int size() { return 64 / static_cast<int>(sizeof(A)); }
+
+  Vector64() = default;
+  [[gnu::always_inline]] explicit Vector64(A value) {
+    for (Piece& p : piece) p = Piece(value);
+  }
+  [[gnu::always_inline]] static Vector64 loadu(const A* v) {
+    Vector64 r;
+    for (int j = 0; j < kPieces; ++j) r.piece[j] = Piece::loadu(v + j * Piece::size());
+    return r;
+  }
+  // The first `count` (< size()) elements; the other lanes are 0.
+  [[gnu::always_inline]] static Vector64 loadu(const A* v, int64_t count) {
+    Vector64 r(A(0));
+    for (int j = 0; j < kPieces && count > 0; ++j, count -= Piece::size()) {
+      r.piece[j] = count >= Piece::size() ? Piece::loadu(v + j * Piece::size())
+                                          : Piece::loadu(v + j * Piece::size(), count);
+    }
+    return r;
+  }
+  [[gnu::always_inline]] friend Vector64 operator+(Vector64 a, const Vector64& b) {
+    for (int j = 0; j < kPieces; ++j) a.piece[j] = a.piece[j] + b.piece[j];
+    return a;
+  }
+  [[gnu::always_inline]] Vector64& operator+=(const Vector64& b) { return *this = *this + b; }
+  // The low half plus the high half, down to one piece, then its own halving: reduce_add's order
+  // on a 64-byte vector.
+  [[gnu::always_inline]] friend A reduce_add(Vector64 a) {
+    for (int n = kPieces / 2; n >= 1; n /= 2) {
+      for (int j = 0; j < n; ++j) a.piece[j] = a.piece[j] + a.piece[j + n];
+    }
+    return reduce_add(a.piece[0]);
+  }
+
+  Piece piece[kPieces];
+};
+
 // The vector a leaf's partial sum stays in until the end (its lanes are added last): 64 bytes on
 // every ISA, so that results do not depend on it (sums compare nothing, so 64-byte vectors are
-// plain vector adds everywhere, see cpu_capability.h); A itself where A has no vectors (complex).
+// plain vector adds everywhere, see cpu_capability.h), in pieces of the path's width below
+// AVX-512 (Vector64); A itself where A has no vectors (complex).
 template <typename A, typename Width>
 struct PartialOf {
   using type = A;
@@ -63,7 +111,7 @@ struct PartialOf {
 template <typename A, typename Width>
 requires kVectorizable<A>
 struct PartialOf<A, Width> {
-  using type = Vectorized<A, 64, Width::isa>;
+  using type = Vector64<A, Width::isa == VecIsa::kAvx512 ? 64 : Width::value, Width::isa>;
 };
 template <typename A, typename Width>
 using Partial = typename PartialOf<A, Width>::type;
