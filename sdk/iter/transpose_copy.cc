@@ -17,6 +17,11 @@
 namespace bp {
 namespace {
 
+// Destination rows a vector kernel's bands cover at once (see transpose_copy_tile); a multiple of
+// every kernel's step along j. 1024 measured best on Zen 3 (4000 x 4000 floats: 0.46 of memcpy's
+// speed unblocked, 0.49 at 512, 0.60 at 1024, 0.58 at 2048).
+constexpr int64_t kBlockCols = 1024;
+
 template <int kBytes>
 struct Element {
   char bytes[kBytes];
@@ -243,24 +248,29 @@ void transpose_copy_tile(int64_t esize, char* dst, int64_t dst_stride1, const ch
                          int64_t src_stride0, int64_t size0, int64_t size1, bool streaming) {
   int64_t i_end = 0, j_end = 0;  // the part done by a vector kernel
 #if defined(__x86_64__)
+  using Kernel = void (*)(char*, int64_t, const char*, int64_t, int64_t, int64_t, bool);
+  Kernel kernel = nullptr;
+  int64_t rows = 0, cols = 0;  // the kernel's steps along i and j
   const CpuCapability cap = cpu_capability();
   if (esize == 4 && cap == CpuCapability::kAvx512) {
-    i_end = size0 - size0 % 16;
-    j_end = size1 - size1 % 16;
-    if (i_end > 0 && j_end > 0) {
-      tile4_avx512(dst, dst_stride1, src, src_stride0, i_end, j_end, streaming);
-    }
+    kernel = tile4_avx512, rows = 16, cols = 16;
   } else if (esize == 4 && cap == CpuCapability::kAvx2) {
-    i_end = size0 - size0 % 16;
-    j_end = size1 - size1 % 8;
-    if (i_end > 0 && j_end > 0) {
-      tile4_avx2(dst, dst_stride1, src, src_stride0, i_end, j_end, streaming);
-    }
+    kernel = tile4_avx2, rows = 16, cols = 8;
   } else if (esize == 8 && cap == CpuCapability::kAvx512) {
-    i_end = size0 - size0 % 8;
-    j_end = size1 - size1 % 8;
-    if (i_end > 0 && j_end > 0) {
-      tile8_avx512(dst, dst_stride1, src, src_stride0, i_end, j_end, streaming);
+    kernel = tile8_avx512, rows = 8, cols = 8;
+  }
+  if (kernel) {
+    i_end = size0 - size0 % rows;
+    j_end = size1 - size1 % cols;
+  }
+  if (i_end > 0 && j_end > 0) {
+    // Blocks of kBlockCols destination rows: a band of source rows writes one line into each
+    // destination row of its block, and a destination row of more than a page is a page of its
+    // own, so the block keeps the pages a band writes within the TLB's reach. Bands along the
+    // whole of a 4000 x 4000 float matrix (4000 pages) took 1.6x the time of these.
+    for (int64_t jb = 0; jb < j_end; jb += kBlockCols) {
+      kernel(dst + jb * dst_stride1, dst_stride1, src + jb * esize, src_stride0, i_end,
+             std::min(kBlockCols, j_end - jb), streaming);
     }
   }
 #else

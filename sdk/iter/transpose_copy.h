@@ -8,8 +8,9 @@
 //
 // 4-byte elements (and 8-byte ones with AVX-512) move through in-register transposes of 16x16 /
 // 8x8 blocks, compiled for the CPU's ISA and picked at run time (cpu_capability.h); a band of
-// source rows is read along its whole length, so every cache line is read once, in order, and
-// written once, whole. Other element sizes and the baseline ISA use a blocked scalar loop. With
+// source rows is read in order across a block of 1024 columns, so every cache line is read once
+// and written once, whole, and the destination rows a band writes stay within the TLB's reach.
+// Other element sizes and the baseline ISA use a blocked scalar loop. With
 // `streaming`, whole destination lines are written with non-temporal stores: for destinations
 // much larger than the caches, which then need no read-for-ownership and do not evict the source
 // (see kStreamingBytes).

@@ -74,6 +74,21 @@ TEST(TransposeCopyTile, EveryElementSizeShapeAndInstructionSetMatchesTheNaiveCop
   set_cpu_capability(detected);
 }
 
+TEST(TransposeCopyTile, TilesWiderThanAColumnBlockMatchTheNaiveCopy) {
+  // The vector kernels run in blocks of 1024 columns: two whole blocks, a part of one that ends
+  // at a kernel step, and a scalar tail past it.
+  const CpuCapability detected = detected_cpu_capability();
+  for (CpuCapability c : {CpuCapability::kDefault, CpuCapability::kAvx2, CpuCapability::kAvx512}) {
+    if (c > detected) continue;
+    set_cpu_capability(c);
+    for (int64_t esize : {4, 8}) {
+      expect_transposed(esize, 33, 2 * 1024 + 16 + 3, 2 * 1024 + 16 + 3, 33, /*streaming=*/false);
+      expect_transposed(esize, 32, 2 * 1024 + 16, 2 * 1024 + 16, 32, /*streaming=*/true);
+    }
+  }
+  set_cpu_capability(detected);
+}
+
 TEST(TransposeCopyTile, StreamsWholeAlignedLinesOfLargeTiles) {
   // Rows of 64 floats (256 bytes): every destination line is aligned, so the vector kernels
   // take the non-temporal path throughout.
