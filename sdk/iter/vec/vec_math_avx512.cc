@@ -8,6 +8,7 @@
 // Measured on Zen 4, 1e6 floats in [-5, 5), one thread, out of place (2026-11-28; docs/design/
 // iter.md): exp 0.8x SLEEF's u10 time and 0.6-0.8x libmvec's; sigmoid 0.7x of 1 / (1 + SLEEF's
 // exp), and 0.9x libmvec's bare exp loop.
+#include "sdk/iter/vec/vec_exp.h"
 #include "sdk/iter/vec/vec_math.h"
 
 #if defined(__x86_64__)
@@ -30,15 +31,16 @@ namespace {
 // e^-104 and to inf above FLT_MAX. 0.89 ulp at most over every float (measured once;
 // vec_math_test checks a sample).
 [[gnu::target("avx512f"), gnu::always_inline]] inline __m512 exp_in_range(__m512 x) {
-  const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)),
+  using namespace ::bp::vec_math::vec_exp_detail;
+  const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(kLog2e)),
                                         _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693145751953125f), x);
-  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(1.428606765330187045e-06f), r);
-  __m512 p = _mm512_set1_ps(1.381830196e-03f);
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.368532173e-03f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.166829214e-02f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.666652262e-01f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.999999404e-01f));
+  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(kLn2High), x);
+  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(kLn2Low), r);
+  __m512 p = _mm512_set1_ps(kExpFit[0]);
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(kExpFit[1]));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(kExpFit[2]));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(kExpFit[3]));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(kExpFit[4]));
   p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
   p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
   return _mm512_scalef_ps(p, n);
