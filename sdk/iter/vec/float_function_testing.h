@@ -11,13 +11,17 @@
 #define BACKPLANE_SDK_ITER_VEC_FLOAT_FUNCTION_TESTING_H_
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "gtest/gtest.h"
 #include "sdk/iter/vec/cpu_capability.h"
 #include "sdk/iter/vec/vectorized.h"
 
@@ -89,6 +93,41 @@ inline void print(const std::map<std::string, Worst>& worst) {
   for (const auto& [name, w] : worst) {
     std::printf("%-20s max error %.3f ulp at %.9g\n", name.c_str(), w.ulps, w.x);
   }
+}
+
+// Function of x (padded) at 32 and 64 bytes gives the bits it gives at 16, on every ISA
+// (Function::kName names it in failures).
+template <typename Function>
+void expect_the_same_bits_at_every_width(std::vector<float> x) {
+  pad(x);
+  std::vector<float> narrowest;
+  on_every_isa_and_width<Function>(
+      x, [&](const std::vector<float>& y, CpuCapability isa, int width) {
+        if (width == 16) {
+          narrowest = y;
+          return;
+        }
+        int failures = 0;
+        for (size_t i = 0; i < x.size(); ++i) {
+          if (std::bit_cast<uint32_t>(y[i]) != std::bit_cast<uint32_t>(narrowest[i]) &&
+              ++failures <= 10) {
+            ADD_FAILURE() << where(isa, width) << ": " << Function::kName << "(" << x[i]
+                          << ") = " << y[i] << ", with 16 bytes " << narrowest[i];
+          }
+        }
+      });
+}
+
+// 0, -0, inf, -inf, NaN, -NaN, the smallest subnormal and the largest float of both signs (in
+// that order), then `last`, padded: the special values' inputs.
+inline std::vector<float> special_floats(float last) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float denorm = std::numeric_limits<float>::denorm_min();
+  const float max = std::numeric_limits<float>::max();
+  std::vector<float> x = {0.0f, -0.0f, inf, -inf, nan, -nan, denorm, -denorm, max, -max, last};
+  pad(x);
+  return x;
 }
 
 }  // namespace bp::float_testing

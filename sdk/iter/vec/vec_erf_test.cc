@@ -18,6 +18,7 @@
 namespace bp {
 namespace {
 
+using float_testing::expect_the_same_bits_at_every_width;
 using float_testing::pad;
 using float_testing::print;
 using float_testing::ulp_at;
@@ -28,6 +29,7 @@ using vec_math::erf_float;
 
 // erf_float, as on_every_isa_and_width takes a function.
 struct ErfFloat {
+  static constexpr const char* kName = "erf_float";
   template <typename V>
   [[gnu::always_inline]] V operator()(V x) const {
     return erf_float(x);
@@ -131,22 +133,7 @@ TEST(VecErf, EveryWidthGivesTheSameBits) {
     x.push_back(v);
     x.push_back(-v);
   }
-  pad(x);
-  std::vector<float> narrowest;
-  on_every_isa_and_width(x, [&](const std::vector<float>& y, CpuCapability isa, int width) {
-    if (width == 16) {
-      narrowest = y;
-      return;
-    }
-    int failures = 0;
-    for (size_t i = 0; i < x.size(); ++i) {
-      if (std::bit_cast<uint32_t>(y[i]) != std::bit_cast<uint32_t>(narrowest[i]) &&
-          ++failures <= 10) {
-        ADD_FAILURE() << where(isa, width) << ": erf_float(" << x[i] << ") = " << y[i]
-                      << ", with 16 bytes " << narrowest[i];
-      }
-    }
-  });
+  expect_the_same_bits_at_every_width<ErfFloat>(x);
 }
 
 // Floats whose bit patterns are multiples of `stride`, from 0 to 4.5 (erf_float gives 1 from

@@ -17,8 +17,10 @@
 namespace bp {
 namespace {
 
+using float_testing::expect_the_same_bits_at_every_width;
 using float_testing::pad;
 using float_testing::print;
+using float_testing::special_floats;
 using float_testing::ulp_at;
 using float_testing::ulps;
 using float_testing::where;
@@ -64,10 +66,11 @@ void on_every_isa_and_width(const std::vector<float>& x, const Check& check) {
 long double exp_long_double(float x) { return std::exp(static_cast<long double>(x)); }
 long double tanh_long_double(float x) { return std::tanh(static_cast<long double>(x)); }
 // sigmoid_float's result: 0 where n = round(x log2e) (x times the float kLog2e, rounded once) is
-// below -126, else the exact value.
-long double sigmoid_long_double(float x) {
-  if (static_cast<long double>(x) * vec_math::vec_exp_detail::kLog2e < -126.5L) return 0;
-  const long double e = std::exp(-std::fabs(static_cast<long double>(x)));
+// below -126, else the exact value (in Real).
+template <typename Real>
+Real sigmoid_exact(float x) {
+  if (static_cast<Real>(x) * vec_math::vec_exp_detail::kLog2e < Real(-126.5)) return 0;
+  const Real e = std::exp(-std::fabs(static_cast<Real>(x)));
   return x >= 0 ? 1 / (1 + e) : e / (1 + e);
 }
 // Without FMA (the baseline ISA) x log2e is rounded before n is: a few floats next to
@@ -126,11 +129,7 @@ TEST(VecExp, IsWithinTheBoundOnADenseSweepAndAtTheEndsOfTheRange) {
 
 TEST(VecExp, GivesTheSpecialValues) {
   const float inf = std::numeric_limits<float>::infinity();
-  const float nan = std::numeric_limits<float>::quiet_NaN();
-  const float denorm = std::numeric_limits<float>::denorm_min();
-  const float max = std::numeric_limits<float>::max();
-  std::vector<float> x = {0.0f, -0.0f, inf, -inf, nan, -nan, denorm, -denorm, max, -max, 1e-30f};
-  pad(x);
+  const std::vector<float> x = special_floats(1e-30f);
   on_every_isa_and_width(x, [&](const std::vector<float>& y, CpuCapability isa, int width) {
     SCOPED_TRACE(where(isa, width));
     EXPECT_EQ(y[0], 1.0f);
@@ -151,22 +150,7 @@ TEST(VecExp, GivesTheSpecialValues) {
 TEST(VecExp, EveryWidthGivesTheSameBits) {
   std::vector<float> x;
   for (int i = -110000; i <= 100000; ++i) x.push_back(static_cast<float>(i) * 1e-3f);
-  pad(x);
-  std::vector<float> narrowest;
-  on_every_isa_and_width(x, [&](const std::vector<float>& y, CpuCapability isa, int width) {
-    if (width == 16) {
-      narrowest = y;
-      return;
-    }
-    int failures = 0;
-    for (size_t i = 0; i < x.size(); ++i) {
-      if (std::bit_cast<uint32_t>(y[i]) != std::bit_cast<uint32_t>(narrowest[i]) &&
-          ++failures <= 10) {
-        ADD_FAILURE() << where(isa, width) << ": exp_float(" << x[i] << ") = " << y[i]
-                      << ", with 16 bytes " << narrowest[i];
-      }
-    }
-  });
+  expect_the_same_bits_at_every_width<ExpFloat>(x);
 }
 
 // The floats of both signs whose magnitudes' bit patterns are `begin`, `begin` + `stride`, ...
@@ -178,6 +162,22 @@ std::vector<float> floats_of_both_signs(uint32_t begin, uint32_t end, uint32_t s
     x.push_back(-std::bit_cast<float>(bits));
   }
   return x;
+}
+
+// Every float up to `last` in magnitude but those `skip` names, in blocks, against `reference`
+// (double: a tenth of long double's time); prints the largest errors. Minutes.
+template <typename Function, typename Reference>
+void check_every_float_up_to(float last, const Reference& reference,
+                             bool (*skip)(float) = nullptr) {
+  const uint32_t last_bits = std::bit_cast<uint32_t>(last);
+  constexpr uint32_t kBlock = 1 << 21;
+  std::map<std::string, Worst> worst;
+  for (uint32_t begin = 0; begin <= last_bits; begin += kBlock) {
+    std::vector<float> x = floats_of_both_signs(begin, std::min(last_bits, begin + kBlock - 1), 1);
+    if (skip != nullptr) x.erase(std::remove_if(x.begin(), x.end(), skip), x.end());
+    check_bound<Function>(std::move(x), reference, worst);
+  }
+  print(worst);
 }
 
 // 11 million floats (every 199th) of the 2.2 billion within 105: a few seconds.
@@ -193,15 +193,8 @@ TEST(VecExp, EveryHundredNinetyNinthFloatIsWithinTheBound) {
 //   bazel run --config=ci //sdk/iter/vec:vec_exp_test -- --gtest_also_run_disabled_tests
 //       --gtest_filter='*EveryFloat*'
 TEST(VecExp, DISABLED_EveryFloatIsWithinTheBound) {
-  const uint32_t last = std::bit_cast<uint32_t>(105.0f);
-  constexpr uint32_t kBlock = 1 << 21;
-  std::map<std::string, Worst> worst;
-  for (uint32_t begin = 0; begin <= last; begin += kBlock) {
-    check_bound(
-        floats_of_both_signs(begin, std::min(last, begin + kBlock - 1), 1),
-        [](float v) { return std::exp(static_cast<double>(v)); }, worst);
-  }
-  print(worst);
+  check_every_float_up_to<ExpFloat>(105.0f,
+                                    [](float v) { return std::exp(static_cast<double>(v)); });
 }
 
 // Every float above 105 gives inf, below -105 0: a sample of every binade.
@@ -235,12 +228,8 @@ TEST(VecTanh, IsWithinTheBoundOnADenseSweep) {
 }
 
 TEST(VecTanh, GivesTheSpecialValues) {
-  const float inf = std::numeric_limits<float>::infinity();
-  const float nan = std::numeric_limits<float>::quiet_NaN();
   const float denorm = std::numeric_limits<float>::denorm_min();
-  const float max = std::numeric_limits<float>::max();
-  std::vector<float> x = {0.0f, -0.0f, inf, -inf, nan, -nan, denorm, -denorm, max, -max, 50.0f};
-  pad(x);
+  const std::vector<float> x = special_floats(50.0f);
   on_every_isa_and_width<TanhFloat>(
       x, [&](const std::vector<float>& y, CpuCapability isa, int width) {
         SCOPED_TRACE(where(isa, width));
@@ -270,15 +259,8 @@ TEST(VecTanh, EveryHundredNinetyNinthFloatIsWithinTheBound) {
 //   bazel run --config=ci //sdk/iter/vec:vec_exp_test -- --gtest_also_run_disabled_tests
 //       --gtest_filter='*EveryFloat*'
 TEST(VecTanh, DISABLED_EveryFloatIsWithinTheBound) {
-  const uint32_t last = std::bit_cast<uint32_t>(10.0f);
-  constexpr uint32_t kBlock = 1 << 21;
-  std::map<std::string, Worst> worst;
-  for (uint32_t begin = 0; begin <= last; begin += kBlock) {
-    check_bound<TanhFloat>(
-        floats_of_both_signs(begin, std::min(last, begin + kBlock - 1), 1),
-        [](float v) { return std::tanh(static_cast<double>(v)); }, worst);
-  }
-  print(worst);
+  check_every_float_up_to<TanhFloat>(10.0f,
+                                     [](float v) { return std::tanh(static_cast<double>(v)); });
 }
 
 TEST(VecSigmoid, IsWithinTheBoundOnADenseSweepAndAtTheEndsOfTheRange) {
@@ -292,17 +274,12 @@ TEST(VecSigmoid, IsWithinTheBoundOnADenseSweepAndAtTheEndsOfTheRange) {
     for (int i = 0; i < 128; ++i, v = std::nextafter(v, 200.0f)) x.push_back(v);
   }
   std::map<std::string, Worst> worst;
-  check_bound<SigmoidFloat>(without_sigmoid_threshold(x), sigmoid_long_double, worst);
+  check_bound<SigmoidFloat>(without_sigmoid_threshold(x), sigmoid_exact<long double>, worst);
   print(worst);
 }
 
 TEST(VecSigmoid, GivesTheSpecialValues) {
-  const float inf = std::numeric_limits<float>::infinity();
-  const float nan = std::numeric_limits<float>::quiet_NaN();
-  const float denorm = std::numeric_limits<float>::denorm_min();
-  const float max = std::numeric_limits<float>::max();
-  std::vector<float> x = {0.0f, -0.0f, inf, -inf, nan, -nan, denorm, -denorm, max, -max, -87.69f};
-  pad(x);
+  const std::vector<float> x = special_floats(-87.69f);
   on_every_isa_and_width<SigmoidFloat>(
       x, [&](const std::vector<float>& y, CpuCapability isa, int width) {
         SCOPED_TRACE(where(isa, width));
@@ -323,23 +300,7 @@ TEST(VecSigmoid, GivesTheSpecialValues) {
 TEST(VecSigmoid, EveryWidthGivesTheSameBits) {
   std::vector<float> x;
   for (int i = -110000; i <= 110000; ++i) x.push_back(static_cast<float>(i) * 1e-3f);
-  pad(x);
-  std::vector<float> narrowest;
-  on_every_isa_and_width<SigmoidFloat>(
-      x, [&](const std::vector<float>& y, CpuCapability isa, int width) {
-        if (width == 16) {
-          narrowest = y;
-          return;
-        }
-        int failures = 0;
-        for (size_t i = 0; i < x.size(); ++i) {
-          if (std::bit_cast<uint32_t>(y[i]) != std::bit_cast<uint32_t>(narrowest[i]) &&
-              ++failures <= 10) {
-            ADD_FAILURE() << where(isa, width) << ": sigmoid_float(" << x[i] << ") = " << y[i]
-                          << ", with 16 bytes " << narrowest[i];
-          }
-        }
-      });
+  expect_the_same_bits_at_every_width<SigmoidFloat>(x);
 }
 
 // 11 million floats (every 199th) of both signs up to 105: seconds.
@@ -347,7 +308,7 @@ TEST(VecSigmoid, EveryHundredNinetyNinthFloatIsWithinTheBound) {
   std::map<std::string, Worst> worst;
   check_bound<SigmoidFloat>(
       without_sigmoid_threshold(floats_of_both_signs(0, std::bit_cast<uint32_t>(105.0f), 199)),
-      sigmoid_long_double, worst);
+      sigmoid_exact<long double>, worst);
   print(worst);
 }
 
@@ -356,21 +317,7 @@ TEST(VecSigmoid, EveryHundredNinetyNinthFloatIsWithinTheBound) {
 //   bazel run --config=ci //sdk/iter/vec:vec_exp_test -- --gtest_also_run_disabled_tests
 //       --gtest_filter='*EveryFloat*'
 TEST(VecSigmoid, DISABLED_EveryFloatIsWithinTheBound) {
-  const uint32_t last = std::bit_cast<uint32_t>(105.0f);
-  constexpr uint32_t kBlock = 1 << 21;
-  std::map<std::string, Worst> worst;
-  for (uint32_t begin = 0; begin <= last; begin += kBlock) {
-    check_bound<SigmoidFloat>(
-        without_sigmoid_threshold(
-            floats_of_both_signs(begin, std::min(last, begin + kBlock - 1), 1)),
-        [](float v) -> double {
-          if (static_cast<double>(v) * vec_math::vec_exp_detail::kLog2e < -126.5) return 0;
-          const double e = std::exp(-std::fabs(static_cast<double>(v)));
-          return v >= 0 ? 1 / (1 + e) : e / (1 + e);
-        },
-        worst);
-  }
-  print(worst);
+  check_every_float_up_to<SigmoidFloat>(105.0f, sigmoid_exact<double>, near_sigmoid_threshold);
 }
 
 }  // namespace
