@@ -318,6 +318,16 @@ void run_reduction(const TensorIteratorBase& iter, const Reducer& red, bool cont
         }
         return;
       }
+      if (g.kept.sizes.size() <= 1 && g.reduced.sizes.size() <= 1 && rb == 0 && re == num_reduced) {
+        // Whole rows along one reduced dim, one kept dim (a reduction over the last dim): the
+        // rows are one stride apart. Offsets per output cost as much as a row of 256 floats.
+        const int64_t row_stride = g.kept.stride0(in), stride = g.reduced.stride0(in);
+        const char* row = base[in] + kb * row_stride;
+        for (int64_t k = kb; k < ke; ++k, row += row_stride) {
+          red.template inner<kIsaWidth>(acc[k - kb], row, stride, num_reduced, 0);
+        }
+        return;
+      }
       for (int64_t k = kb; k < ke; ++k) {
         g.kept.offsets(k, koff.data());
         for (int64_t r = rb; r < re;) {
@@ -334,6 +344,18 @@ void run_reduction(const TensorIteratorBase& iter, const Reducer& red, bool cont
   auto finish = [&](int64_t kb, int64_t ke, const acc_t* acc) {
     StrideVector koff(nt);
     PtrVector out(nout);
+    if (g.kept.sizes.size() <= 1) {  // outputs one stride apart
+      StrideVector step(nout);
+      for (int o = 0; o < nout; ++o) {
+        step[o] = g.kept.stride0(o);
+        out[o] = base[o] + kb * step[o];
+      }
+      for (int64_t k = kb; k < ke; ++k) {
+        red.store(out.data(), acc[k - kb]);
+        for (int o = 0; o < nout; ++o) out[o] += step[o];
+      }
+      return;
+    }
     for (int64_t k = kb; k < ke; ++k) {
       g.kept.offsets(k, koff.data());
       for (int o = 0; o < nout; ++o) out[o] = base[o] + koff[o];
