@@ -277,6 +277,16 @@ template <typename A, typename Width>
     cascade.add(leaf_sum(v + i, std::min(kStep, n - i), width));
 }
 
+// The sum of the n contiguous values at v: one leaf, or a cascade of leaves of kDirectLeaf.
+template <typename A, typename Width>
+[[gnu::always_inline]] inline A row_sum(const A* v, int64_t n, Width width) {
+  using P = Partial<A, Width>;
+  if (n <= kDirectLeaf<A, Width>) return total_of<A>(leaf_sum(v, n, width));
+  LeafCascade<P> cascade;
+  add_in_place(cascade, v, n, width);
+  return total_of<A>(cascade.total(P(A(0))));
+}
+
 // Sums reduced elements [rb, re) of kept element k: read in place, in leaves of up to
 // kDirectLeaf elements (a run's last leaf may be shorter), when contiguous and of dtype A, else
 // gathered (converted) into a buffer, in leaves of kLeaf.
@@ -292,12 +302,7 @@ template <typename A, typename Width>
   if (direct && reduced.sizes.size() <= 1) {
     // One run: a row of A (the common case, kept lean: rows of 64 floats took twice PyTorch's
     // time through the general loop below).
-    const A* v = reinterpret_cast<const A*>(plan.base[1] + koff[1]) + rb;
-    const int64_t n = re - rb;
-    if (n <= kDirectLeaf<A, Width>) return total_of<A>(leaf_sum(v, n, width));
-    LeafCascade<P> cascade;
-    add_in_place(cascade, v, n, width);
-    return total_of<A>(cascade.total(P(A(0))));
+    return row_sum<A>(reinterpret_cast<const A*>(plan.base[1] + koff[1]) + rb, re - rb, width);
   }
   LeafCascade<P> cascade;
   A buf[kLeaf];
@@ -358,6 +363,19 @@ template <typename A>
 void sum_range(const SumPlan& plan, int64_t kb, int64_t ke, int64_t rb, int64_t re, A* out) {
   dispatch_cpu([&](auto width) __attribute__((always_inline)) {
     if (!plan.outer) {
+      const ReduceDims& kept = plan.g.kept;
+      const ReduceDims& reduced = plan.g.reduced;
+      if (kept.sizes.size() <= 1 && reduced.sizes.size() <= 1 &&
+          plan.in_dtype == scalar_type_of<A> && reduced.stride0(1) == plan.in_size) {
+        // Rows of A one stride apart (a sum over the last dim): no offsets per row, which cost
+        // as much as summing a row of 256 floats.
+        const int64_t row_stride = kept.stride0(1);
+        const char* row = plan.base[1] + kb * row_stride;
+        for (int64_t k = kb; k < ke; ++k, row += row_stride) {
+          out[k - kb] = row_sum<A>(reinterpret_cast<const A*>(row) + rb, re - rb, width);
+        }
+        return;
+      }
       for (int64_t k = kb; k < ke; ++k) out[k - kb] = sum_one<A>(plan, k, rb, re, width);
       return;
     }
@@ -386,6 +404,15 @@ void cascade_sum(const TensorIteratorBase& iter, const Project& project) {
   // much as summing a row of 64 floats).
   const bool same_dtype = iter.dtype(0) == scalar_type_of<R>;
   auto store = [&](int64_t kb, int64_t ke, const A* sums) {
+    if (same_dtype && plan.g.kept.sizes.size() <= 1) {  // outputs one stride apart
+      const int64_t stride = plan.g.kept.stride0(0);
+      char* out = plan.base[0] + kb * stride;
+      for (int64_t k = kb; k < ke; ++k, out += stride) {
+        const R value = project(sums[k - kb]);
+        copy_bytes(out, &value, sizeof(R));
+      }
+      return;
+    }
     Offsets koff;
     for (int64_t k = kb; k < ke; ++k) {
       plan.g.kept.offsets(k, koff.data());
