@@ -154,6 +154,7 @@ TEST(Sum, NonContiguousInputsMatchNaiveLoop) {
     const std::vector<Tensor> inputs = {
         native::t(base),                   // transposed
         native::slice(base, 1, 1, 40, 3),  // every third column
+        native::slice(base, 0, 1, 6, 2),   // every other row: rows 80 elements apart
         native::expand(native::unsqueeze(native::select(base, 0, 2), 0), {5, 40}),  // stride 0
     };
     for (const Tensor& x : inputs) {
@@ -165,6 +166,23 @@ TEST(Sum, NonContiguousInputsMatchNaiveLoop) {
       }
     }
   }
+}
+
+TEST(Sum, RowsOneStrideApartIntoAStridedOutMatchTheirContiguousCopy) {
+  // Rows of floats one stride apart, summed into every other element of `storage`: the row
+  // path (no offsets per row) must read and write with the tensors' strides.
+  const Tensor base = random_tensor({7, 300}, ScalarType::kFloat32);
+  const Tensor rows = native::slice(base, 0, 1, 7, 2);  // rows 1, 3, 5
+  Tensor storage = empty({6}, ScalarType::kFloat32, kCpu);
+  for (int64_t i = 0; i < 6; ++i) storage.data_ptr<float>()[i] = -7.0f;
+  Tensor out = native::slice(storage, 0, 0, 6, 2);
+  sum_out(out, rows, IntArrayRef({1}));
+  EXPECT_EQ(out.strides(), IntArrayRef({2}));
+  EXPECT_EQ(elements(out), elements(sum(rows.contiguous(), IntArrayRef({1}))));
+  expect_close(elements(out),
+               each_group(reduction_groups(rows, {1}), ScalarType::kFloat32, naive_sum),
+               300 * eps(ScalarType::kFloat32));
+  EXPECT_EQ(real_elements(native::slice(storage, 0, 1, 6, 2)), (std::vector<double>{-7, -7, -7}));
 }
 
 TEST(Sum, LargeInputsOnSeveralThreadsMatchNaiveLoop) {
