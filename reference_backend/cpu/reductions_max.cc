@@ -207,15 +207,21 @@ struct ExtremeReducer : reduce_detail::VecReducer<ScalarExtreme<A, kMax>, Vector
       }
     }
     Vec all[kParts];
-    bool nan = false;
+    typename Vec::Mask nan_lanes{};
     for (int64_t part = 0; part < kParts; ++part) {
       all[part] = vop(vop(a[0][part], a[1][part]), vop(a[2][part], a[3][part]));
       if constexpr (std::is_floating_point_v<A>) {
         const typename Vec::Raw r = all[part].raw();
-        const typename Vec::Mask m = r != r;
-        for (int lane = 0; lane < Vec::size(); ++lane) nan |= m[lane] != 0;
+        nan_lanes |= r != r;
       }
     }
+    // Whether any lane is NaN, as 8-byte words ORed together: a loop over the lanes went
+    // through the stack, one load, test and or per lane (a fifth of amax's time on rows of 256).
+    uint64_t words[sizeof(nan_lanes) / 8];
+    copy_bytes(words, &nan_lanes, sizeof(nan_lanes));
+    uint64_t any = 0;
+    for (const uint64_t w : words) any |= w;
+    const bool nan = any != 0;
     // Without NaN, math::Max (Min) is this compare and select, which compiles to one max (min).
     A s = all[0][0];
     for (int64_t part = 0; part < kParts; ++part) {
