@@ -6,14 +6,14 @@
 //   transpose_copy_tile(sizeof(float), dst, dst_stride1, src, src_stride0, size0, size1,
 //                       /*streaming=*/false);
 //
-// 4-byte elements (and 8-byte ones with AVX-512) move through in-register transposes of 16x16 /
-// 8x8 blocks, compiled for the CPU's ISA and picked at run time (cpu_capability.h); a band of
-// source rows is read in order across a block of 1024 columns, so every cache line is read once
-// and written once, whole, and the destination rows a band writes stay within the TLB's reach.
-// Other element sizes and the baseline ISA use a blocked scalar loop. With
-// `streaming`, whole destination lines are written with non-temporal stores: for destinations
-// much larger than the caches, which then need no read-for-ownership and do not evict the source
-// (see kStreamingBytes).
+// 4- and 8-byte elements move through in-register transposes (AVX-512: 16x16 floats, 8x8
+// doubles; AVX2: pairs of 8x8 floats, pairs of 4x4 doubles), compiled for the CPU's ISA and picked
+// at run time (cpu_capability.h); a band of source rows is read in order across a block of 1024
+// columns, so every cache line is read once and written once, whole, and the destination rows a
+// band writes stay within the TLB's reach. Other element sizes and the baseline ISA use a blocked
+// scalar loop. With `streaming`, whole destination lines are written with non-temporal stores: for
+// destinations much larger than the caches, which then need no read-for-ownership and do not evict
+// the source (see kStreamingBytes).
 //
 // Thread safety: pure; callers split the work so that no two threads write the same elements.
 #ifndef BACKPLANE_SDK_ITER_TRANSPOSE_COPY_H_
