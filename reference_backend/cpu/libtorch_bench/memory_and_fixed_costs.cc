@@ -20,6 +20,9 @@ namespace {
 
 // Issue 27's cases, float32 unless named, one thread.
 constexpr int64_t kTransposeSide = 4000;
+// The float64 transpose's side: 64 MB like the float32 one's, and a multiple of every kernel's
+// step, so no element goes through the scalar edge loop.
+constexpr int64_t kTransposeSide64 = 2824;
 
 // float32 -> float16 copy_ of 1.6e7 elements into a preallocated float16 tensor.
 void BM_bp_copy_f16(benchmark::State& state) {
@@ -109,21 +112,34 @@ void BM_torch_add_16M(benchmark::State& state, bool allocating) {
   held_to(state, "triad_1.6e7");
 }
 
-// contiguous() of the transpose of a 4000 x 4000 matrix: a new tensor each call.
-void BM_bp_contiguous_t(benchmark::State& state) {
+// contiguous() of the transpose of a 4000 x 4000 float32 matrix (or 2824 x 2824 float64): a new
+// tensor each call.
+void BM_bp_contiguous_t(benchmark::State& state, bool float64) {
   bp::set_num_threads(1);
-  const bp::Tensor t = bp_values({kTransposeSide, kTransposeSide}).t();
+  const int64_t side = float64 ? kTransposeSide64 : kTransposeSide;
+  bp::Tensor m = bp_values({side, side});
+  if (float64) {
+    m = bp::native::empty({side, side}, bp::ScalarType::kFloat64, kCpu);
+    fill_values(m.data_ptr<double>(), side * side);
+  }
+  const bp::Tensor t = m.t();
   measure(state, [&] { benchmark::DoNotOptimize(t.contiguous()); });
-  state.SetBytesProcessed(state.iterations() * 2 * kTransposeSide * kTransposeSide * 4);
+  state.SetBytesProcessed(state.iterations() * 2 * static_cast<int64_t>(t.nbytes()));
   held_to(state, "memcpy_1.6e7");
 }
 
-void BM_torch_contiguous_t(benchmark::State& state) {
+void BM_torch_contiguous_t(benchmark::State& state, bool float64) {
   at::set_num_threads(1);
-  const at::Tensor t = torch_values({kTransposeSide, kTransposeSide}).t();
+  const int64_t side = float64 ? kTransposeSide64 : kTransposeSide;
+  at::Tensor m = torch_values({side, side});
+  if (float64) {
+    m = at::empty({side, side}, at::kDouble);
+    fill_values(m.data_ptr<double>(), side * side);
+  }
+  const at::Tensor t = m.t();
   c10::InferenceMode no_autograd;
   measure(state, [&] { benchmark::DoNotOptimize(t.contiguous()); });
-  state.SetBytesProcessed(state.iterations() * 2 * kTransposeSide * kTransposeSide * 4);
+  state.SetBytesProcessed(state.iterations() * 2 * static_cast<int64_t>(t.nbytes()));
   held_to(state, "memcpy_1.6e7");
 }
 
@@ -173,7 +189,10 @@ bool register_memory_and_fixed_costs() {
   register_side_by_side("mul_1000x1000_by_row", BM_bp_mul_row, BM_torch_mul_row);
   register_side_by_side("add_out_1.6e7", BM_bp_add_16M, BM_torch_add_16M, false);
   register_side_by_side("add_allocating_1.6e7", BM_bp_add_16M, BM_torch_add_16M, true);
-  register_side_by_side("contiguous_of_t_4000x4000", BM_bp_contiguous_t, BM_torch_contiguous_t);
+  register_side_by_side("contiguous_of_t_4000x4000", BM_bp_contiguous_t, BM_torch_contiguous_t,
+                        false);
+  register_side_by_side("contiguous_of_t_2824x2824_float64", BM_bp_contiguous_t,
+                        BM_torch_contiguous_t, true);
   register_side_by_side("tiny_add_1", BM_bp_tiny, BM_torch_tiny, Tiny::kAdd);
   register_side_by_side("tiny_add_out_1", BM_bp_tiny, BM_torch_tiny, Tiny::kAddOut);
   register_side_by_side("tiny_empty_1", BM_bp_tiny, BM_torch_tiny, Tiny::kEmpty);
