@@ -25,6 +25,7 @@
 #include "sdk/iter/vec/vec_erf.h"
 #include "sdk/iter/vec/vec_exp.h"
 #include "sdk/iter/vec/vec_math.h"
+#include "sdk/iter/vec/vec_round.h"
 #include "sdk/iter/vec/vectorized.h"
 
 namespace bp::math {
@@ -305,25 +306,27 @@ template <typename T>
     return detail::apply(x, [](auto v) { return std::erf(v); });
   }
 }
+// Rounding to integers. Float and double vectors: sdk/iter/vec/vec_round.h (inline, exact; one
+// instruction on the AVX2 and AVX-512 paths).
 // The nearest integer, ties to even (the default rounding mode), as PyTorch's round.
 template <typename T>
 [[gnu::always_inline]] inline T nearbyint(T x) {
+  if constexpr (detail::is_vec_math_v<T>) return vec_math::nearbyint(x);
   return detail::apply(x, [](auto v) { return std::nearbyint(v); });
 }
 template <typename T>
 [[gnu::always_inline]] inline T ceil(T x) {
+  if constexpr (detail::is_vec_math_v<T>) return vec_math::ceil(x);
   return detail::apply(x, [](auto v) { return std::ceil(v); });
 }
-// Float and double vectors: Vectorized's floor (inline, exact).
 template <typename T>
 [[gnu::always_inline]] inline T floor(T x) {
-  if constexpr (detail::is_vec_math_v<T>) return x.floor();
+  if constexpr (detail::is_vec_math_v<T>) return vec_math::floor(x);
   return detail::apply(x, [](auto v) { return std::floor(v); });
 }
-// Float and double vectors: |x| floored, with x's sign (Vectorized's floor: inline, exact).
 template <typename T>
 [[gnu::always_inline]] inline T trunc(T x) {
-  if constexpr (detail::is_vec_math_v<T>) return copysign(copysign(x, T(0)).floor(), x);
+  if constexpr (detail::is_vec_math_v<T>) return vec_math::trunc(x);
   return detail::apply(x, [](auto v) { return std::trunc(v); });
 }
 // The remainder of a / b with the sign of a (C's fmod; exact). Float and double vectors: by one

@@ -18,10 +18,10 @@
 // member is always_inline so that it is compiled for the ISA of the function it is inlined into.
 //
 // Element types: float, double, and the integer types (int8..int64, uint8). Operations follow
-// ATen's Vectorized: arithmetic (32- and 64-bit integer division in double), floor and copysign
-// (floating types), maximum/minimum (NaN-propagating for floating types; of equal
-// values the first, as std::max: see maximum), comparisons
-// returning all-bits-set masks (operator<) or 1/0 values (lt()), blendv (select), horizontal sums.
+// ATen's Vectorized: arithmetic (32- and 64-bit integer division in double), copysign (floating
+// types; rounding to integers is in vec_round.h), maximum/minimum (NaN-propagating for floating
+// types; of equal values the first, as std::max: see maximum), comparisons returning
+// all-bits-set masks (operator<) or 1/0 values (lt()), blendv (select), horizontal sums.
 // The elementary functions of float and double vectors (exp, log, sin, tanh, erf, ...) are in
 // vec_math.h (SLEEF, <= 1 ulp), and inline ones for float in vec_exp.h and vec_erf.h, which
 // reference_backend/math/primitives.h uses for vectors.
@@ -180,19 +180,6 @@ class Vectorized {
     Vectorized r;
     copy_bytes(&r.v_, &x, sizeof(Raw));
     return r;
-  }
-
-  // The largest integer not above each lane (floating types), as std::floor, exactly: -0.0,
-  // NaN, infinities and lanes of 2^23 (float; double: 2^52) and more in magnitude come back as
-  // they are. Inline (rounds |x| through 2^23 + |x|), where std::floor per lane is a call.
-  [[gnu::always_inline]] Vectorized floor() const requires std::is_floating_point_v<T> {
-    constexpr T kIntegral = sizeof(T) == 4 ? T(8388608.0) : T(4503599627370496.0);  // 2^23, 2^52
-    const Raw magnitude = copysign(*this, Vectorized(T(0))).v_;
-    // |x| rounded to the nearest integer, with x's sign (so -0.5 gives -0.0), then stepped down
-    // where that went up.
-    Raw r = copysign(from_raw((magnitude + kIntegral) - kIntegral), *this).v_;
-    r = r > v_ ? r - T(1) : r;
-    return from_raw(magnitude < kIntegral ? r : v_);
   }
 
   // Masks: every bit of a lane set where the comparison holds, as ATen's operators do.

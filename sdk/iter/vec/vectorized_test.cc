@@ -179,57 +179,6 @@ TEST(Vectorized, MaximumAndMinimumOfEqualLanesGiveTheFirst) {
   });
 }
 
-// floor and copysign bit for bit as std:: on float and double lanes, special values included.
-template <typename Vec>
-[[gnu::always_inline]] inline void expect_floor_and_copysign_exact() {
-  using T = typename Vec::value_type;
-  using L = std::numeric_limits<T>;
-  std::vector<T> x = {T(0),
-                      T(0.25),
-                      T(0.5),
-                      T(0.75),
-                      T(1),
-                      T(1.5),
-                      T(2.5),
-                      T(3),
-                      T(1e-30),
-                      T(123.456),
-                      L::epsilon(),
-                      L::min(),
-                      L::denorm_min(),
-                      L::max(),
-                      L::infinity(),
-                      L::quiet_NaN(),
-                      T(8388607.5),
-                      T(8388608),
-                      T(8388609),
-                      T(16777215),
-                      T(4503599627370495.5),
-                      T(4503599627370496.0),
-                      T(1e300)};
-  const size_t n = x.size();
-  for (size_t k = 0; k < n; ++k) x.push_back(-x[k]);
-  for (T v = T(-50); v < T(50); v += T(0.0625)) x.push_back(v);
-  for (T v = T(-3); v < T(3); v += T(1e-3)) x.push_back(v);
-  const auto same = [](T a, T b) {
-    return std::isnan(a) ? std::isnan(b) : std::memcmp(&a, &b, sizeof(T)) == 0;
-  };
-  for (size_t i = 0; i < x.size(); ++i) {
-    const T got = Vec(x[i]).floor()[Vec::size() - 1];
-    EXPECT_TRUE(same(got, std::floor(x[i]))) << "floor(" << x[i] << ") = " << got;
-    const T y = x[(i * 7) % x.size()];
-    const T sign = copysign(Vec(x[i]), Vec(y))[0];
-    EXPECT_TRUE(same(sign, std::copysign(x[i], y))) << "copysign(" << x[i] << ", " << y << ")";
-  }
-}
-
-TEST(Vectorized, FloorAndCopysignAreStdsBitForBit) {
-  on_every_isa([&](auto width) __attribute__((always_inline)) {
-    expect_floor_and_copysign_exact<Vectorized<float, width>>();
-    expect_floor_and_copysign_exact<Vectorized<double, width>>();
-  });
-}
-
 // a / b of every pair of `values` (b != 0, not the minimum by -1) as C's division: pairs within
 // 2^23 (int32: in float), 2^52 (in double) and beyond, and vectors that mix them.
 template <typename Vec>
