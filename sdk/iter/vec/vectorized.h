@@ -280,8 +280,7 @@ class Vectorized {
   // a / b (32- or 64-bit integer lanes) rounded toward zero, through a floating type F: exact when
   // every lane is below 2^(F's mantissa bits + 1), since then the rounded quotient never crosses
   // an integer. int32: in float when every lane is within 2^23 (a vdivps for 8 lanes), else in
-  // double; int64: in double within 2^52 (converted through magic bits within 2^51 where the ISA
-  // lacks AVX-512DQ's conversions), else one lane at a time. operator/.
+  // double; int64: in double within 2^52, else one lane at a time. operator/.
   [[gnu::always_inline]] static Vectorized divide_in_floating(Vectorized a, Vectorized b) {
     if constexpr (sizeof(T) == 4) {
       if (all_lanes_within<23>(a, b)) {
@@ -290,9 +289,6 @@ class Vectorized {
             __builtin_convertvector(a.v_, F) / __builtin_convertvector(b.v_, F), Raw));
       }
     } else {
-      if constexpr (kIsa != VecIsa::kAvx512) {
-        if (all_lanes_within<51>(a, b)) return divide_through_magic_bits(a, b);
-      }
       if (__builtin_expect(!all_lanes_within<52>(a, b), 0)) return from_raw(a.v_ / b.v_);
     }
     // In double, up to 4 lanes at a time (at most 32-byte double vectors, whatever the ISA).
@@ -309,38 +305,6 @@ class Vectorized {
       copy_bytes(reinterpret_cast<char*>(&q) + piece * sizeof(Piece), &quotient, sizeof(Piece));
     }
     return from_raw(q);
-  }
-
-  // a / b rounded toward zero, for int64 lanes within 2^51, in double. Without AVX-512DQ, x86 has
-  // no conversions between int64 and double vectors and GCC converts a lane at a time (20-odd
-  // instructions per 4 lanes each way: floor_divide of int64 took 1.33x libtorch's time on AVX2).
-  // Here each takes two: 1.5 * 2^52 has a unit in the last place of 1, so x + 1.5 * 2^52 carries
-  // x in its mantissa bits, and x's bits plus those of 1.5 * 2^52 are that double. The quotient's
-  // magnitude is rounded the same way (to the nearest integer, below 2^51) and stepped down by
-  // one where that went up; the sign goes back on as two's complement.
-  [[gnu::always_inline]] static Vectorized divide_through_magic_bits(Vectorized a, Vectorized b) {
-    static_assert(sizeof(T) == 8 && std::is_integral_v<T>);
-    typedef double D __attribute__((vector_size(kBytes), aligned(alignof(T))));
-    constexpr T kMagicBits = T(0x4338000000000000);  // the bits of 1.5 * 2^52
-    constexpr double kMagic = 6755399441055744.0;    // 1.5 * 2^52
-    const D q = (bits_as<D>(a.v_ + kMagicBits) - kMagic) / (bits_as<D>(b.v_ + kMagicBits) - kMagic);
-    const Raw q_bits = bits_as<Raw>(q);
-    const Raw negative = bits_as<Raw>(q_bits < 0);  // all bits set where q < 0
-    const D magnitude = bits_as<D>(q_bits & std::numeric_limits<T>::max());
-    const D nearest = magnitude + kMagic;
-    // -1 where rounding went up, so that adding it floors.
-    const Raw went_up = bits_as<Raw>((nearest - kMagic) > magnitude);
-    const Raw floored = bits_as<Raw>(nearest) - kMagicBits + went_up;
-    return from_raw((floored ^ negative) - negative);
-  }
-
-  // x's bits as a value of To, of the same size (vector types of other lanes, masks).
-  template <typename To, typename From>
-  [[gnu::always_inline]] static To bits_as(From x) {
-    static_assert(sizeof(To) == sizeof(From));
-    To y;
-    copy_bytes(&y, &x, sizeof(To));
-    return y;
   }
 
   // A Raw with every lane `value` (one lane per I).
