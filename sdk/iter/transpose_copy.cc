@@ -239,7 +239,7 @@ bool can_stream(const char* dst, int64_t dst_stride1) {
 // Columns 0-7 of 8 rows of floats, `stride` bytes apart from p, into r[0..7]. Each register is
 // loaded as row k's half beside row k + 4's, so the loads do the transpose's lane-crossing step;
 // what is left is two in-lane steps (16 shuffles, where transpose8 takes 24).
-[[BP_AVX2, gnu::always_inline]] inline void load_transpose8(F8* r, const char* p, int64_t stride) {
+[[BP_AVX2, gnu::always_inline]] inline void load_transpose(F8* r, const char* p, int64_t stride) {
   F8 t[8];
 #pragma GCC unroll 4
   for (int k = 0; k < 4; ++k) {
@@ -264,34 +264,9 @@ bool can_stream(const char* dst, int64_t dst_stride1) {
   }
 }
 
-// Two 8 x 8 transposes fill 8 destination lines of 64 bytes.
-[[BP_AVX2]] void tile4_avx2(char* dst, int64_t dst_stride1, const char* src, int64_t src_stride0,
-                            int64_t i_end, int64_t j_end, bool streaming) {
-  for (int64_t i = 0; i < i_end; i += 16) {
-    const char* s = src + i * src_stride0;
-    char* d = dst + i * 4;
-    const bool nt = streaming && can_stream(d, dst_stride1);
-    for (int64_t j = 0; j < j_end; j += 8) {
-      const char* rows = s + j * 4;
-#pragma GCC unroll 16
-      for (int k = 0; k < 16; ++k) __builtin_prefetch(rows + k * src_stride0 + 256);
-      F8 lo[8], hi[8];
-      load_transpose8(lo, rows, src_stride0);
-      load_transpose8(hi, rows + 8 * src_stride0, src_stride0);
-#pragma GCC unroll 8
-      for (int k = 0; k < 8; ++k) {
-        char* line = d + (j + k) * dst_stride1;
-        store32(line, lo[k], nt);
-        store32(line + 32, hi[k], nt);
-      }
-    }
-  }
-  if (streaming) _mm_sfence();
-}
-
 // Columns 0-3 of 4 rows of doubles, `stride` bytes apart from p, into r[0..3]: as
-// load_transpose8, the loads pair row k's half with row k + 2's, and one in-lane step is left.
-[[BP_AVX2, gnu::always_inline]] inline void load_transpose4(D4* r, const char* p, int64_t stride) {
+// the floats', the loads pair row k's half with row k + 2's, and one in-lane step is left.
+[[BP_AVX2, gnu::always_inline]] inline void load_transpose(D4* r, const char* p, int64_t stride) {
   D4 t[4];
 #pragma GCC unroll 2
   for (int k = 0; k < 2; ++k) {
@@ -309,22 +284,27 @@ bool can_stream(const char* dst, int64_t dst_stride1) {
   r[3] = __builtin_shufflevector(t[2], t[3], 1, 5, 3, 7);
 }
 
-// Two 4 x 4 transposes fill 4 destination lines of 64 bytes.
-[[BP_AVX2]] void tile8_avx2(char* dst, int64_t dst_stride1, const char* src, int64_t src_stride0,
-                            int64_t i_end, int64_t j_end, bool streaming) {
-  for (int64_t i = 0; i < i_end; i += 8) {
+// Bands of 2 * kLanes source rows, kLanes columns per step, where V is a 32-byte row of kLanes
+// elements (F8: floats, D4: doubles): two in-register transposes, one for each half of the band,
+// fill kLanes destination lines of 64 bytes.
+template <typename V>
+[[BP_AVX2]] void tile_avx2(char* dst, int64_t dst_stride1, const char* src, int64_t src_stride0,
+                           int64_t i_end, int64_t j_end, bool streaming) {
+  constexpr int kLanes = sizeof(V) / sizeof(V{}[0]);
+  constexpr int64_t kSize = sizeof(V{}[0]);
+  for (int64_t i = 0; i < i_end; i += 2 * kLanes) {
     const char* s = src + i * src_stride0;
-    char* d = dst + i * 8;
+    char* d = dst + i * kSize;
     const bool nt = streaming && can_stream(d, dst_stride1);
-    for (int64_t j = 0; j < j_end; j += 4) {
-      const char* rows = s + j * 8;
+    for (int64_t j = 0; j < j_end; j += kLanes) {
+      const char* rows = s + j * kSize;
+#pragma GCC unroll 16
+      for (int k = 0; k < 2 * kLanes; ++k) __builtin_prefetch(rows + k * src_stride0 + 256);
+      V lo[kLanes], hi[kLanes];
+      load_transpose(lo, rows, src_stride0);
+      load_transpose(hi, rows + kLanes * src_stride0, src_stride0);
 #pragma GCC unroll 8
-      for (int k = 0; k < 8; ++k) __builtin_prefetch(rows + k * src_stride0 + 256);
-      D4 lo[4], hi[4];
-      load_transpose4(lo, rows, src_stride0);
-      load_transpose4(hi, rows + 4 * src_stride0, src_stride0);
-#pragma GCC unroll 4
-      for (int k = 0; k < 4; ++k) {
+      for (int k = 0; k < kLanes; ++k) {
         char* line = d + (j + k) * dst_stride1;
         store32(line, lo[k], nt);
         store32(line + 32, hi[k], nt);
@@ -352,11 +332,11 @@ void transpose_copy_tile(int64_t esize, char* dst, int64_t dst_stride1, const ch
   if (esize == 4 && cap == CpuCapability::kAvx512) {
     kernel = {tile4_avx512, 16, 16};
   } else if (esize == 4 && cap == CpuCapability::kAvx2) {
-    kernel = {tile4_avx2, 16, 8};
+    kernel = {tile_avx2<F8>, 16, 8};
   } else if (esize == 8 && cap == CpuCapability::kAvx512) {
     kernel = {tile8_avx512, 8, 8};
   } else if (esize == 8 && cap == CpuCapability::kAvx2) {
-    kernel = {tile8_avx2, 8, 4};
+    kernel = {tile_avx2<D4>, 8, 4};
   }
   if (kernel.run != nullptr) {
     i_end = size0 - size0 % kernel.rows;
